@@ -1,0 +1,1 @@
+//! Shared fixtures of the benchmarks (sensor readings used by every bench).

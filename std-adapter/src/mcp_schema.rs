@@ -1,0 +1,1 @@
+//! Validation of MCP messages against the official schema of a revision.

@@ -1,0 +1,21 @@
+//! Shared helpers of the integration tests: where the read-only `shared/` folder is.
+
+use std::path::PathBuf;
+
+/// The project's root folder (the workspace root).
+pub fn project_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The read-only `shared/` folder beside the project (official MCP schemas, JSON Schema suite).
+///
+/// `EMBEDDED_MCP_SHARED` overrides the default `<root>/../shared`.
+pub fn shared_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("EMBEDDED_MCP_SHARED") {
+        return PathBuf::from(dir);
+    }
+    project_root().join("..").join("shared")
+}
