@@ -1,0 +1,28 @@
+//! The JSON wire format, strict and allocation-free.
+//!
+//! - Writing: [`Sink`] is where bytes go; [`SliceSink`] writes into a `&mut [u8]` and, when the
+//!   buffer is too small, keeps counting so the error says how many bytes were needed.
+//!   [`to_slice`] / [`to_sink`] serialise any `T: Serialize` (RFC 8259 escaping, exact integers,
+//!   shortest round-trip floats, non-finite floats refused).
+//! - Reading: [`Value::parse`] checks a whole document once (UTF-8, grammar, escapes, surrogate
+//!   pairs, nesting depth, no trailing data) without recursion; afterwards [`Value`] gives
+//!   borrowed, panic-free access to objects, arrays, strings and numbers. [`from_slice`]
+//!   deserialises a `T: Deserialize` with escaped strings decoded into caller-provided scratch.
+
+mod de;
+mod error;
+mod escape;
+mod number;
+mod scan;
+mod ser;
+mod sink;
+mod value;
+
+pub use de::{from_slice, from_value};
+pub use error::{DecodeError, DecodeErrorKind, EncodeError};
+pub use escape::{write_escaped, write_string};
+pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
+pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
+pub use ser::{to_sink, to_slice, Serializer};
+pub use sink::{CountingSink, Sink, SliceSink};
+pub use value::{Elements, JsonStr, Kind, Members, Value};

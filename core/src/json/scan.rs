@@ -1,0 +1,412 @@
+//! The strict scanner: checks JSON grammar without recursion and without allocation.
+//!
+//! Nesting is tracked in a 128-bit stack, so the deepest document that can be checked is
+//! [`MAX_DEPTH_LIMIT`] levels, whatever the input; [`Limits::max_depth`] sets a lower bound per
+//! call. The scanner works on input already checked to be UTF-8.
+
+use super::error::{DecodeError, DecodeErrorKind as K};
+
+/// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
+pub const DEFAULT_MAX_DEPTH: u8 = 32;
+
+/// The largest nesting limit the scanner can enforce (its container stack has 128 bits).
+pub const MAX_DEPTH_LIMIT: u8 = 128;
+
+/// Bounds applied while reading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Limits {
+    /// Deepest nesting of arrays and objects accepted (clamped to [`MAX_DEPTH_LIMIT`]).
+    pub max_depth: u8,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Self {
+            max_depth: DEFAULT_MAX_DEPTH,
+        }
+    }
+}
+
+/// A cursor over checked-UTF-8 JSON text.
+#[derive(Debug, Clone)]
+pub(crate) struct Scanner<'a> {
+    bytes: &'a [u8],
+    pub(crate) pos: usize,
+}
+
+impl<'a> Scanner<'a> {
+    pub(crate) fn new(bytes: &'a [u8]) -> Self {
+        Self { bytes, pos: 0 }
+    }
+
+    pub(crate) fn at(bytes: &'a [u8], pos: usize) -> Self {
+        Self { bytes, pos }
+    }
+
+    #[inline]
+    pub(crate) fn err(&self, kind: K) -> DecodeError {
+        DecodeError::new(kind, self.pos)
+    }
+
+    #[inline]
+    pub(crate) fn peek(&self) -> Option<u8> {
+        self.bytes.get(self.pos).copied()
+    }
+
+    #[inline]
+    pub(crate) fn skip_ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// The next non-whitespace byte, or an end-of-input error.
+    #[inline]
+    pub(crate) fn peek_token(&mut self) -> Result<u8, DecodeError> {
+        self.skip_ws();
+        self.peek().ok_or_else(|| self.err(K::UnexpectedEnd))
+    }
+
+    /// Consumes `b` (after whitespace) or fails.
+    #[inline]
+    pub(crate) fn expect(&mut self, b: u8) -> Result<(), DecodeError> {
+        if self.peek_token()? == b {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(self.err(K::UnexpectedByte))
+        }
+    }
+
+    pub(crate) fn slice_str(&self, start: usize, end: usize) -> &'a str {
+        // The input is UTF-8 and the scanner cuts only at ASCII bytes, so this cannot fail.
+        self.bytes
+            .get(start..end)
+            .and_then(|b| core::str::from_utf8(b).ok())
+            .unwrap_or_default()
+    }
+
+    /// Scans a string starting at its opening quote.
+    pub(crate) fn string(&mut self) -> Result<(), DecodeError> {
+        self.expect(b'"')?;
+        loop {
+            let Some(b) = self.peek() else {
+                return Err(self.err(K::UnexpectedEnd));
+            };
+            match b {
+                b'"' => {
+                    self.pos += 1;
+                    return Ok(());
+                }
+                b'\\' => {
+                    self.pos += 1;
+                    self.escape()?;
+                }
+                0x00..=0x1f => return Err(self.err(K::ControlCharacter)),
+                _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Checks one escape; `pos` is just after the backslash.
+    fn escape(&mut self) -> Result<(), DecodeError> {
+        let Some(b) = self.peek() else {
+            return Err(self.err(K::UnexpectedEnd));
+        };
+        match b {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
+                self.pos += 1;
+                Ok(())
+            }
+            b'u' => {
+                let at = self.pos.saturating_sub(1);
+                self.pos += 1;
+                let unit = self.hex4()?;
+                match unit {
+                    0xD800..=0xDBFF => {
+                        if self.peek() != Some(b'\\')
+                            || self.bytes.get(self.pos + 1).copied() != Some(b'u')
+                        {
+                            return Err(DecodeError::new(K::UnpairedSurrogate, at));
+                        }
+                        self.pos += 2;
+                        let low = self.hex4()?;
+                        if (0xDC00..=0xDFFF).contains(&low) {
+                            Ok(())
+                        } else {
+                            Err(DecodeError::new(K::UnpairedSurrogate, at))
+                        }
+                    }
+                    0xDC00..=0xDFFF => Err(DecodeError::new(K::UnpairedSurrogate, at)),
+                    _ => Ok(()),
+                }
+            }
+            _ => Err(self.err(K::InvalidEscape)),
+        }
+    }
+
+    fn hex4(&mut self) -> Result<u16, DecodeError> {
+        let mut v: u16 = 0;
+        for _ in 0..4 {
+            let Some(b) = self.peek() else {
+                return Err(self.err(K::UnexpectedEnd));
+            };
+            let d = hex_digit(b).ok_or_else(|| self.err(K::InvalidEscape))?;
+            v = (v << 4) | u16::from(d);
+            self.pos += 1;
+        }
+        Ok(v)
+    }
+
+    /// Scans a number; returns its lexeme.
+    pub(crate) fn number(&mut self) -> Result<&'a str, DecodeError> {
+        let start = self.pos;
+        if self.peek() == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.peek() {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => self.digits(),
+            _ => return Err(self.err(K::InvalidNumber)),
+        }
+        if self.peek() == Some(b'.') {
+            self.pos += 1;
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.err(K::InvalidNumber));
+            }
+            self.digits();
+        }
+        if let Some(b'e' | b'E') = self.peek() {
+            self.pos += 1;
+            if let Some(b'+' | b'-') = self.peek() {
+                self.pos += 1;
+            }
+            if !matches!(self.peek(), Some(b'0'..=b'9')) {
+                return Err(self.err(K::InvalidNumber));
+            }
+            self.digits();
+        }
+        // A number must not run into letters or digits (`01`, `1x`).
+        if let Some(b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'.' | b'+' | b'-') = self.peek() {
+            return Err(self.err(K::InvalidNumber));
+        }
+        Ok(self.slice_str(start, self.pos))
+    }
+
+    fn digits(&mut self) {
+        while let Some(b'0'..=b'9') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    fn literal(&mut self, word: &[u8]) -> Result<(), DecodeError> {
+        let end = self.pos + word.len();
+        if self.bytes.get(self.pos..end) == Some(word) {
+            self.pos = end;
+            if let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9') = self.peek() {
+                return Err(self.err(K::UnexpectedByte));
+            }
+            Ok(())
+        } else if self.bytes.len() < end
+            && self
+                .bytes
+                .get(self.pos..)
+                .is_some_and(|r| word.starts_with(r))
+        {
+            self.pos = self.bytes.len();
+            Err(self.err(K::UnexpectedEnd))
+        } else {
+            Err(self.err(K::UnexpectedByte))
+        }
+    }
+
+    /// Scans one complete value (after optional whitespace) without recursion.
+    ///
+    /// `depth` is the nesting level the value starts at (0 for a document root); containers
+    /// that would go past `max_depth` fail with [`K::TooDeep`].
+    pub(crate) fn value(&mut self, depth: u8, max_depth: u8) -> Result<(), DecodeError> {
+        let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
+        // Bit i of `stack` is 1 when nesting level i+1 (relative) is an object.
+        let mut stack: u128 = 0;
+        let mut level: u32 = 0;
+        'value: loop {
+            match self.peek_token()? {
+                open @ (b'{' | b'[') => {
+                    if u32::from(depth) + level >= u32::from(max_depth) {
+                        return Err(self.err(K::TooDeep));
+                    }
+                    self.pos += 1;
+                    let is_obj = open == b'{';
+                    if is_obj {
+                        stack |= 1u128 << level;
+                    } else {
+                        stack &= !(1u128 << level);
+                    }
+                    level += 1;
+                    let close = if is_obj { b'}' } else { b']' };
+                    if self.peek_token()? == close {
+                        self.pos += 1;
+                        level -= 1;
+                    } else {
+                        if is_obj {
+                            self.member_key()?;
+                        }
+                        continue 'value;
+                    }
+                }
+                b'"' => {
+                    self.string()?;
+                }
+                b'-' | b'0'..=b'9' => {
+                    self.number()?;
+                }
+                b't' => self.literal(b"true")?,
+                b'f' => self.literal(b"false")?,
+                b'n' => self.literal(b"null")?,
+                _ => return Err(self.err(K::UnexpectedByte)),
+            }
+            // After a complete value: close containers or move to the next element.
+            loop {
+                if level == 0 {
+                    return Ok(());
+                }
+                let is_obj = stack & (1u128 << (level - 1)) != 0;
+                match (self.peek_token()?, is_obj) {
+                    (b',', true) => {
+                        self.pos += 1;
+                        self.member_key()?;
+                        continue 'value;
+                    }
+                    (b',', false) => {
+                        self.pos += 1;
+                        continue 'value;
+                    }
+                    (b'}', true) | (b']', false) => {
+                        self.pos += 1;
+                        level -= 1;
+                    }
+                    _ => return Err(self.err(K::UnexpectedByte)),
+                }
+            }
+        }
+    }
+
+    /// Scans `"key" :` inside an object.
+    fn member_key(&mut self) -> Result<(), DecodeError> {
+        if self.peek_token()? != b'"' {
+            return Err(self.err(K::UnexpectedByte));
+        }
+        self.string()?;
+        self.expect(b':')
+    }
+
+    /// Checks a whole document: one value, surrounded only by whitespace.
+    pub(crate) fn document(&mut self, limits: Limits) -> Result<(usize, usize), DecodeError> {
+        self.skip_ws();
+        let start = self.pos;
+        self.value(0, limits.max_depth)?;
+        let end = self.pos;
+        self.skip_ws();
+        if self.pos != self.bytes.len() {
+            return Err(self.err(K::TrailingData));
+        }
+        Ok((start, end))
+    }
+}
+
+#[inline]
+pub(crate) fn hex_digit(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    }
+}
+
+/// Checks `bytes` as UTF-8, reporting the offset of the first bad byte.
+pub(crate) fn check_utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
+    core::str::from_utf8(bytes).map_err(|e| DecodeError::new(K::InvalidUtf8, e.valid_up_to()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(s: &str) -> Result<(), K> {
+        Scanner::new(s.as_bytes())
+            .document(Limits::default())
+            .map(|_| ())
+            .map_err(|e| e.kind)
+    }
+
+    #[test]
+    fn accepts_valid() {
+        for s in [
+            "0",
+            "-0",
+            "1.5e10",
+            "-1E-2",
+            "\"\"",
+            "\"a\\u00e9\\ud83d\\ude00\"",
+            "true",
+            "false",
+            "null",
+            "[]",
+            "{}",
+            " [1, {\"a\": [null]}, \"x\"] ",
+            "{\"a\":1,\"b\":{}}",
+        ] {
+            assert_eq!(check(s), Ok(()), "{s}");
+        }
+    }
+
+    #[test]
+    fn rejects_invalid() {
+        let cases: &[(&str, K)] = &[
+            ("", K::UnexpectedEnd),
+            ("01", K::InvalidNumber),
+            ("1.", K::InvalidNumber),
+            ("+1", K::UnexpectedByte),
+            (".5", K::UnexpectedByte),
+            ("1e", K::InvalidNumber),
+            ("\"\\x\"", K::InvalidEscape),
+            ("\"\\ud800\"", K::UnpairedSurrogate),
+            ("\"\\udc00\"", K::UnpairedSurrogate),
+            ("\"\\ud800\\u0041\"", K::UnpairedSurrogate),
+            ("\"a\nb\"", K::ControlCharacter),
+            ("[1,]", K::UnexpectedByte),
+            ("{\"a\"}", K::UnexpectedByte),
+            ("{\"a\":1,}", K::UnexpectedByte),
+            ("[1 2]", K::UnexpectedByte),
+            ("{1:2}", K::UnexpectedByte),
+            ("nul", K::UnexpectedEnd),
+            ("nulx", K::UnexpectedByte),
+            ("truex", K::UnexpectedByte),
+            ("1 2", K::TrailingData),
+            ("[", K::UnexpectedEnd),
+            ("[1}", K::UnexpectedByte),
+        ];
+        for (s, k) in cases {
+            assert_eq!(check(s), Err(*k), "{s:?}");
+        }
+    }
+
+    #[test]
+    fn depth_is_bounded_without_recursion() {
+        let mut deep = [b'['; 100_000];
+        deep[99_999] = b']';
+        let e = Scanner::new(&deep).document(Limits::default()).unwrap_err();
+        assert_eq!(e.kind, K::TooDeep);
+        assert_eq!(e.offset, usize::from(DEFAULT_MAX_DEPTH));
+        // Exactly at the limit is fine.
+        let mut ok = [0u8; 64];
+        ok[..32].fill(b'[');
+        ok[32..].fill(b']');
+        assert!(Scanner::new(&ok).document(Limits::default()).is_ok());
+        let huge = Limits { max_depth: 255 };
+        let e = Scanner::new(&deep).document(huge).unwrap_err();
+        assert_eq!(e.offset, usize::from(MAX_DEPTH_LIMIT));
+    }
+}

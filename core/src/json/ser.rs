@@ -1,0 +1,528 @@
+//! A serde serializer that writes compact JSON into a [`Sink`].
+//!
+//! The mapping follows `serde_json`: unit and `None` are `null`, unit variants are strings,
+//! other variants are one-member objects, bytes are arrays of numbers, map keys that are
+//! integers, chars or bools become strings. Unlike `serde-json-core`, `char` is supported and
+//! escaped, and non-finite floats are an error.
+
+use serde::ser::{self, Serialize};
+
+use super::escape::{write_escaped, write_string};
+use super::number::{write_f32, write_f64, write_i128, write_u128};
+use super::{EncodeError, Sink, SliceSink};
+
+/// Serialises `value` as compact JSON into `buf`; returns the number of bytes written.
+///
+/// If `buf` is too small the error is [`EncodeError::BufferTooSmall`] with the exact size needed.
+pub fn to_slice<T: Serialize + ?Sized>(value: &T, buf: &mut [u8]) -> Result<usize, EncodeError> {
+    let mut sink = SliceSink::new(buf);
+    value.serialize(&mut Serializer::new(&mut sink))?;
+    sink.finish()
+}
+
+/// Serialises `value` as compact JSON into any sink.
+pub fn to_sink<T: Serialize + ?Sized, S: Sink + ?Sized>(
+    value: &T,
+    sink: &mut S,
+) -> Result<(), EncodeError> {
+    value.serialize(&mut Serializer::new(sink))
+}
+
+/// The serializer; most users want [`to_slice`] or [`to_sink`].
+#[derive(Debug)]
+pub struct Serializer<'s, S: Sink + ?Sized> {
+    sink: &'s mut S,
+}
+
+impl<'s, S: Sink + ?Sized> Serializer<'s, S> {
+    /// A serializer writing to `sink`.
+    pub fn new(sink: &'s mut S) -> Self {
+        Self { sink }
+    }
+}
+
+/// State of a compound value being written: whether a comma is due.
+#[derive(Debug)]
+pub struct Compound<'a, 's, S: Sink + ?Sized> {
+    ser: &'a mut Serializer<'s, S>,
+    first: bool,
+    /// Closing bytes written at the end (`]`, `}`, or `]}`/`}}` for variants).
+    close: &'static [u8],
+}
+
+impl<S: Sink + ?Sized> Compound<'_, '_, S> {
+    fn comma(&mut self) -> Result<(), EncodeError> {
+        if self.first {
+            self.first = false;
+            Ok(())
+        } else {
+            self.ser.sink.put_byte(b',')
+        }
+    }
+    fn finish(self) -> Result<(), EncodeError> {
+        self.ser.sink.put(self.close)
+    }
+}
+
+impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut Serializer<'s, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    type SerializeSeq = Compound<'a, 's, S>;
+    type SerializeTuple = Compound<'a, 's, S>;
+    type SerializeTupleStruct = Compound<'a, 's, S>;
+    type SerializeTupleVariant = Compound<'a, 's, S>;
+    type SerializeMap = Compound<'a, 's, S>;
+    type SerializeStruct = Compound<'a, 's, S>;
+    type SerializeStructVariant = Compound<'a, 's, S>;
+
+    fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
+        self.sink.put(if v { b"true" } else { b"false" })
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
+        write_i128(self.sink, v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), EncodeError> {
+        write_i128(self.sink, v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), EncodeError> {
+        write_i128(self.sink, v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), EncodeError> {
+        write_i128(self.sink, v.into())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
+        write_i128(self.sink, v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
+        write_u128(self.sink, v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), EncodeError> {
+        write_u128(self.sink, v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), EncodeError> {
+        write_u128(self.sink, v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
+        write_u128(self.sink, v.into())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
+        write_u128(self.sink, v)
+    }
+    fn serialize_f32(self, v: f32) -> Result<(), EncodeError> {
+        write_f32(self.sink, v)
+    }
+    fn serialize_f64(self, v: f64) -> Result<(), EncodeError> {
+        write_f64(self.sink, v)
+    }
+    fn serialize_char(self, v: char) -> Result<(), EncodeError> {
+        let mut buf = [0u8; 4];
+        write_string(self.sink, v.encode_utf8(&mut buf))
+    }
+    fn serialize_str(self, v: &str) -> Result<(), EncodeError> {
+        write_string(self.sink, v)
+    }
+    fn serialize_bytes(self, v: &[u8]) -> Result<(), EncodeError> {
+        use ser::SerializeSeq;
+        let mut seq = self.serialize_seq(Some(v.len()))?;
+        for b in v {
+            seq.serialize_element(b)?;
+        }
+        seq.end()
+    }
+    fn serialize_none(self) -> Result<(), EncodeError> {
+        self.sink.put(b"null")
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), EncodeError> {
+        self.sink.put(b"null")
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), EncodeError> {
+        self.sink.put(b"null")
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), EncodeError> {
+        write_string(self.sink, variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.sink.put_byte(b'{')?;
+        write_string(self.sink, variant)?;
+        self.sink.put_byte(b':')?;
+        value.serialize(&mut *self)?;
+        self.sink.put_byte(b'}')
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, EncodeError> {
+        self.sink.put_byte(b'[')?;
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: b"]",
+        })
+    }
+    fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, EncodeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeTupleStruct, EncodeError> {
+        self.serialize_seq(Some(len))
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeTupleVariant, EncodeError> {
+        self.sink.put_byte(b'{')?;
+        write_string(self.sink, variant)?;
+        self.sink.put(b":[")?;
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: b"]}",
+        })
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, EncodeError> {
+        self.sink.put_byte(b'{')?;
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: b"}",
+        })
+    }
+    fn serialize_struct(
+        self,
+        _name: &'static str,
+        len: usize,
+    ) -> Result<Self::SerializeStruct, EncodeError> {
+        self.serialize_map(Some(len))
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+        _len: usize,
+    ) -> Result<Self::SerializeStructVariant, EncodeError> {
+        self.sink.put_byte(b'{')?;
+        write_string(self.sink, variant)?;
+        self.sink.put(b":{")?;
+        Ok(Compound {
+            ser: self,
+            first: true,
+            close: b"}}",
+        })
+    }
+    fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
+        self.sink.put_byte(b'"')?;
+        let mut w = EscapingWriter {
+            sink: &mut *self.sink,
+            failed: None,
+        };
+        if core::fmt::write(&mut w, format_args!("{value}")).is_err() {
+            return Err(w.failed.unwrap_or(EncodeError::Custom));
+        }
+        self.sink.put_byte(b'"')
+    }
+    fn is_human_readable(&self) -> bool {
+        true
+    }
+}
+
+/// `core::fmt::Write` adapter that escapes what a `Display` impl writes.
+struct EscapingWriter<'a, S: Sink + ?Sized> {
+    sink: &'a mut S,
+    failed: Option<EncodeError>,
+}
+
+impl<S: Sink + ?Sized> core::fmt::Write for EscapingWriter<'_, S> {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        write_escaped(self.sink, s).map_err(|e| {
+            self.failed = Some(e);
+            core::fmt::Error
+        })
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeSeq for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        self.comma()?;
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeTuple for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeTupleStruct for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeTupleVariant for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        ser::SerializeSeq::serialize_element(self, value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeMap for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), EncodeError> {
+        self.comma()?;
+        key.serialize(KeySerializer {
+            sink: &mut *self.ser.sink,
+        })?;
+        self.ser.sink.put_byte(b':')
+    }
+    fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeStruct for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        self.comma()?;
+        write_string(self.ser.sink, key)?;
+        self.ser.sink.put_byte(b':')?;
+        value.serialize(&mut *self.ser)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+impl<S: Sink + ?Sized> ser::SerializeStructVariant for Compound<'_, '_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    fn serialize_field<T: Serialize + ?Sized>(
+        &mut self,
+        key: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        ser::SerializeStruct::serialize_field(self, key, value)
+    }
+    fn end(self) -> Result<(), EncodeError> {
+        self.finish()
+    }
+}
+
+/// Writes map keys: strings as they are, integers, chars and bools quoted.
+struct KeySerializer<'a, S: Sink + ?Sized> {
+    sink: &'a mut S,
+}
+
+impl<S: Sink + ?Sized> KeySerializer<'_, S> {
+    fn quoted_i(self, v: i128) -> Result<(), EncodeError> {
+        self.sink.put_byte(b'"')?;
+        write_i128(self.sink, v)?;
+        self.sink.put_byte(b'"')
+    }
+    fn quoted_u(self, v: u128) -> Result<(), EncodeError> {
+        self.sink.put_byte(b'"')?;
+        write_u128(self.sink, v)?;
+        self.sink.put_byte(b'"')
+    }
+}
+
+type Impossible = ser::Impossible<(), EncodeError>;
+
+impl<S: Sink + ?Sized> ser::Serializer for KeySerializer<'_, S> {
+    type Ok = ();
+    type Error = EncodeError;
+    type SerializeSeq = Impossible;
+    type SerializeTuple = Impossible;
+    type SerializeTupleStruct = Impossible;
+    type SerializeTupleVariant = Impossible;
+    type SerializeMap = Impossible;
+    type SerializeStruct = Impossible;
+    type SerializeStructVariant = Impossible;
+
+    fn serialize_bool(self, v: bool) -> Result<(), EncodeError> {
+        self.sink.put(if v { b"\"true\"" } else { b"\"false\"" })
+    }
+    fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
+        self.quoted_i(v.into())
+    }
+    fn serialize_i16(self, v: i16) -> Result<(), EncodeError> {
+        self.quoted_i(v.into())
+    }
+    fn serialize_i32(self, v: i32) -> Result<(), EncodeError> {
+        self.quoted_i(v.into())
+    }
+    fn serialize_i64(self, v: i64) -> Result<(), EncodeError> {
+        self.quoted_i(v.into())
+    }
+    fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
+        self.quoted_i(v)
+    }
+    fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
+        self.quoted_u(v.into())
+    }
+    fn serialize_u16(self, v: u16) -> Result<(), EncodeError> {
+        self.quoted_u(v.into())
+    }
+    fn serialize_u32(self, v: u32) -> Result<(), EncodeError> {
+        self.quoted_u(v.into())
+    }
+    fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
+        self.quoted_u(v.into())
+    }
+    fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
+        self.quoted_u(v)
+    }
+    fn serialize_f32(self, _v: f32) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_f64(self, _v: f64) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_char(self, v: char) -> Result<(), EncodeError> {
+        let mut buf = [0u8; 4];
+        write_string(self.sink, v.encode_utf8(&mut buf))
+    }
+    fn serialize_str(self, v: &str) -> Result<(), EncodeError> {
+        write_string(self.sink, v)
+    }
+    fn serialize_bytes(self, _v: &[u8]) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_none(self) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_some<T: Serialize + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(self)
+    }
+    fn serialize_unit(self) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_unit_struct(self, _name: &'static str) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_unit_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        variant: &'static str,
+    ) -> Result<(), EncodeError> {
+        write_string(self.sink, variant)
+    }
+    fn serialize_newtype_struct<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        value: &T,
+    ) -> Result<(), EncodeError> {
+        value.serialize(self)
+    }
+    fn serialize_newtype_variant<T: Serialize + ?Sized>(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _value: &T,
+    ) -> Result<(), EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_seq(self, _len: Option<usize>) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_tuple(self, _len: usize) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_tuple_struct(
+        self,
+        _name: &'static str,
+        _len: usize,
+    ) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_tuple_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_map(self, _len: Option<usize>) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_struct(self, _name: &'static str, _len: usize) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn serialize_struct_variant(
+        self,
+        _name: &'static str,
+        _index: u32,
+        _variant: &'static str,
+        _len: usize,
+    ) -> Result<Impossible, EncodeError> {
+        Err(EncodeError::KeyMustBeString)
+    }
+    fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
+        self.sink.put_byte(b'"')?;
+        let mut w = EscapingWriter {
+            sink: &mut *self.sink,
+            failed: None,
+        };
+        if core::fmt::write(&mut w, format_args!("{value}")).is_err() {
+            return Err(w.failed.unwrap_or(EncodeError::Custom));
+        }
+        self.sink.put_byte(b'"')
+    }
+}

@@ -1,0 +1,382 @@
+//! Borrowed, checked views of JSON values.
+//!
+//! [`Value::parse`] checks the whole document once. After that, no accessor can fail or panic:
+//! iterators simply end, and conversions return `None` on a type mismatch.
+
+use super::error::{DecodeError, DecodeErrorKind as K};
+use super::number::Number;
+use super::scan::{check_utf8, hex_digit, Limits, Scanner, MAX_DEPTH_LIMIT};
+
+/// The six JSON types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Kind {
+    /// `null`
+    Null,
+    /// `true` or `false`
+    Bool,
+    /// a number
+    Number,
+    /// a string
+    String,
+    /// an array
+    Array,
+    /// an object
+    Object,
+}
+
+impl Kind {
+    /// The JSON Schema name of the type (`"null"`, `"boolean"`, `"number"`, ...).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Kind::Null => "null",
+            Kind::Bool => "boolean",
+            Kind::Number => "number",
+            Kind::String => "string",
+            Kind::Array => "array",
+            Kind::Object => "object",
+        }
+    }
+}
+
+/// A checked JSON value: the exact text of one value in its document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Value<'a> {
+    raw: &'a str,
+}
+
+impl<'a> Value<'a> {
+    /// Checks a complete document (whitespace around the value allowed) with default [`Limits`].
+    pub fn parse(bytes: &'a [u8]) -> Result<Self, DecodeError> {
+        Self::parse_with(bytes, Limits::default())
+    }
+
+    /// Checks a complete document with explicit limits.
+    pub fn parse_with(bytes: &'a [u8], limits: Limits) -> Result<Self, DecodeError> {
+        let text = check_utf8(bytes)?;
+        let (start, end) = Scanner::new(bytes).document(limits)?;
+        Ok(Self {
+            raw: text.get(start..end).unwrap_or_default(),
+        })
+    }
+
+    pub(crate) const fn from_checked(raw: &'a str) -> Self {
+        Self { raw }
+    }
+
+    /// The value's exact text (no surrounding whitespace).
+    pub fn raw(&self) -> &'a str {
+        self.raw
+    }
+
+    /// The value's type.
+    pub fn kind(&self) -> Kind {
+        match self.raw.as_bytes().first() {
+            Some(b'{') => Kind::Object,
+            Some(b'[') => Kind::Array,
+            Some(b'"') => Kind::String,
+            Some(b't' | b'f') => Kind::Bool,
+            Some(b'n') => Kind::Null,
+            _ => Kind::Number,
+        }
+    }
+
+    /// True for `null`.
+    pub fn is_null(&self) -> bool {
+        self.kind() == Kind::Null
+    }
+
+    /// The boolean, if this is one.
+    pub fn as_bool(&self) -> Option<bool> {
+        match self.raw {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        }
+    }
+
+    /// The number, if this is one.
+    pub fn as_number(&self) -> Option<Number<'a>> {
+        (self.kind() == Kind::Number).then(|| Number::from_checked(self.raw))
+    }
+
+    /// The string, if this is one.
+    pub fn as_str(&self) -> Option<JsonStr<'a>> {
+        if self.kind() != Kind::String {
+            return None;
+        }
+        let body = self.raw.get(1..self.raw.len().saturating_sub(1))?;
+        Some(JsonStr {
+            body,
+            escaped: body.contains('\\'),
+        })
+    }
+
+    /// The members of an object, in document order.
+    pub fn members(&self) -> Option<Members<'a>> {
+        (self.kind() == Kind::Object).then(|| Members {
+            scan: Scanner::at(self.raw.as_bytes(), 1),
+            first: true,
+        })
+    }
+
+    /// The elements of an array, in document order.
+    pub fn elements(&self) -> Option<Elements<'a>> {
+        (self.kind() == Kind::Array).then(|| Elements {
+            scan: Scanner::at(self.raw.as_bytes(), 1),
+            first: true,
+        })
+    }
+
+    /// The first member named `key` of an object (`None` if absent or not an object).
+    pub fn get(&self, key: &str) -> Option<Value<'a>> {
+        self.members()?.find(|(k, _)| k.eq_str(key)).map(|(_, v)| v)
+    }
+
+    /// The element at `index` of an array.
+    pub fn index(&self, index: usize) -> Option<Value<'a>> {
+        self.elements()?.nth(index)
+    }
+}
+
+/// Scans the value at the scanner's position (already checked) and returns it.
+fn next_value<'a>(scan: &mut Scanner<'a>) -> Option<Value<'a>> {
+    scan.skip_ws();
+    let start = scan.pos;
+    scan.value(0, MAX_DEPTH_LIMIT).ok()?;
+    Some(Value::from_checked(scan.slice_str(start, scan.pos)))
+}
+
+/// Iterator over the members of an object: `(key, value)` pairs.
+#[derive(Debug, Clone)]
+pub struct Members<'a> {
+    scan: Scanner<'a>,
+    first: bool,
+}
+
+impl<'a> Members<'a> {
+    /// The next member with its key as a string [`Value`] (quotes included).
+    pub(crate) fn next_pair(&mut self) -> Option<(Value<'a>, Value<'a>)> {
+        let b = self.scan.peek_token().ok()?;
+        if b == b'}' {
+            return None;
+        }
+        if !self.first {
+            if b != b',' {
+                return None;
+            }
+            self.scan.pos += 1;
+        }
+        self.first = false;
+        self.scan.skip_ws();
+        let key_start = self.scan.pos;
+        self.scan.string().ok()?;
+        let key = Value::from_checked(self.scan.slice_str(key_start, self.scan.pos));
+        self.scan.expect(b':').ok()?;
+        let value = next_value(&mut self.scan)?;
+        Some((key, value))
+    }
+}
+
+impl<'a> Iterator for Members<'a> {
+    type Item = (JsonStr<'a>, Value<'a>);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let (key, value) = self.next_pair()?;
+        Some((key.as_str()?, value))
+    }
+}
+
+/// Iterator over the elements of an array.
+#[derive(Debug, Clone)]
+pub struct Elements<'a> {
+    scan: Scanner<'a>,
+    first: bool,
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Value<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        let b = self.scan.peek_token().ok()?;
+        if b == b']' {
+            return None;
+        }
+        if !self.first {
+            if b != b',' {
+                return None;
+            }
+            self.scan.pos += 1;
+        }
+        self.first = false;
+        next_value(&mut self.scan)
+    }
+}
+
+/// A checked JSON string, still escaped as in the input.
+///
+/// Compare it with [`JsonStr::eq_str`], walk its characters with [`JsonStr::chars`], or decode it
+/// into a buffer with [`JsonStr::decode_into`]; none of these allocate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct JsonStr<'a> {
+    body: &'a str,
+    escaped: bool,
+}
+
+impl<'a> JsonStr<'a> {
+    /// The text between the quotes, escapes included.
+    pub fn raw(&self) -> &'a str {
+        self.body
+    }
+
+    /// True when the string contains escapes.
+    pub fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// The string itself when it has no escapes (then it can be borrowed as is).
+    pub fn as_plain(&self) -> Option<&'a str> {
+        (!self.escaped).then_some(self.body)
+    }
+
+    /// The decoded characters.
+    pub fn chars(&self) -> Chars<'a> {
+        Chars {
+            rest: self.body.chars(),
+        }
+    }
+
+    /// Number of Unicode code points (what JSON Schema `minLength`/`maxLength` count).
+    pub fn char_count(&self) -> usize {
+        if self.escaped {
+            self.chars().count()
+        } else {
+            self.body.chars().count()
+        }
+    }
+
+    /// Length in bytes once decoded as UTF-8.
+    pub fn decoded_len(&self) -> usize {
+        if self.escaped {
+            self.chars().map(char::len_utf8).sum()
+        } else {
+            self.body.len()
+        }
+    }
+
+    /// True when the decoded string equals `s`.
+    pub fn eq_str(&self, s: &str) -> bool {
+        if !self.escaped {
+            return self.body == s;
+        }
+        self.chars().eq(s.chars())
+    }
+
+    /// Decodes into `buf` and returns the decoded text.
+    pub fn decode_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b str, DecodeError> {
+        let mut n = 0usize;
+        for c in self.chars() {
+            let len = c.len_utf8();
+            let dst = buf
+                .get_mut(n..n + len)
+                .ok_or(DecodeError::new(K::ScratchTooSmall, n))?;
+            c.encode_utf8(dst);
+            n += len;
+        }
+        let done = buf.get(..n).unwrap_or_default();
+        core::str::from_utf8(done).map_err(|_| DecodeError::new(K::InvalidUtf8, 0))
+    }
+}
+
+/// Iterator over the decoded characters of a [`JsonStr`].
+#[derive(Debug, Clone)]
+pub struct Chars<'a> {
+    rest: core::str::Chars<'a>,
+}
+
+impl Chars<'_> {
+    fn hex4(&mut self) -> Option<u32> {
+        let mut v = 0u32;
+        for _ in 0..4 {
+            let c = self.rest.next()?;
+            let d = hex_digit(u8::try_from(c).ok()?)?;
+            v = (v << 4) | u32::from(d);
+        }
+        Some(v)
+    }
+}
+
+impl Iterator for Chars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        let c = self.rest.next()?;
+        if c != '\\' {
+            return Some(c);
+        }
+        Some(match self.rest.next()? {
+            'b' => '\u{8}',
+            'f' => '\u{c}',
+            'n' => '\n',
+            'r' => '\r',
+            't' => '\t',
+            'u' => {
+                let unit = self.hex4()?;
+                if (0xD800..0xDC00).contains(&unit) {
+                    // Checked input: a low surrogate escape follows.
+                    self.rest.next()?;
+                    self.rest.next()?;
+                    let low = self.hex4()?;
+                    let cp = 0x10000 + ((unit - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3ff);
+                    char::from_u32(cp)?
+                } else {
+                    char::from_u32(unit)?
+                }
+            }
+            other => other, // `"`, `\`, `/`
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn walks_objects_and_arrays() {
+        let v = Value::parse(br#" {"a": [1, 2.5, "x\n"], "b": {"c": null}, "a\u0062": true} "#)
+            .unwrap();
+        assert_eq!(v.kind(), Kind::Object);
+        let a = v.get("a").unwrap();
+        assert_eq!(a.raw(), r#"[1, 2.5, "x\n"]"#);
+        let items: std::vec::Vec<_> = a.elements().unwrap().map(|e| e.raw()).collect();
+        assert_eq!(items, ["1", "2.5", "\"x\\n\""]);
+        assert!(v.get("b").unwrap().get("c").unwrap().is_null());
+        assert_eq!(v.get("ab").unwrap().as_bool(), Some(true));
+        assert!(v.get("zz").is_none());
+        assert_eq!(a.index(1).unwrap().as_number().unwrap().as_f64(), Some(2.5));
+    }
+
+    #[test]
+    fn strings_decode() {
+        let v = Value::parse(br#""a\"\\\/\b\f\n\r\t\u00e9\ud83d\ude00z""#).unwrap();
+        let s = v.as_str().unwrap();
+        let mut buf = [0u8; 64];
+        let d = s.decode_into(&mut buf).unwrap();
+        assert_eq!(d, "a\"\\/\u{8}\u{c}\n\r\té😀z");
+        assert!(s.eq_str(d));
+        assert_eq!(s.char_count(), d.chars().count());
+        assert_eq!(s.decoded_len(), d.len());
+        let mut small = [0u8; 3];
+        assert_eq!(
+            s.decode_into(&mut small).unwrap_err().kind,
+            K::ScratchTooSmall
+        );
+    }
+
+    #[test]
+    fn rejects_bad_utf8_and_trailing() {
+        assert_eq!(Value::parse(b"\"\xff\"").unwrap_err().kind, K::InvalidUtf8);
+        assert_eq!(Value::parse(b"{} x").unwrap_err().kind, K::TrailingData);
+    }
+}
