@@ -1,1 +1,335 @@
 //! Validation of MCP messages against the official schema of a revision.
+//!
+//! The schemas are read at run time from a folder laid out as `<version>/schema.json` (the
+//! project's `shared/mcp-schema`); nothing is copied into the crate. Each definition is compiled
+//! by [`full::FullValidator`](crate::full::FullValidator) on first use and cached, so checking
+//! thousands of messages compiles each definition once. Meant for tests and diagnostics.
+//!
+//! ```no_run
+//! use embedded_mcp_std::mcp_schema::McpSchemas;
+//! use serde_json::json;
+//!
+//! let schemas = McpSchemas::load(std::path::Path::new("shared/mcp-schema"))?;
+//! let reply = json!({"jsonrpc": "2.0", "id": 1, "result": {}});
+//! schemas.check_response("2025-11-25", "ping", &reply)?;
+//! # Ok::<(), String>(())
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use serde_json::Value;
+
+use crate::full::{FullOptions, FullValidator, ValidationFailure};
+
+/// Most failures listed in one error message.
+const MAX_LISTED: usize = 20;
+
+/// The result definition of the methods whose result type is not `<Name>Result` for the request
+/// `<Name>Request`.
+const RESULT_OF: [(&str, &str); 5] = [
+    ("initialize", "InitializeResult"),
+    ("tools/list", "ListToolsResult"),
+    ("tools/call", "CallToolResult"),
+    ("ping", "EmptyResult"),
+    ("server/discover", "DiscoverResult"),
+];
+
+struct Revision {
+    document: Value,
+    /// `$defs` (2020-12 revisions) or `definitions` (the draft-07 revision 2025-06-18).
+    defs_key: &'static str,
+    compiled: Mutex<HashMap<String, Arc<FullValidator>>>,
+}
+
+impl Revision {
+    fn defs(&self) -> Option<&serde_json::Map<String, Value>> {
+        self.document.get(self.defs_key).and_then(Value::as_object)
+    }
+
+    fn has(&self, def_name: &str) -> bool {
+        self.defs().is_some_and(|defs| defs.contains_key(def_name))
+    }
+
+    /// The first of `names` this revision defines.
+    fn first_of<'n>(&self, names: &[&'n str]) -> Option<&'n str> {
+        names.iter().copied().find(|name| self.has(name))
+    }
+
+    /// The request definition whose `method` is `method`.
+    fn request_def(&self, method: &str) -> Option<&str> {
+        self.defs()?.iter().find_map(|(name, def)| {
+            let constant = def.pointer("/properties/method/const")?;
+            (name.ends_with("Request") && constant == method).then_some(name.as_str())
+        })
+    }
+}
+
+/// The official MCP schemas of every revision found in a folder.
+pub struct McpSchemas {
+    revisions: BTreeMap<String, Revision>,
+}
+
+impl McpSchemas {
+    /// Loads every `<version>/schema.json` below `dir` (e.g. `.../shared/mcp-schema`).
+    ///
+    /// Fails if `dir` cannot be read, a `schema.json` is not JSON or has no definitions, or none
+    /// is found.
+    pub fn load(dir: &Path) -> Result<Self, String> {
+        let entries =
+            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+        let mut revisions = BTreeMap::new();
+        for entry in entries {
+            let folder = entry
+                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
+                .path();
+            let file = folder.join("schema.json");
+            if !file.is_file() {
+                continue;
+            }
+            let Some(version) = folder.file_name().and_then(|n| n.to_str()) else {
+                continue;
+            };
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
+            let document: Value = serde_json::from_str(&text)
+                .map_err(|e| format!("{} is not JSON: {e}", file.display()))?;
+            let defs_key = if document.get("$defs").is_some_and(Value::is_object) {
+                "$defs"
+            } else if document.get("definitions").is_some_and(Value::is_object) {
+                "definitions"
+            } else {
+                return Err(format!("{} has no $defs or definitions", file.display()));
+            };
+            revisions.insert(
+                version.to_owned(),
+                Revision {
+                    document,
+                    defs_key,
+                    compiled: Mutex::new(HashMap::new()),
+                },
+            );
+        }
+        if revisions.is_empty() {
+            return Err(format!("no <version>/schema.json under {}", dir.display()));
+        }
+        Ok(Self { revisions })
+    }
+
+    /// The loaded revisions, oldest first.
+    pub fn versions(&self) -> Vec<String> {
+        self.revisions.keys().cloned().collect()
+    }
+
+    fn revision(&self, version: &str) -> Result<&Revision, String> {
+        self.revisions.get(version).ok_or_else(|| {
+            format!(
+                "revision {version} is not loaded (loaded: {})",
+                self.versions().join(", ")
+            )
+        })
+    }
+
+    /// The cached validator of `def_name`, compiled on first use.
+    fn validator(&self, version: &str, def_name: &str) -> Result<Arc<FullValidator>, String> {
+        let revision = self.revision(version)?;
+        let cached = revision
+            .compiled
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(def_name)
+            .cloned();
+        if let Some(validator) = cached {
+            return Ok(validator);
+        }
+        if !revision.has(def_name) {
+            return Err(format!("revision {version} has no definition {def_name}"));
+        }
+        // The whole document, entered at the definition, so that its `$ref`s resolve.
+        let mut entry = revision.document.clone();
+        if let Some(root) = entry.as_object_mut() {
+            root.insert(
+                "$ref".to_owned(),
+                Value::String(format!(
+                    "#/{}/{}",
+                    revision.defs_key,
+                    pointer_escape(def_name)
+                )),
+            );
+        }
+        let validator = FullValidator::with_options(&entry, &FullOptions::default())
+            .map_err(|e| format!("{def_name} ({version}) does not compile: {e}"))?;
+        let validator = Arc::new(validator);
+        Ok(Arc::clone(
+            revision
+                .compiled
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .entry(def_name.to_owned())
+                .or_insert(validator),
+        ))
+    }
+
+    fn failures(
+        &self,
+        version: &str,
+        def_name: &str,
+        value: &Value,
+    ) -> Result<Vec<ValidationFailure>, String> {
+        Ok(self.validator(version, def_name)?.all_errors(value))
+    }
+
+    /// Validates `value` against `$defs/<def_name>` (or `definitions/<def_name>`) of `version`.
+    /// The error lists each failure with its instance path.
+    pub fn check_def(&self, version: &str, def_name: &str, value: &Value) -> Result<(), String> {
+        let failures = self.failures(version, def_name, value)?;
+        verdict(&format!("not a valid {def_name} ({version})"), &failures)
+    }
+
+    /// Validates a whole JSON-RPC message against `JSONRPCMessage` of `version`. When it fails,
+    /// the error lists the failures against the member its shape selects (a request, a
+    /// notification, a result or an error response), which say more than the union's.
+    pub fn check_message(&self, version: &str, message: &Value) -> Result<(), String> {
+        let failures = self.failures(version, "JSONRPCMessage", message)?;
+        if failures.is_empty() {
+            return Ok(());
+        }
+        let revision = self.revision(version)?;
+        let member = match message.as_object() {
+            Some(m) if m.contains_key("method") && m.contains_key("id") => {
+                revision.first_of(&["JSONRPCRequest"])
+            }
+            Some(m) if m.contains_key("method") => revision.first_of(&["JSONRPCNotification"]),
+            Some(m) if m.contains_key("error") => {
+                revision.first_of(&["JSONRPCErrorResponse", "JSONRPCError"])
+            }
+            Some(m) if m.contains_key("result") => {
+                revision.first_of(&["JSONRPCResultResponse", "JSONRPCResponse"])
+            }
+            _ => None,
+        };
+        if let Some(member) = member {
+            let specific = self.failures(version, member, message)?;
+            if !specific.is_empty() {
+                return verdict(
+                    &format!("not a valid JSON-RPC message ({version}): not a valid {member}"),
+                    &specific,
+                );
+            }
+        }
+        verdict(
+            &format!("not a valid JSON-RPC message ({version})"),
+            &failures,
+        )
+    }
+
+    /// Validates a response to a `method` request: the envelope and, for a success, `result`
+    /// against the method's result definition.
+    ///
+    /// - Envelope: the revision's own response type of the method when it has one (2026-07-28
+    ///   defines `<Name>ResultResponse` per method), else `JSONRPCResultResponse` (or
+    ///   `JSONRPCResponse` in 2025-06-18); `JSONRPCErrorResponse` (or `JSONRPCError`) for an
+    ///   error response, whatever the method.
+    /// - Result: `initialize` → `InitializeResult`, `tools/list` → `ListToolsResult`,
+    ///   `tools/call` → `CallToolResult`, `ping` → `EmptyResult`, `server/discover` →
+    ///   `DiscoverResult`, otherwise `<Name>Result` for the request `<Name>Request`, else
+    ///   `EmptyResult`. A result whose `resultType` is `"input_required"` is checked against
+    ///   `InputRequiredResult` where the method's response type allows one.
+    ///
+    /// A success response to a method the revision does not define (`ping` in 2026-07-28,
+    /// `server/discover` before it) is an error. Failures inside `result` carry `/result/...`.
+    pub fn check_response(
+        &self,
+        version: &str,
+        method: &str,
+        response: &Value,
+    ) -> Result<(), String> {
+        let revision = self.revision(version)?;
+        let Some(fields) = response.as_object() else {
+            return Err(format!("a response must be an object, not {response}"));
+        };
+        if fields.contains_key("error") {
+            let envelope = revision
+                .first_of(&["JSONRPCErrorResponse", "JSONRPCError"])
+                .ok_or_else(|| format!("revision {version} defines no error response"))?;
+            return self.check_def(version, envelope, response);
+        }
+        let Some(result) = fields.get("result") else {
+            return Err(format!(
+                "a response to {method} carries neither result nor error ({version})"
+            ));
+        };
+        let Some(request) = revision.request_def(method) else {
+            return Err(format!(
+                "method {method} is not defined in revision {version}"
+            ));
+        };
+        let stem = request.strip_suffix("Request").unwrap_or(request);
+        let own_envelope = format!("{stem}ResultResponse");
+        let envelope = if revision.has(&own_envelope) {
+            own_envelope
+        } else {
+            revision
+                .first_of(&["JSONRPCResultResponse", "JSONRPCResponse"])
+                .ok_or_else(|| format!("revision {version} defines no result response"))?
+                .to_owned()
+        };
+        let explicit = RESULT_OF
+            .iter()
+            .find(|(name, _)| *name == method)
+            .map(|(_, def)| (*def).to_owned());
+        let derived = format!("{stem}Result");
+        let input_required = result.get("resultType") == Some(&Value::from("input_required"))
+            && revision.has("InputRequiredResult")
+            && revision
+                .defs()
+                .and_then(|defs| defs.get(&envelope))
+                .is_some_and(|def| def.to_string().contains("/InputRequiredResult\""));
+        let result_def = if input_required {
+            "InputRequiredResult".to_owned()
+        } else {
+            explicit
+                .filter(|def| revision.has(def))
+                .or_else(|| revision.has(&derived).then_some(derived))
+                .or_else(|| {
+                    revision
+                        .first_of(&["EmptyResult", "Result"])
+                        .map(str::to_owned)
+                })
+                .ok_or_else(|| {
+                    format!("revision {version} has no result definition for {method}")
+                })?
+        };
+        let mut failures = self.failures(version, &envelope, response)?;
+        failures.extend(
+            self.failures(version, &result_def, result)?
+                .into_iter()
+                .map(|failure| failure.nested("/result", "")),
+        );
+        verdict(
+            &format!("not a valid {method} response ({version}): {envelope} with {result_def}"),
+            &failures,
+        )
+    }
+}
+
+fn pointer_escape(segment: &str) -> String {
+    segment.replace('~', "~0").replace('/', "~1")
+}
+
+/// `Ok` for no failures, else `headline` and one line per failure.
+fn verdict(headline: &str, failures: &[ValidationFailure]) -> Result<(), String> {
+    if failures.is_empty() {
+        return Ok(());
+    }
+    let mut text = format!("{headline}: {} failure(s)", failures.len());
+    for failure in failures.iter().take(MAX_LISTED) {
+        text.push_str("\n  - ");
+        text.push_str(&failure.to_string());
+    }
+    if failures.len() > MAX_LISTED {
+        text.push_str(&format!("\n  - … and {} more", failures.len() - MAX_LISTED));
+    }
+    Err(text)
+}

@@ -19,3 +19,14 @@ pub fn shared_dir() -> PathBuf {
     }
     project_root().join("..").join("shared")
 }
+pub mod qemu;
+
+/// The official MCP schemas: `<shared>/mcp-schema` (one `<version>/schema.json` each).
+pub fn mcp_schema_dir() -> PathBuf {
+    shared_dir().join("mcp-schema")
+}
+
+/// The pinned JSON-Schema-Test-Suite checkout: `<shared>/json-schema-test-suite`.
+pub fn json_schema_suite_dir() -> PathBuf {
+    shared_dir().join("json-schema-test-suite")
+}

@@ -14,8 +14,9 @@ use super::value::{Elements, JsonStr, Kind, Members, Value};
 
 /// Deserialises a complete JSON document; escaped strings are decoded into `scratch`.
 ///
-/// Pass an empty scratch (`&mut []`) when no borrowed string will contain escapes; owned
-/// strings (for example `heapless::String`) never use it.
+/// Every escaped string is decoded into `scratch`, also when the target owns it (`String`,
+/// `heapless::String`): serde does not tell a deserializer which kind of string it wants.
+/// A scratch as long as `bytes` always suffices; pass `&mut []` when no string has escapes.
 pub fn from_slice<'a, T: de::Deserialize<'a>>(
     bytes: &'a [u8],
     scratch: &'a mut [u8],

@@ -24,14 +24,54 @@ fn short_escape(b: u8) -> Option<u8> {
     }
 }
 
+/// Bit 7 of each byte of `word` (little-endian) is set where a byte must be escaped in a JSON
+/// string (`"`, `\`, below 0x20). Bytes above the lowest flagged one may be flagged wrongly
+/// (borrows), so only the lowest flag is exact: `trailing_zeros() / 8` is the first such byte.
+#[inline]
+pub(crate) fn escape_mask(word: u64) -> u64 {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    let quote = word ^ (LO * 0x22);
+    let backslash = word ^ (LO * 0x5c);
+    (quote.wrapping_sub(LO) & !quote
+        | backslash.wrapping_sub(LO) & !backslash
+        | word.wrapping_sub(LO * 0x20) & !word)
+        & HI
+}
+
+/// How many leading bytes of `bytes` a JSON string holds as they are (eight at a time).
+#[inline]
+pub(crate) fn plain_run(bytes: &[u8]) -> usize {
+    let mut n = 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        let mask = escape_mask(u64::from_le_bytes(word));
+        if mask != 0 {
+            return n + (mask.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    let rest = chunks.remainder();
+    n + rest
+        .iter()
+        .position(|&b| short_escape(b).is_some())
+        .unwrap_or(rest.len())
+}
+
 /// Writes `s` escaped as the body of a JSON string (without the surrounding quotes).
 pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
     let bytes = s.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let Some(esc) = short_escape(b) else {
-            continue;
+    let mut i = 0;
+    loop {
+        i += plain_run(bytes.get(i..).unwrap_or_default());
+        let Some(&b) = bytes.get(i) else {
+            break;
         };
+        let esc = short_escape(b).unwrap_or(b'u');
         if start < i {
             sink.put(bytes.get(start..i).unwrap_or_default())?;
         }
@@ -42,7 +82,8 @@ pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Enco
         } else {
             sink.put(&[b'\\', esc])?;
         }
-        start = i + 1;
+        i += 1;
+        start = i;
     }
     if start < bytes.len() {
         sink.put(bytes.get(start..).unwrap_or_default())?;
@@ -77,6 +118,28 @@ mod tests {
             &b[..n],
             "\"a\\\"b\\\\c\\nd\\re\\tf\\b\\f\\u0000\\u001f\u{7f}é😀\"".as_bytes()
         );
+    }
+
+    #[test]
+    fn plain_run_finds_the_first_byte_to_escape() {
+        let mut text = [b'a'; 40];
+        assert_eq!(plain_run(&text), 40);
+        assert_eq!(plain_run(&[]), 0);
+        for special in [b'"', b'\\', 0x00, 0x1f, b'\n'] {
+            for at in 0..40 {
+                text = [b'a'; 40];
+                // Bytes that must not be flagged: DEL, UTF-8 bytes, 0x20, and the neighbours of
+                // the special bytes; and several specials above the first (borrows).
+                text[..8].copy_from_slice(&[0x7f, 0x80, 0xff, 0x20, 0x21, 0x23, 0x5b, 0x5d]);
+                text[at] = special;
+                for later in [at + 1, at + 3] {
+                    if let Some(b) = text.get_mut(later) {
+                        *b = 0x00;
+                    }
+                }
+                assert_eq!(plain_run(&text), at, "{special:#x} at {at}");
+            }
+        }
     }
 
     #[test]

@@ -14,7 +14,29 @@ pub fn write_i64<S: Sink + ?Sized>(sink: &mut S, v: i64) -> Result<(), EncodeErr
 }
 
 pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<(), EncodeError> {
+    // 128-bit division is a slow library call (and costs flash on small targets): values that
+    // fit 64 bits, nearly all of them, are formatted with 64-bit arithmetic.
+    if let Ok(small) = u64::try_from(v) {
+        return write_u64_digits(sink, small);
+    }
     let mut buf = [0u8; 39];
+    let mut i = buf.len();
+    loop {
+        i -= 1;
+        if let Some(slot) = buf.get_mut(i) {
+            // `v % 10` is below 10, so the cast cannot truncate.
+            *slot = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 || i == 0 {
+            break;
+        }
+    }
+    sink.put(buf.get(i..).unwrap_or_default())
+}
+
+fn write_u64_digits<S: Sink + ?Sized>(sink: &mut S, mut v: u64) -> Result<(), EncodeError> {
+    let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
         i -= 1;

@@ -5,6 +5,7 @@
 //! call. The scanner works on input already checked to be UTF-8.
 
 use super::error::{DecodeError, DecodeErrorKind as K};
+use super::escape::plain_run;
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
 pub const DEFAULT_MAX_DEPTH: u8 = 32;
@@ -31,17 +32,23 @@ impl Default for Limits {
 /// A cursor over checked-UTF-8 JSON text.
 #[derive(Debug, Clone)]
 pub(crate) struct Scanner<'a> {
+    /// The text, kept as `str` so slicing it needs no second UTF-8 check.
+    text: &'a str,
     bytes: &'a [u8],
     pub(crate) pos: usize,
 }
 
 impl<'a> Scanner<'a> {
-    pub(crate) fn new(bytes: &'a [u8]) -> Self {
-        Self { bytes, pos: 0 }
+    pub(crate) fn new(text: &'a str) -> Self {
+        Self::at(text, 0)
     }
 
-    pub(crate) fn at(bytes: &'a [u8], pos: usize) -> Self {
-        Self { bytes, pos }
+    pub(crate) fn at(text: &'a str, pos: usize) -> Self {
+        Self {
+            text,
+            bytes: text.as_bytes(),
+            pos,
+        }
     }
 
     #[inline]
@@ -80,17 +87,17 @@ impl<'a> Scanner<'a> {
     }
 
     pub(crate) fn slice_str(&self, start: usize, end: usize) -> &'a str {
-        // The input is UTF-8 and the scanner cuts only at ASCII bytes, so this cannot fail.
-        self.bytes
-            .get(start..end)
-            .and_then(|b| core::str::from_utf8(b).ok())
-            .unwrap_or_default()
+        // The scanner cuts only at ASCII bytes, so these are character boundaries; `get`
+        // checks just the two ends instead of validating the whole slice again.
+        self.text.get(start..end).unwrap_or_default()
     }
 
     /// Scans a string starting at its opening quote.
     pub(crate) fn string(&mut self) -> Result<(), DecodeError> {
         self.expect(b'"')?;
         loop {
+            // Skip the run of bytes that need no attention, eight at a time.
+            self.pos += plain_run(self.bytes.get(self.pos..).unwrap_or_default());
             let Some(b) = self.peek() else {
                 return Err(self.err(K::UnexpectedEnd));
             };
@@ -105,6 +112,77 @@ impl<'a> Scanner<'a> {
                 }
                 0x00..=0x1f => return Err(self.err(K::ControlCharacter)),
                 _ => self.pos += 1,
+            }
+        }
+    }
+
+    /// Moves past one value of text that was already checked (by [`Scanner::value`]): no
+    /// validation, only enough to find where the value ends. Used by the borrowed views, so
+    /// walking a checked document does not check it again.
+    pub(crate) fn skip_checked(&mut self) {
+        self.skip_ws();
+        match self.peek() {
+            Some(b'"') => self.skip_checked_string(),
+            Some(b'{' | b'[') => {
+                let mut depth = 0usize;
+                loop {
+                    let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                    let Some(i) = rest
+                        .iter()
+                        .position(|&b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'))
+                    else {
+                        self.pos = self.bytes.len();
+                        return;
+                    };
+                    self.pos += i;
+                    match self.peek() {
+                        Some(b'"') => self.skip_checked_string(),
+                        Some(b'{' | b'[') => {
+                            depth += 1;
+                            self.pos += 1;
+                        }
+                        _ => {
+                            self.pos += 1;
+                            depth = depth.saturating_sub(1);
+                            if depth == 0 {
+                                return;
+                            }
+                        }
+                    }
+                }
+            }
+            // A number or a literal: it ends at a delimiter.
+            Some(_) => {
+                let rest = self.bytes.get(self.pos..).unwrap_or_default();
+                self.pos += rest
+                    .iter()
+                    .position(|&b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+                    .unwrap_or(rest.len());
+            }
+            None => {}
+        }
+    }
+
+    /// Moves past a checked string; `pos` is at its opening quote.
+    pub(crate) fn skip_checked_string(&mut self) {
+        self.pos += 1;
+        loop {
+            // Strings are mostly short keys here: a plain byte loop beats word-at-a-time.
+            let rest = self.bytes.get(self.pos..).unwrap_or_default();
+            self.pos += rest
+                .iter()
+                .position(|&b| b == b'"' || b == b'\\')
+                .unwrap_or(rest.len());
+            match self.peek() {
+                Some(b'"') => {
+                    self.pos += 1;
+                    return;
+                }
+                // A backslash: the escaped byte cannot end the string.
+                Some(b'\\') => self.pos += 2,
+                // (A control character cannot be in checked text; step over it regardless.)
+                Some(_) => self.pos += 1,
+                None => return,
             }
         }
     }
@@ -335,7 +413,7 @@ mod tests {
     use super::*;
 
     fn check(s: &str) -> Result<(), K> {
-        Scanner::new(s.as_bytes())
+        Scanner::new(s)
             .document(Limits::default())
             .map(|_| ())
             .map_err(|e| e.kind)
@@ -397,16 +475,18 @@ mod tests {
     fn depth_is_bounded_without_recursion() {
         let mut deep = [b'['; 100_000];
         deep[99_999] = b']';
-        let e = Scanner::new(&deep).document(Limits::default()).unwrap_err();
+        let deep = core::str::from_utf8(&deep).unwrap();
+        let e = Scanner::new(deep).document(Limits::default()).unwrap_err();
         assert_eq!(e.kind, K::TooDeep);
         assert_eq!(e.offset, usize::from(DEFAULT_MAX_DEPTH));
         // Exactly at the limit is fine.
         let mut ok = [0u8; 64];
         ok[..32].fill(b'[');
         ok[32..].fill(b']');
-        assert!(Scanner::new(&ok).document(Limits::default()).is_ok());
+        let ok = core::str::from_utf8(&ok).unwrap();
+        assert!(Scanner::new(ok).document(Limits::default()).is_ok());
         let huge = Limits { max_depth: 255 };
-        let e = Scanner::new(&deep).document(huge).unwrap_err();
+        let e = Scanner::new(deep).document(huge).unwrap_err();
         assert_eq!(e.offset, usize::from(MAX_DEPTH_LIMIT));
     }
 }

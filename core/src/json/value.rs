@@ -5,7 +5,7 @@
 
 use super::error::{DecodeError, DecodeErrorKind as K};
 use super::number::Number;
-use super::scan::{check_utf8, hex_digit, Limits, Scanner, MAX_DEPTH_LIMIT};
+use super::scan::{check_utf8, hex_digit, Limits, Scanner};
 
 /// The six JSON types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -54,7 +54,7 @@ impl<'a> Value<'a> {
     /// Checks a complete document with explicit limits.
     pub fn parse_with(bytes: &'a [u8], limits: Limits) -> Result<Self, DecodeError> {
         let text = check_utf8(bytes)?;
-        let (start, end) = Scanner::new(bytes).document(limits)?;
+        let (start, end) = Scanner::new(text).document(limits)?;
         Ok(Self {
             raw: text.get(start..end).unwrap_or_default(),
         })
@@ -115,7 +115,7 @@ impl<'a> Value<'a> {
     /// The members of an object, in document order.
     pub fn members(&self) -> Option<Members<'a>> {
         (self.kind() == Kind::Object).then(|| Members {
-            scan: Scanner::at(self.raw.as_bytes(), 1),
+            scan: Scanner::at(self.raw, 1),
             first: true,
         })
     }
@@ -123,7 +123,7 @@ impl<'a> Value<'a> {
     /// The elements of an array, in document order.
     pub fn elements(&self) -> Option<Elements<'a>> {
         (self.kind() == Kind::Array).then(|| Elements {
-            scan: Scanner::at(self.raw.as_bytes(), 1),
+            scan: Scanner::at(self.raw, 1),
             first: true,
         })
     }
@@ -139,12 +139,12 @@ impl<'a> Value<'a> {
     }
 }
 
-/// Scans the value at the scanner's position (already checked) and returns it.
+/// Moves past the value at the scanner's position (already checked) and returns it.
 fn next_value<'a>(scan: &mut Scanner<'a>) -> Option<Value<'a>> {
     scan.skip_ws();
     let start = scan.pos;
-    scan.value(0, MAX_DEPTH_LIMIT).ok()?;
-    Some(Value::from_checked(scan.slice_str(start, scan.pos)))
+    scan.skip_checked();
+    (scan.pos > start).then(|| Value::from_checked(scan.slice_str(start, scan.pos)))
 }
 
 /// Iterator over the members of an object: `(key, value)` pairs.
@@ -168,9 +168,11 @@ impl<'a> Members<'a> {
             self.scan.pos += 1;
         }
         self.first = false;
-        self.scan.skip_ws();
+        if self.scan.peek_token().ok()? != b'"' {
+            return None;
+        }
         let key_start = self.scan.pos;
-        self.scan.string().ok()?;
+        self.scan.skip_checked_string();
         let key = Value::from_checked(self.scan.slice_str(key_start, self.scan.pos));
         self.scan.expect(b':').ok()?;
         let value = next_value(&mut self.scan)?;

@@ -5,6 +5,9 @@
 
 use std::ffi::OsString;
 
+pub mod device_cmds;
+pub mod schema;
+
 /// Runs the CLI with `args` (without the program name) and returns the process exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
     let args: Vec<String> = args.into_iter().map(|a| a.to_string_lossy().into_owned()).collect();
@@ -17,6 +20,10 @@ pub fn main(args: Vec<OsString>) -> i32 {
             print_usage();
             if args.is_empty() { 2 } else { 0 }
         }
+        Some("schema") => schema::schema_main(args.get(1..).unwrap_or_default()),
+        Some("bridge") => device_cmds::bridge_main(args.get(1..).unwrap_or_default()),
+        Some("tools") => device_cmds::tools_main(args.get(1..).unwrap_or_default()),
+        Some("call") => device_cmds::call_main(args.get(1..).unwrap_or_default()),
         Some(other) => {
             eprintln!("embedded-mcp: unknown command `{other}`");
             print_usage();

@@ -1,0 +1,143 @@
+//! Encode and decode of a `CallToolResult`, embedded-mcp against the host-SDK path on
+//! serde_json, for one sensor reading and for an array of 50. After criterion's report the
+//! ratios (serde_json time / embedded-mcp time, from criterion's median estimates of this run)
+//! are printed.
+//!
+//! Run: `cargo bench -p embedded-mcp-benches --bench codec`
+
+use std::path::{Path, PathBuf};
+use std::time::SystemTime;
+
+use criterion::{black_box, Criterion};
+use embedded_mcp::result::{encode_structured, Era, ResultView};
+use embedded_mcp_benches::{host, reading, readings, SensorReading};
+
+const OURS: &str = "embedded_mcp";
+const SDK: &str = "serde_json_sdk";
+
+/// The array case decodes into a fixed-capacity vector on both paths (no heap on ours).
+type Fifty = heapless::Vec<SensorReading, 50>;
+
+fn bench_encode(c: &mut Criterion, name: &str, value: &(impl serde::Serialize + ?Sized)) {
+    let mut group = c.benchmark_group(name);
+    let mut buf = vec![0u8; 64 * 1024];
+    group.bench_function(OURS, |b| {
+        b.iter(|| {
+            let done = encode_structured(&mut buf, Era::Stateless, black_box(value)).unwrap();
+            black_box(done.len)
+        })
+    });
+    let mut out = Vec::with_capacity(64 * 1024);
+    group.bench_function(SDK, |b| {
+        b.iter(|| {
+            host::encode(black_box(value), &mut out).unwrap();
+            black_box(out.len())
+        })
+    });
+    group.finish();
+}
+
+fn bench_decode<T>(c: &mut Criterion, name: &str, bytes: &[u8], check: impl Fn(&T))
+where
+    T: serde::de::DeserializeOwned,
+{
+    // Both decoders read the same bytes and give the same value.
+    let mut scratch = vec![0u8; bytes.len()];
+    let ours: T = ResultView::parse(bytes)
+        .unwrap()
+        .structured_as(&mut scratch)
+        .unwrap();
+    check(&ours);
+    check(&host::decode::<T>(bytes).unwrap());
+
+    let mut group = c.benchmark_group(name);
+    group.bench_function(OURS, |b| {
+        b.iter(|| {
+            let view = ResultView::parse(black_box(bytes)).unwrap();
+            let value: T = view.structured_as(&mut []).unwrap();
+            black_box(value)
+        })
+    });
+    group.bench_function(SDK, |b| {
+        b.iter(|| black_box(host::decode::<T>(black_box(bytes)).unwrap()))
+    });
+    group.finish();
+}
+
+fn encoded(value: &(impl serde::Serialize + ?Sized)) -> Vec<u8> {
+    let mut buf = vec![0u8; 64 * 1024];
+    let done = encode_structured(&mut buf, Era::Stateless, value).unwrap();
+    buf.truncate(done.len);
+    buf
+}
+
+/// Where criterion writes its estimates (the same rule criterion uses, pinned for this run).
+fn criterion_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("CRITERION_HOME") {
+        return PathBuf::from(dir);
+    }
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+    let dir = target.join("criterion");
+    std::env::set_var("CRITERION_HOME", &dir);
+    dir
+}
+
+/// The median estimate (ns) of one benchmark, if it was measured during this run.
+fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
+    let path = dir.join(group).join(function).join("new/estimates.json");
+    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+    if modified < since {
+        return None; // left over from an earlier run (filtered out this time)
+    }
+    let text = std::fs::read_to_string(&path).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    v["median"]["point_estimate"].as_f64()
+}
+
+fn main() {
+    let dir = criterion_dir();
+    let started = SystemTime::now();
+    let mut c = Criterion::default().configure_from_args();
+
+    let one = reading(7);
+    let fifty = readings(50);
+    let one_bytes = encoded(&one);
+    let fifty_bytes = encoded(&fifty[..]);
+
+    bench_encode(&mut c, "encode_reading", &one);
+    bench_encode(&mut c, "encode_50_readings", &fifty[..]);
+    bench_decode::<SensorReading>(&mut c, "decode_reading", &one_bytes, |r| {
+        assert_eq!(r, &one)
+    });
+    bench_decode::<Fifty>(&mut c, "decode_50_readings", &fifty_bytes, |r| {
+        assert_eq!(&r[..], &fifty[..])
+    });
+    c.final_summary();
+
+    println!();
+    println!(
+        "ratios (serde_json host-SDK median / embedded-mcp median; result bytes: one {} B, fifty {} B):",
+        one_bytes.len(),
+        fifty_bytes.len()
+    );
+    for (group, target) in [
+        ("encode_reading", 3.0),
+        ("encode_50_readings", 3.0),
+        ("decode_reading", 2.0),
+        ("decode_50_readings", 2.0),
+    ] {
+        match (
+            median_ns(&dir, group, OURS, started),
+            median_ns(&dir, group, SDK, started),
+        ) {
+            (Some(ours), Some(sdk)) => println!(
+                "  {group:<20} embedded-mcp {ours:>10.1} ns  serde_json {sdk:>10.1} ns  ratio {:>5.2}x  (target >= {target}x: {})",
+                sdk / ours,
+                if sdk / ours >= target { "met" } else { "NOT met" }
+            ),
+            _ => println!("  {group:<20} not measured in this run"),
+        }
+    }
+}

@@ -1,0 +1,283 @@
+//! A full `tools/call` request line to its response line, in process: embedded-mcp's engine
+//! against the official Rust SDK `rmcp`, handling the same sensor tool in the same run.
+//!
+//! - embedded-mcp: the line (with its LF) goes through the transport's `LineBuffer::feed`, the
+//!   engine parses and dispatches it, checks the arguments against `inputSchema`, runs the
+//!   handler, encodes the result (structured + text), checks it against `outputSchema` and
+//!   writes the response line into a stack buffer. No allocation (counted below).
+//! - rmcp: a `ServerHandler` served by `rmcp::ServiceExt::serve` over a `tokio::io::duplex`
+//!   pipe on a current-thread runtime, after the `initialize` handshake. Each iteration writes
+//!   the request line into the client end and reads the response line back: rmcp's own line
+//!   codec, serde_json message types, dispatch and result encoding, plus the task hand-offs its
+//!   service loop needs. The handler builds the result the SDK way
+//!   (`CallToolResult::structured(serde_json::to_value(..))`).
+//!
+//! Run: `cargo bench -p embedded-mcp-benches --bench request`.
+#![allow(unsafe_code)] // The counting global allocator below.
+#![allow(missing_docs)] // `criterion_group!` defines an undocumented function.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::hint::black_box;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use embedded_mcp::server::{
+    Annotations, Call, Done, Handler, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError,
+};
+use embedded_mcp::transport::{FeedResult, LineBuffer};
+use embedded_mcp_benches::{reading, SensorReading};
+use serde::Deserialize;
+
+/// Counts heap allocations, to show the engine's path makes none.
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        // SAFETY: forwarded unchanged to the system allocator.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"channel":{"type":"integer","minimum":0,"maximum":7}},"required":["channel"]}"#;
+const OUTPUT_SCHEMA: &str = r#"{"type":"object","properties":{"sensor":{"type":"string"},"channel":{"type":"integer"},"value":{"type":"number"},"unit":{"enum":["celsius","percent","hectopascal"]},"timestamp_ms":{"type":"integer"},"ok":{"type":"boolean"}},"required":["sensor","channel","value","unit","timestamp_ms","ok"]}"#;
+
+/// The request both servers answer (legacy era, as stdio hosts use today).
+const REQUEST: &str = r#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"read_sensor","arguments":{"channel":3}}}"#;
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#;
+
+#[derive(Deserialize)]
+struct Args {
+    channel: usize,
+}
+
+static TOOLS: [Tool; 1] = [Tool::new("read_sensor", INPUT_SCHEMA)
+    .description("One reading of a sensor channel")
+    .output_schema(OUTPUT_SCHEMA)
+    .annotations(Annotations::SENSOR)];
+
+/// The readings the tool returns, made once (the fixture's constructor formats a string with
+/// the heap; the handlers only copy a reading).
+fn readings() -> [SensorReading; 8] {
+    std::array::from_fn(reading)
+}
+
+/// The engine's handler: a copy of the channel's reading as structured output.
+struct Sensors {
+    readings: [SensorReading; 8],
+}
+
+impl Handler for Sensors {
+    type Error = ToolError;
+
+    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
+        let args: Args = call.parse(&mut [])?;
+        let r = self
+            .readings
+            .get(args.channel)
+            .ok_or(ToolError::Message("no such channel"))?;
+        Ok(out.structured(r))
+    }
+}
+
+/// The engine with the bench tool, initialized for 2025-11-25.
+fn engine() -> Server<'static, Sensors, 1> {
+    let storage = Box::leak(Box::new(SchemaStorage::<1, 16, 48, 160>::new()));
+    let mut server = Server::new(
+        ServerInfo::new("bench", "1.0.0"),
+        &TOOLS,
+        storage,
+        Sensors {
+            readings: readings(),
+        },
+    )
+    .expect("valid tool");
+    let mut out = [0u8; 1024];
+    server.handle_line(INITIALIZE.as_bytes(), &mut out);
+    server
+}
+
+/// One request line through framing and the engine; the response length.
+fn engine_round(
+    server: &mut Server<'static, Sensors, 1>,
+    lines: &mut LineBuffer<1024>,
+    wire: &[u8],
+    out: &mut [u8],
+) -> usize {
+    let mut n = 0;
+    let mut window = wire;
+    while let FeedResult::Frame { frame, remaining } = lines.feed(window) {
+        n = server.handle_frame(frame, out).unwrap_or(0);
+        window = remaining;
+    }
+    n
+}
+
+mod sdk {
+    use rmcp::model::{
+        CallToolRequestParams, CallToolResponse, CallToolResult, ServerCapabilities, ServerConfig,
+    };
+    use rmcp::service::RequestContext;
+    use rmcp::{ErrorData, RoleServer, ServerHandler};
+
+    use super::SensorReading;
+
+    /// The same sensor tool as an rmcp server handler.
+    #[derive(Clone)]
+    pub struct Sensors {
+        pub readings: [SensorReading; 8],
+    }
+
+    impl ServerHandler for Sensors {
+        fn get_info(&self) -> ServerConfig {
+            ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+        }
+
+        async fn call_tool(
+            &self,
+            request: CallToolRequestParams,
+            _context: RequestContext<RoleServer>,
+        ) -> Result<CallToolResponse, ErrorData> {
+            if request.name != "read_sensor" {
+                return Err(ErrorData::invalid_params("unknown tool", None));
+            }
+            let channel = request
+                .arguments
+                .as_ref()
+                .and_then(|a| a.get("channel"))
+                .and_then(|c| c.as_u64())
+                .ok_or_else(|| ErrorData::invalid_params("channel", None))?;
+            let r = self
+                .readings
+                .get(channel as usize)
+                .ok_or_else(|| ErrorData::invalid_params("no such channel", None))?;
+            let value = serde_json::to_value(r)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            Ok(CallToolResult::structured(value).into())
+        }
+    }
+}
+
+/// The rmcp server on one end of an in-memory pipe, and the client end.
+struct Sdk {
+    rt: tokio::runtime::Runtime,
+    write: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    read: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    line: String,
+    _service: rmcp::service::RunningService<RoleServer, sdk::Sensors>,
+}
+
+use rmcp::RoleServer;
+use tokio::io::{AsyncBufReadExt, AsyncWriteExt};
+
+impl Sdk {
+    fn start() -> Self {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("runtime");
+        let (client, server) = tokio::io::duplex(64 * 1024);
+        let (read, write) = tokio::io::split(client);
+        let mut read = tokio::io::BufReader::new(read);
+        let mut write = write;
+        let service = rt.block_on(async {
+            use rmcp::ServiceExt;
+            let (sr, sw) = tokio::io::split(server);
+            let serving = tokio::spawn(async move { sdk::Sensors { readings: readings() }.serve((sr, sw)).await });
+            write.write_all(INITIALIZE.as_bytes()).await.expect("write");
+            write.write_all(b"\n").await.expect("write");
+            let mut reply = String::new();
+            read.read_line(&mut reply).await.expect("initialize reply");
+            write
+                .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+                .await
+                .expect("write");
+            serving.await.expect("join").expect("rmcp serve")
+        });
+        Self {
+            rt,
+            write,
+            read,
+            line: String::new(),
+            _service: service,
+        }
+    }
+
+    /// One request line in, one response line out; the response length.
+    fn round(&mut self, wire: &[u8]) -> usize {
+        let Self {
+            rt,
+            write,
+            read,
+            line,
+            ..
+        } = self;
+        rt.block_on(async {
+            write.write_all(wire).await.expect("write");
+            line.clear();
+            read.read_line(line).await.expect("read")
+        })
+    }
+}
+
+fn show(label: &str, bytes: &[u8]) {
+    println!("{label}: {}", String::from_utf8_lossy(bytes).trim_end());
+}
+
+fn bench(c: &mut Criterion) {
+    let wire = format!("{REQUEST}\n");
+    let wire = wire.as_bytes();
+
+    let mut server = engine();
+    let mut lines = LineBuffer::<1024>::new();
+    let mut out = [0u8; 1024];
+    let n = engine_round(&mut server, &mut lines, wire, &mut out);
+    show("embedded-mcp", &out[..n]);
+    let mut sdk = Sdk::start();
+    let m = sdk.round(wire);
+    show("rmcp        ", sdk.line.as_bytes());
+    assert!(n > 0 && m > 0, "both answer");
+
+    // Allocations per request, outside the timed loops.
+    const ROUNDS: usize = 1000;
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..ROUNDS {
+        black_box(engine_round(&mut server, &mut lines, wire, &mut out));
+    }
+    let ours = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    for _ in 0..ROUNDS {
+        black_box(sdk.round(wire));
+    }
+    let theirs = ALLOCATIONS.load(Ordering::Relaxed) - before;
+    println!(
+        "heap allocations per request: embedded-mcp {}, rmcp {}",
+        ours as f64 / ROUNDS as f64,
+        theirs as f64 / ROUNDS as f64
+    );
+    assert_eq!(ours, 0, "the engine's request path allocates nothing");
+
+    let mut group = c.benchmark_group("tools_call_line");
+    group.throughput(Throughput::Elements(1));
+    group.bench_function("embedded-mcp", |b| {
+        b.iter(|| engine_round(&mut server, &mut lines, black_box(wire), &mut out))
+    });
+    group.bench_function("rmcp", |b| b.iter(|| sdk.round(black_box(wire))));
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

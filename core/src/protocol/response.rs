@@ -1,0 +1,172 @@
+//! Writers of JSON-RPC responses (compact JSON, no line feed: framing adds it).
+
+use crate::json::{write_i64, write_string, EncodeError, Sink};
+
+use super::{ErrorCode, RequestId, Version};
+
+/// Writes `{"jsonrpc":"2.0","id":ID,"result":` — the result value and `}` follow.
+pub fn write_result_start<S: Sink + ?Sized>(
+    sink: &mut S,
+    id: RequestId<'_>,
+) -> Result<(), EncodeError> {
+    sink.put(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
+    sink.put(id.raw().as_bytes())?;
+    sink.put(b",\"result\":")
+}
+
+/// Writes `{"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":"M"` — an optional `,"data":...`
+/// and `}}` follow. Without an id (it could not be read) the `id` member is omitted, as
+/// 2025-11-25 and later allow.
+pub fn write_error_start<S: Sink + ?Sized>(
+    sink: &mut S,
+    id: Option<RequestId<'_>>,
+    code: ErrorCode,
+    message: &str,
+) -> Result<(), EncodeError> {
+    sink.put(b"{\"jsonrpc\":\"2.0\",")?;
+    if let Some(id) = id {
+        sink.put(b"\"id\":")?;
+        sink.put(id.raw().as_bytes())?;
+        sink.put_byte(b',')?;
+    }
+    sink.put(b"\"error\":{\"code\":")?;
+    write_i64(sink, i64::from(code.code()))?;
+    sink.put(b",\"message\":")?;
+    write_string(sink, message)
+}
+
+/// Writes a complete error response without `data`.
+pub fn write_error<S: Sink + ?Sized>(
+    sink: &mut S,
+    id: Option<RequestId<'_>>,
+    code: ErrorCode,
+    message: &str,
+) -> Result<(), EncodeError> {
+    write_error_start(sink, id, code, message)?;
+    sink.put(b"}}")
+}
+
+/// Longest `requested` version echoed in a -32022 response, in bytes of escaped JSON text;
+/// a longer one is cut at an escape boundary, so the response size stays bounded.
+pub const MAX_REQUESTED_ECHO: usize = 64;
+
+/// The longest prefix of the escaped string body `raw` of at most `max` bytes that does not
+/// split an escape (a `\uD83D\uDE00` surrogate pair counts as one).
+fn truncate_escaped(raw: &str, max: usize) -> &str {
+    if raw.len() <= max {
+        return raw;
+    }
+    let bytes = raw.as_bytes();
+    let mut i = 0;
+    let mut keep = 0;
+    while i < bytes.len() {
+        let step = match bytes.get(i) {
+            Some(b'\\') => match bytes.get(i + 1) {
+                Some(b'u') => {
+                    let high = raw
+                        .get(i + 2..i + 6)
+                        .and_then(|h| u16::from_str_radix(h, 16).ok())
+                        .is_some_and(|u| (0xD800..0xDC00).contains(&u));
+                    if high {
+                        12
+                    } else {
+                        6
+                    }
+                }
+                _ => 2,
+            },
+            Some(&b) if b < 0x80 => 1,
+            Some(&b) if b >= 0xF0 => 4,
+            Some(&b) if b >= 0xE0 => 3,
+            _ => 2,
+        };
+        if i + step > max {
+            break;
+        }
+        i += step;
+        keep = i;
+    }
+    raw.get(..keep).unwrap_or_default()
+}
+
+/// Writes the complete -32022 response: `data` lists every supported version (newest first)
+/// and echoes `requested_raw`, the body of the JSON string the client sent (still escaped; cut
+/// to [`MAX_REQUESTED_ECHO`] bytes).
+pub fn write_unsupported_version<S: Sink + ?Sized>(
+    sink: &mut S,
+    id: Option<RequestId<'_>>,
+    requested_raw: &str,
+) -> Result<(), EncodeError> {
+    write_error_start(
+        sink,
+        id,
+        ErrorCode::UnsupportedProtocolVersion,
+        "Unsupported protocol version",
+    )?;
+    sink.put(b",\"data\":{\"supported\":")?;
+    write_supported_versions(sink)?;
+    sink.put(b",\"requested\":\"")?;
+    sink.put(truncate_escaped(requested_raw, MAX_REQUESTED_ECHO).as_bytes())?;
+    sink.put(b"\"}}}")
+}
+
+/// Writes `["2026-07-28","2025-11-25","2025-06-18"]`.
+pub fn write_supported_versions<S: Sink + ?Sized>(sink: &mut S) -> Result<(), EncodeError> {
+    sink.put_byte(b'[')?;
+    for (i, v) in Version::ALL.iter().enumerate() {
+        if i > 0 {
+            sink.put_byte(b',')?;
+        }
+        write_string(sink, v.as_str())?;
+    }
+    sink.put_byte(b']')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{SliceSink, Value};
+
+    fn text(f: impl FnOnce(&mut SliceSink<'_>) -> Result<(), EncodeError>) -> std::string::String {
+        let mut buf = [0u8; 256];
+        let mut sink = SliceSink::new(&mut buf);
+        f(&mut sink).unwrap();
+        let n = sink.finish().unwrap();
+        std::string::String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn byte_exact() {
+        let id = RequestId::from_value(Value::parse(b"\"x\"").unwrap()).unwrap();
+        assert_eq!(
+            text(|s| {
+                write_result_start(s, id)?;
+                s.put(b"{}}")
+            }),
+            r#"{"jsonrpc":"2.0","id":"x","result":{}}"#
+        );
+        assert_eq!(
+            text(|s| write_error(s, None, ErrorCode::InvalidRequest, "bad \"x\"")),
+            r#"{"jsonrpc":"2.0","error":{"code":-32600,"message":"bad \"x\""}}"#
+        );
+        assert_eq!(
+            text(|s| write_unsupported_version(s, Some(id), "1900-01-01")),
+            r#"{"jsonrpc":"2.0","id":"x","error":{"code":-32022,"message":"Unsupported protocol version","data":{"supported":["2026-07-28","2025-11-25","2025-06-18"],"requested":"1900-01-01"}}}"#
+        );
+    }
+
+    #[test]
+    fn long_requested_versions_are_cut_between_escapes() {
+        assert_eq!(truncate_escaped("abc", 2), "ab");
+        assert_eq!(truncate_escaped("a\\nb", 2), "a");
+        assert_eq!(truncate_escaped("a\\u00e9b", 6), "a");
+        assert_eq!(truncate_escaped("a\\u00e9b", 7), "a\\u00e9");
+        assert_eq!(truncate_escaped("a\\ud83d\\ude00", 12), "a");
+        assert_eq!(truncate_escaped("aé", 2), "a");
+        let long = "9".repeat(100);
+        assert_eq!(
+            truncate_escaped(&long, MAX_REQUESTED_ECHO).len(),
+            MAX_REQUESTED_ECHO
+        );
+    }
+}

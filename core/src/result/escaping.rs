@@ -1,0 +1,173 @@
+//! Writing JSON text a second time, as the body of a JSON string (the `text` channel).
+//!
+//! The escapes are those of [`json::write_escaped`](crate::json::write_escaped): `\"`, `\\`,
+//! `\b \f \n \r \t`, other control characters as `\u00XX`; every other byte is copied. Escaping
+//! works byte by byte, which is correct for UTF-8 because every byte of a multi-byte sequence
+//! is at least 0x80 and is copied unchanged.
+
+use crate::json::{escape_mask, plain_run, EncodeError, Sink};
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+/// True for the bytes a JSON string cannot hold as they are.
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
+/// The escape sequence for a byte that [`needs_escape`]: its bytes and their count (2 or 6).
+#[inline]
+fn escape_of(b: u8) -> ([u8; 6], usize) {
+    let short = match b {
+        b'"' => b'"',
+        b'\\' => b'\\',
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        0x08 => b'b',
+        0x0c => b'f',
+        _ => {
+            let hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
+            let lo = HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0');
+            return ([b'\\', b'u', b'0', b'0', hi, lo], 6);
+        }
+    };
+    ([b'\\', short, 0, 0, 0, 0], 2)
+}
+
+/// A [`Sink`] adapter that escapes everything written through it as the body of a JSON string.
+///
+/// Serialising a value through it writes the value's JSON text as a JSON string body, which is
+/// how [`write_structured`](super::write_structured) fills the `text` block when the output
+/// cannot be read back. The surrounding quotes are the caller's.
+#[derive(Debug)]
+pub struct EscapingSink<'s, S: Sink + ?Sized> {
+    inner: &'s mut S,
+}
+
+impl<'s, S: Sink + ?Sized> EscapingSink<'s, S> {
+    /// An adapter writing the escaped bytes to `inner`.
+    pub fn new(inner: &'s mut S) -> Self {
+        Self { inner }
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for EscapingSink<'_, S> {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        let mut i = 0;
+        loop {
+            let rest = bytes.get(i..).unwrap_or_default();
+            let plain = plain_run(rest);
+            if plain > 0 {
+                self.inner.put(rest.get(..plain).unwrap_or_default())?;
+            }
+            i += plain;
+            let Some(&b) = bytes.get(i) else {
+                return Ok(());
+            };
+            let (esc, n) = escape_of(b);
+            self.inner.put(esc.get(..n).unwrap_or_default())?;
+            i += 1;
+        }
+    }
+
+    fn put_byte(&mut self, byte: u8) -> Result<(), EncodeError> {
+        if needs_escape(byte) {
+            let (esc, n) = escape_of(byte);
+            self.inner.put(esc.get(..n).unwrap_or_default())
+        } else {
+            self.inner.put_byte(byte)
+        }
+    }
+}
+
+/// Copies `src` escaped into the start of `dst`; the number of bytes written, or `None` when
+/// `dst` is too small (its content is then unspecified).
+///
+/// Eight bytes at a time: each word is copied whole (bytes past the first one to escape are
+/// overwritten afterwards), so runs between escapes, which are short in JSON text, cost no
+/// variable-length copy.
+pub(crate) fn escape_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
+    let mut w = 0usize;
+    let mut i = 0usize;
+    while let (Some(chunk), Some(out)) = (src.get(i..i + 8), dst.get_mut(w..w + 8)) {
+        let word = <[u8; 8]>::try_from(chunk).ok()?;
+        out.copy_from_slice(&word);
+        let mask = escape_mask(u64::from_le_bytes(word));
+        if mask == 0 {
+            w += 8;
+            i += 8;
+            continue;
+        }
+        let plain = (mask.trailing_zeros() / 8) as usize;
+        w += plain;
+        i += plain;
+        w += escape_byte(*src.get(i)?, dst.get_mut(w..)?)?;
+        i += 1;
+    }
+    // The last few bytes (or those that meet the end of `dst`), one at a time.
+    for &b in src.get(i..)? {
+        if needs_escape(b) {
+            w += escape_byte(b, dst.get_mut(w..)?)?;
+        } else {
+            *dst.get_mut(w)? = b;
+            w += 1;
+        }
+    }
+    Some(w)
+}
+
+/// Writes the escape of `b` (a byte that [`needs_escape`]) at the start of `dst`.
+#[inline]
+fn escape_byte(b: u8, dst: &mut [u8]) -> Option<usize> {
+    let (esc, n) = escape_of(b);
+    dst.get_mut(..n)?.copy_from_slice(esc.get(..n)?);
+    Some(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::{write_escaped, SliceSink};
+
+    const SAMPLE: &str = "{\"a\":\"x\\\"y\\\\z\"}\u{0}\u{1f}\u{7f}\n\r\t\u{8}\u{c}é😀/";
+
+    fn reference(s: &str) -> std::vec::Vec<u8> {
+        let mut buf = [0u8; 256];
+        let mut sink = SliceSink::new(&mut buf);
+        write_escaped(&mut sink, s).unwrap();
+        let n = sink.finish().unwrap();
+        buf[..n].to_vec()
+    }
+
+    #[test]
+    fn sink_matches_write_escaped_in_any_chunking() {
+        let expected = reference(SAMPLE);
+        let bytes = SAMPLE.as_bytes();
+        for cut in 0..=bytes.len() {
+            let mut buf = [0u8; 256];
+            let mut out = SliceSink::new(&mut buf);
+            let mut esc = EscapingSink::new(&mut out);
+            esc.put(&bytes[..cut]).unwrap();
+            if let Some((&first, rest)) = bytes[cut..].split_first() {
+                esc.put_byte(first).unwrap();
+                esc.put(rest).unwrap();
+            }
+            let n = out.finish().unwrap();
+            assert_eq!(&buf[..n], &expected[..], "cut at {cut}");
+        }
+    }
+
+    #[test]
+    fn escape_into_matches_and_reports_overflow() {
+        let expected = reference(SAMPLE);
+        let mut dst = [0u8; 256];
+        let n = escape_into(SAMPLE.as_bytes(), &mut dst).unwrap();
+        assert_eq!(&dst[..n], &expected[..]);
+        assert_eq!(escape_into(SAMPLE.as_bytes(), &mut dst[..n]), Some(n));
+        for short in 0..n {
+            assert_eq!(escape_into(SAMPLE.as_bytes(), &mut dst[..short]), None);
+        }
+        assert_eq!(escape_into(b"", &mut []), Some(0));
+    }
+}

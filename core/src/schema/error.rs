@@ -1,0 +1,554 @@
+//! Errors of the schema layer: compiling ([`CompileError`]), loading a stored program
+//! ([`LoadError`]) and validating ([`Violation`]), with fixed-capacity JSON Pointers.
+
+use core::fmt;
+
+use crate::json::DecodeError;
+
+/// Capacity in bytes of an [`InstancePath`] (kept small so that a [`Violation`], returned by
+/// value, stays under 128 bytes).
+pub const POINTER_CAPACITY: usize = 38;
+
+/// Capacity in bytes of a [`SchemaPointer`].
+pub const SCHEMA_POINTER_CAPACITY: usize = 64;
+
+/// Capacity in bytes of a [`Violation`]'s message.
+pub const MESSAGE_CAPACITY: usize = 60;
+
+/// What a truncated pointer or message starts or ends with.
+const MARKER: &str = "…";
+
+/// A JSON Pointer in a fixed buffer; when too long, its leading segments are dropped and it
+/// starts with `…` instead.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PointerBuf<const N: usize> {
+    buf: [u8; N],
+    len: u8,
+    truncated: bool,
+}
+
+impl<const N: usize> PointerBuf<N> {
+    pub(crate) const fn new() -> Self {
+        Self {
+            buf: [0; N],
+            len: 0,
+            truncated: false,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        let bytes = self.buf.get(..usize::from(self.len)).unwrap_or_default();
+        // Only whole UTF-8 sequences are ever stored.
+        core::str::from_utf8(bytes).unwrap_or_default()
+    }
+
+    /// Bytes `segment` takes once escaped, with its leading `/`.
+    fn escaped_len(segment: &str) -> usize {
+        1 + segment.len() + segment.bytes().filter(|b| matches!(b, b'~' | b'/')).count()
+    }
+
+    fn write_escaped(dst: &mut [u8], segment: &str) -> usize {
+        let mut n = 0;
+        let mut put = |b: u8| {
+            if let Some(slot) = dst.get_mut(n) {
+                *slot = b;
+            }
+            n += 1;
+        };
+        put(b'/');
+        for b in segment.bytes() {
+            match b {
+                b'~' => {
+                    put(b'~');
+                    put(b'0');
+                }
+                b'/' => {
+                    put(b'~');
+                    put(b'1');
+                }
+                _ => put(b),
+            }
+        }
+        n
+    }
+
+    /// Appends a segment, dropping leading segments when the buffer is full.
+    pub(crate) fn push_back(&mut self, segment: &str) {
+        let need = Self::escaped_len(segment);
+        let room = N - MARKER.len();
+        if need > room {
+            // A single segment longer than the whole buffer: keep nothing but the marker.
+            self.set_only_marker();
+            return;
+        }
+        while usize::from(self.len) + need > N {
+            self.drop_first_segment();
+        }
+        let start = usize::from(self.len);
+        let n = Self::write_escaped(self.buf.get_mut(start..).unwrap_or_default(), segment);
+        self.len = u8::try_from(start + n).unwrap_or(u8::MAX);
+    }
+
+    /// Prepends a segment; when it does not fit, the pointer is marked truncated and stays as is.
+    pub(crate) fn push_front(&mut self, segment: &str) -> bool {
+        if self.truncated {
+            return false;
+        }
+        let need = Self::escaped_len(segment);
+        let len = usize::from(self.len);
+        if len + need > N - MARKER.len() {
+            self.prepend_marker();
+            return false;
+        }
+        self.buf.copy_within(0..len, need);
+        Self::write_escaped(self.buf.get_mut(..need).unwrap_or_default(), segment);
+        self.len = u8::try_from(len + need).unwrap_or(u8::MAX);
+        true
+    }
+
+    fn prepend_marker(&mut self) {
+        let len = usize::from(self.len);
+        let m = MARKER.len();
+        self.buf.copy_within(0..len.min(N - m), m);
+        if let Some(dst) = self.buf.get_mut(..m) {
+            dst.copy_from_slice(MARKER.as_bytes());
+        }
+        self.len = u8::try_from((len + m).min(N)).unwrap_or(u8::MAX);
+        self.truncated = true;
+    }
+
+    fn set_only_marker(&mut self) {
+        self.len = 0;
+        self.truncated = false;
+        self.prepend_marker();
+    }
+
+    fn drop_first_segment(&mut self) {
+        let len = usize::from(self.len);
+        let body_start = if self.truncated { MARKER.len() } else { 0 };
+        // The next `/` after the first segment's own `/`.
+        let cut = self
+            .buf
+            .get(body_start + 1..len)
+            .and_then(|rest| rest.iter().position(|&b| b == b'/'))
+            .map_or(len, |p| body_start + 1 + p);
+        let rest = len - cut;
+        self.buf.copy_within(cut..len, MARKER.len());
+        if let Some(dst) = self.buf.get_mut(..MARKER.len()) {
+            dst.copy_from_slice(MARKER.as_bytes());
+        }
+        self.len = u8::try_from(MARKER.len() + rest).unwrap_or(u8::MAX);
+        self.truncated = true;
+    }
+
+    /// Marks the pointer truncated (a leading segment could not be shown).
+    pub(crate) fn truncate_front(&mut self) {
+        if !self.truncated {
+            self.prepend_marker();
+        }
+    }
+
+    /// True when leading segments were dropped.
+    pub(crate) fn is_truncated(&self) -> bool {
+        self.truncated
+    }
+}
+
+macro_rules! pointer_type {
+    ($(#[$doc:meta])* $name:ident, $cap:ident) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct $name(pub(crate) PointerBuf<$cap>);
+
+        impl $name {
+            /// The pointer text (`""` for the root); starts with `…` when truncated.
+            pub fn as_str(&self) -> &str {
+                self.0.as_str()
+            }
+
+            /// True when leading segments were dropped to fit the capacity.
+            pub fn is_truncated(&self) -> bool {
+                self.0.is_truncated()
+            }
+        }
+
+        impl Default for $name {
+            fn default() -> Self {
+                Self(PointerBuf::new())
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+
+        impl fmt::Debug for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::Debug::fmt(self.as_str(), f)
+            }
+        }
+
+        #[cfg(feature = "defmt")]
+        impl defmt::Format for $name {
+            fn format(&self, f: defmt::Formatter<'_>) {
+                defmt::write!(f, "{=str}", self.as_str())
+            }
+        }
+    };
+}
+
+pointer_type!(
+    /// Where in the instance a violation was found, as a JSON Pointer (RFC 6901) of at most
+    /// [`POINTER_CAPACITY`] bytes.
+    InstancePath,
+    POINTER_CAPACITY
+);
+
+pointer_type!(
+    /// Where in the schema a compile error was found, as a JSON Pointer of at most
+    /// [`SCHEMA_POINTER_CAPACITY`] bytes.
+    SchemaPointer,
+    SCHEMA_POINTER_CAPACITY
+);
+
+/// A short human-readable message in a fixed buffer, truncated with `…` when too long.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Message {
+    buf: [u8; MESSAGE_CAPACITY],
+    len: u8,
+    full: bool,
+}
+
+impl Message {
+    pub(crate) const fn new() -> Self {
+        Self {
+            buf: [0; MESSAGE_CAPACITY],
+            len: 0,
+            full: false,
+        }
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        let bytes = self.buf.get(..usize::from(self.len)).unwrap_or_default();
+        core::str::from_utf8(bytes).unwrap_or_default()
+    }
+}
+
+impl fmt::Write for Message {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.full {
+            return Err(fmt::Error);
+        }
+        let len = usize::from(self.len);
+        let room = MESSAGE_CAPACITY - MARKER.len();
+        if len + s.len() <= room {
+            if let Some(dst) = self.buf.get_mut(len..len + s.len()) {
+                dst.copy_from_slice(s.as_bytes());
+            }
+            self.len = u8::try_from(len + s.len()).unwrap_or(u8::MAX);
+            return Ok(());
+        }
+        // Keep whole characters up to the room left, then the marker, then stop writing.
+        let mut cut = room.saturating_sub(len).min(s.len());
+        while !s.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let end = len + cut;
+        if let Some(dst) = self.buf.get_mut(len..end) {
+            dst.copy_from_slice(s.as_bytes().get(..cut).unwrap_or_default());
+        }
+        if let Some(dst) = self.buf.get_mut(end..end + MARKER.len()) {
+            dst.copy_from_slice(MARKER.as_bytes());
+        }
+        self.len = u8::try_from(end + MARKER.len()).unwrap_or(u8::MAX);
+        self.full = true;
+        Err(fmt::Error)
+    }
+}
+
+/// Why an instance was not accepted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ViolationKind {
+    /// The instance does not satisfy a keyword of the schema.
+    Invalid,
+    /// The bytes given to [`Program::validate_bytes`](super::Program::validate_bytes) are not a
+    /// JSON document within the nesting limit (the message says why and at which byte).
+    NotJson,
+    /// Evaluation went deeper than [`ValidationLimits::max_depth`](super::ValidationLimits).
+    TooDeep,
+    /// Evaluation took more than [`ValidationLimits::max_steps`](super::ValidationLimits) steps.
+    /// The instance is not known to be valid.
+    BudgetExceeded,
+    /// The instance text is 4 GiB or more (counts are kept in 32 bits).
+    TooLarge,
+}
+
+/// The first reason an instance was not accepted: where, which keyword, and a short message.
+///
+/// `Display` gives `<instance path>: <message>`, e.g. `/level: 12 is greater than the maximum
+/// 10`; the root is shown as `(root)`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Violation {
+    /// What kind of failure this is.
+    pub kind: ViolationKind,
+    /// The schema keyword that failed (`""` for [`ViolationKind::NotJson`] and
+    /// [`ViolationKind::TooLarge`], `"$budget"` and `"$depth"` for the limits).
+    pub keyword: &'static str,
+    /// Where in the instance.
+    pub path: InstancePath,
+    pub(crate) message: Message,
+}
+
+impl Violation {
+    /// The human-readable message (without the path).
+    pub fn message(&self) -> &str {
+        self.message.as_str()
+    }
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = self.path.as_str();
+        if path.is_empty() {
+            f.write_str("(root)")?;
+        } else {
+            f.write_str(path)?;
+        }
+        write!(f, ": {}", self.message())
+    }
+}
+
+impl fmt::Debug for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Violation")
+            .field("kind", &self.kind)
+            .field("keyword", &self.keyword)
+            .field("path", &self.path)
+            .field("message", &self.message())
+            .finish()
+    }
+}
+
+impl core::error::Error for Violation {}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Violation {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        defmt::write!(
+            f,
+            "{=str}: {=str} ({=str})",
+            self.path.as_str(),
+            self.message(),
+            self.keyword
+        )
+    }
+}
+
+/// Why a schema could not be compiled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum CompileError {
+    /// The schema is not JSON.
+    NotJson(DecodeError),
+    /// The schema nests arrays and objects deeper than
+    /// [`SCHEMA_MAX_DEPTH`](super::SCHEMA_MAX_DEPTH).
+    TooDeep,
+    /// The keyword is outside the dialect (see `DIALECT.md`); the schema is never validated
+    /// permissively.
+    Refused {
+        /// The keyword.
+        keyword: &'static str,
+        /// Where it is.
+        pointer: SchemaPointer,
+        /// Why, in a few words.
+        reason: &'static str,
+    },
+    /// The keyword's value is not valid JSON Schema 2020-12 (for example `"minLength": -1`).
+    Invalid {
+        /// The keyword.
+        keyword: &'static str,
+        /// Where it is.
+        pointer: SchemaPointer,
+        /// What is wrong, in a few words.
+        reason: &'static str,
+    },
+    /// A same-document `$ref` points nowhere.
+    UnresolvedRef {
+        /// The `$ref`'s place.
+        pointer: SchemaPointer,
+    },
+    /// `$ref`s (or in-place applicators) form a loop that never moves into the instance, such as
+    /// `{"$ref": "#"}`: evaluation could never end.
+    RefCycle {
+        /// A schema on the loop.
+        pointer: SchemaPointer,
+    },
+    /// More subschemas than the storage's node capacity (or 65 534).
+    TooManyNodes {
+        /// The capacity.
+        capacity: usize,
+    },
+    /// More instructions than the storage's op capacity (or 65 535).
+    TooManyOps {
+        /// The capacity.
+        capacity: usize,
+    },
+    /// Strings and values need more bytes than the storage's text capacity (or 65 535).
+    TextFull {
+        /// The capacity.
+        capacity: usize,
+    },
+    /// The compiler built an inconsistent program (a bug in this crate; please report it).
+    Internal,
+}
+
+impl fmt::Display for CompileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let at = |p: &SchemaPointer| if p.as_str().is_empty() { "#" } else { "" };
+        match self {
+            Self::NotJson(e) => write!(f, "schema is not JSON: {e}"),
+            Self::TooDeep => write!(
+                f,
+                "schema nests deeper than {} levels",
+                super::SCHEMA_MAX_DEPTH
+            ),
+            Self::Refused {
+                keyword,
+                pointer,
+                reason,
+            } => write!(
+                f,
+                "{}{pointer}: `{keyword}` is refused: {reason}",
+                at(pointer)
+            ),
+            Self::Invalid {
+                keyword,
+                pointer,
+                reason,
+            } => write!(
+                f,
+                "{}{pointer}: invalid `{keyword}`: {reason}",
+                at(pointer)
+            ),
+            Self::UnresolvedRef { pointer } => write!(
+                f,
+                "{}{pointer}: `$ref` does not resolve inside the document",
+                at(pointer)
+            ),
+            Self::RefCycle { pointer } => write!(
+                f,
+                "{}{pointer}: `$ref` loop that never descends into the instance",
+                at(pointer)
+            ),
+            Self::TooManyNodes { capacity } => {
+                write!(f, "schema has more than {capacity} subschemas")
+            }
+            Self::TooManyOps { capacity } => {
+                write!(f, "compiled schema needs more than {capacity} instructions")
+            }
+            Self::TextFull { capacity } => write!(
+                f,
+                "compiled schema needs more than {capacity} bytes of names and values"
+            ),
+            Self::Internal => f.write_str("internal error: inconsistent compiled program"),
+        }
+    }
+}
+
+impl core::error::Error for CompileError {}
+
+/// Why a stored program could not be loaded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum LoadError {
+    /// The bytes are not a postcard program (truncated, bad varint, unknown instruction).
+    Malformed,
+    /// The header does not start with the program magic.
+    BadMagic,
+    /// The program was written by an incompatible format version.
+    UnsupportedVersion(u16),
+    /// The program needs more nodes or ops than the storage has.
+    TooLarge,
+    /// The program decodes but is inconsistent (an index out of range, a bad string, a loop).
+    Corrupt,
+    /// The output buffer is too small (when writing a program).
+    BufferTooSmall,
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Malformed => f.write_str("not a postcard schema program"),
+            Self::BadMagic => f.write_str("not a schema program (bad magic)"),
+            Self::UnsupportedVersion(v) => write!(f, "unsupported schema program version {v}"),
+            Self::TooLarge => f.write_str("schema program larger than the storage"),
+            Self::Corrupt => f.write_str("schema program is corrupt"),
+            Self::BufferTooSmall => f.write_str("output buffer too small for the program"),
+        }
+    }
+}
+
+impl core::error::Error for LoadError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use core::fmt::Write;
+    use std::string::ToString;
+
+    #[test]
+    fn pointer_escapes_and_truncates_from_the_front() {
+        let mut p = PointerBuf::<64>::new();
+        p.push_back("a/b");
+        p.push_back("~x");
+        assert_eq!(p.as_str(), "/a~1b/~0x");
+        let mut p = PointerBuf::<64>::new();
+        for i in 0..30 {
+            p.push_back(if i % 2 == 0 { "abcd" } else { "ef" });
+        }
+        assert!(p.is_truncated());
+        assert!(p.as_str().starts_with('…'));
+        assert!(p.as_str().ends_with("/abcd/ef"));
+        assert!(p.as_str().len() <= 64);
+    }
+
+    #[test]
+    fn push_front_marks_truncation() {
+        let mut p = PointerBuf::<POINTER_CAPACITY>::new();
+        assert!(p.push_front("c"));
+        assert!(p.push_front("b"));
+        assert_eq!(p.as_str(), "/b/c");
+        let long = "x".repeat(70);
+        assert!(!p.push_front(&long));
+        assert_eq!(p.as_str(), "…/b/c");
+        assert!(!p.push_front("a"));
+        assert_eq!(p.as_str(), "…/b/c");
+    }
+
+    #[test]
+    fn message_truncates_on_char_boundary() {
+        let mut m = Message::new();
+        let _ = write!(m, "{}", "é".repeat(100));
+        // 28 two-byte characters fit before the three-byte marker.
+        assert_eq!(m.as_str().chars().count(), (MESSAGE_CAPACITY - 3) / 2 + 1);
+        let s = m.as_str();
+        assert!(s.ends_with('…'));
+        assert!(s.len() <= MESSAGE_CAPACITY);
+        let v = Violation {
+            kind: ViolationKind::Invalid,
+            keyword: "maximum",
+            path: InstancePath::default(),
+            message: Message::new(),
+        };
+        assert_eq!(v.to_string(), "(root): ");
+        // Small enough to return by value (clippy's result_large_err threshold is 128).
+        assert!(core::mem::size_of::<Violation>() <= 120);
+        assert!(core::mem::size_of::<CompileError>() <= 120);
+    }
+}

@@ -1,0 +1,313 @@
+//! Exact decimal arithmetic on JSON number lexemes.
+//!
+//! JSON Schema compares numbers by mathematical value: `1.0` is the integer 1, `1e2 == 100`, and
+//! `0.3` is a multiple of `0.1`. Converting to `f64` gets these wrong, so this module reads the
+//! lexeme's digits directly: a number is `±0.d1d2…dn × 10^lead`, compared digit by digit without
+//! any buffer, whatever its length or exponent.
+
+use core::cmp::Ordering;
+
+/// Exponents are saturated at this magnitude. Lexemes are shorter than 2^32 bytes, so digit
+/// positions never come near it and comparisons stay exact.
+const EXP_LIMIT: i64 = 1 << 48;
+
+/// The most significant digits a `multipleOf` divisor may have (the remainder is computed in
+/// `u128`, which holds `divisor × 10` for every divisor below 10^18).
+pub(crate) const MULTIPLE_OF_MAX_DIGITS: usize = 18;
+
+/// A checked JSON number lexeme viewed as an exact decimal.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Decimal<'a> {
+    neg: bool,
+    /// Integer digits followed by fraction digits (the `.` removed).
+    int: &'a [u8],
+    frac: &'a [u8],
+    /// First and last non-zero digit positions in `int ++ frac`; `None` for zero.
+    sig: Option<(usize, usize)>,
+    exp: i64,
+}
+
+impl<'a> Decimal<'a> {
+    /// Reads a lexeme that follows the JSON number grammar; `None` when it does not.
+    pub(crate) fn parse(raw: &'a str) -> Option<Self> {
+        let bytes = raw.as_bytes();
+        let (neg, rest) = match bytes.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, bytes),
+        };
+        let mantissa_end = rest
+            .iter()
+            .position(|&b| b == b'e' || b == b'E')
+            .unwrap_or(rest.len());
+        let (mantissa, exp_part) = rest.split_at(mantissa_end);
+        let (int, frac) = match mantissa.iter().position(|&b| b == b'.') {
+            Some(dot) => (mantissa.get(..dot)?, mantissa.get(dot + 1..)?),
+            None => (mantissa, &[][..]),
+        };
+        if int.is_empty()
+            || !int.iter().all(u8::is_ascii_digit)
+            || !frac.iter().all(u8::is_ascii_digit)
+            || (int.len() > 1 && int.first() == Some(&b'0'))
+            || (mantissa.contains(&b'.') && frac.is_empty())
+        {
+            return None;
+        }
+        let exp = match exp_part.split_first() {
+            None => 0,
+            Some((_, e)) => parse_exponent(e)?,
+        };
+        let mut d = Self {
+            neg,
+            int,
+            frac,
+            sig: None,
+            exp,
+        };
+        let n = d.len();
+        let first = (0..n).find(|&i| d.digit(i) != 0);
+        let last = (0..n).rev().find(|&i| d.digit(i) != 0);
+        d.sig = first.zip(last);
+        Some(d)
+    }
+
+    fn len(&self) -> usize {
+        self.int.len() + self.frac.len()
+    }
+
+    /// Digit `i` of `int ++ frac` (0 past the end).
+    fn digit(&self, i: usize) -> u8 {
+        let b = match i.checked_sub(self.int.len()) {
+            None => self.int.get(i),
+            Some(j) => self.frac.get(j),
+        };
+        b.map_or(0, |b| b.wrapping_sub(b'0'))
+    }
+
+    /// Power of ten of digit position `i`.
+    fn place(&self, i: usize) -> i64 {
+        // Lengths are far below 2^47, so none of this can overflow.
+        let int_len = i64::try_from(self.int.len()).unwrap_or(EXP_LIMIT);
+        let i = i64::try_from(i).unwrap_or(EXP_LIMIT);
+        int_len - 1 - i + self.exp
+    }
+
+    /// True for zero (any sign, any exponent).
+    pub(crate) fn is_zero(&self) -> bool {
+        self.sig.is_none()
+    }
+
+    /// True when the value is strictly negative.
+    pub(crate) fn is_negative(&self) -> bool {
+        self.neg && !self.is_zero()
+    }
+
+    /// True when the value is a mathematical integer (`1.0`, `1e3`, `-0`).
+    pub(crate) fn is_integer(&self) -> bool {
+        match self.sig {
+            None => true,
+            Some((_, last)) => self.place(last) >= 0,
+        }
+    }
+
+    /// Number of significant digits (0 for zero).
+    pub(crate) fn significant_digits(&self) -> usize {
+        self.sig.map_or(0, |(f, l)| l - f + 1)
+    }
+
+    /// The value as `u64` when it is a non-negative integer; saturates at `u64::MAX`.
+    pub(crate) fn to_u64_saturating(self) -> Option<u64> {
+        if self.is_negative() || !self.is_integer() {
+            return None;
+        }
+        let Some((first, last)) = self.sig else {
+            return Some(0);
+        };
+        let top = self.place(first);
+        if top >= 20 {
+            return Some(u64::MAX);
+        }
+        let mut v: u64 = 0;
+        // Every place from `top` down to 0 contributes a digit (0 past `last`).
+        let places = usize::try_from(top).unwrap_or(0) + 1;
+        for i in (first..).take(places) {
+            let d = if i <= last { self.digit(i) } else { 0 };
+            v = match v.checked_mul(10).and_then(|v| v.checked_add(u64::from(d))) {
+                Some(v) => v,
+                None => return Some(u64::MAX),
+            };
+        }
+        Some(v)
+    }
+
+    /// Exact comparison of two numbers.
+    pub(crate) fn cmp(&self, other: &Decimal<'_>) -> Ordering {
+        let (sa, sb) = (self.sign(), other.sign());
+        if sa != sb {
+            return sa.cmp(&sb);
+        }
+        let magnitude = self.cmp_magnitude(other);
+        if sa < 0 {
+            magnitude.reverse()
+        } else {
+            magnitude
+        }
+    }
+
+    fn sign(&self) -> i8 {
+        match (self.is_zero(), self.neg) {
+            (true, _) => 0,
+            (false, true) => -1,
+            (false, false) => 1,
+        }
+    }
+
+    fn cmp_magnitude(&self, other: &Decimal<'_>) -> Ordering {
+        let (Some((fa, la)), Some((fb, lb))) = (self.sig, other.sig) else {
+            return self.is_zero().cmp(&other.is_zero()).reverse();
+        };
+        let lead = self.place(fa).cmp(&other.place(fb));
+        if lead != Ordering::Equal {
+            return lead;
+        }
+        let (na, nb) = (la - fa + 1, lb - fb + 1);
+        for k in 0..na.max(nb) {
+            let da = if k < na { self.digit(fa + k) } else { 0 };
+            let db = if k < nb { other.digit(fb + k) } else { 0 };
+            if da != db {
+                return da.cmp(&db);
+            }
+        }
+        Ordering::Equal
+    }
+
+    /// True when `self` is an integer multiple of `divisor` (exact).
+    ///
+    /// `None` when the divisor is zero, negative or has more than
+    /// [`MULTIPLE_OF_MAX_DIGITS`] significant digits (the compiler refuses those).
+    pub(crate) fn is_multiple_of(&self, divisor: &Decimal<'_>) -> Option<bool> {
+        let (df, dl) = divisor.sig?;
+        if divisor.neg || dl - df + 1 > MULTIPLE_OF_MAX_DIGITS {
+            return None;
+        }
+        let Some((xf, xl)) = self.sig else {
+            return Some(true);
+        };
+        // self = X × 10^a and divisor = D × 10^b, X and D without trailing zeros.
+        let mut d: u128 = 0;
+        for i in df..=dl {
+            d = d * 10 + u128::from(divisor.digit(i));
+        }
+        let (a, b) = (self.place(xl), divisor.place(dl));
+        if a < b {
+            // X is not divisible by 10, so X × 10^a / 10^b is not even an integer.
+            return Some(false);
+        }
+        let mut r: u128 = 0;
+        for i in xf..=xl {
+            r = (r * 10 + u128::from(self.digit(i))) % d;
+        }
+        let shift = u64::try_from(a - b).unwrap_or(u64::MAX);
+        Some((r * pow10_mod(shift, d)).is_multiple_of(d))
+    }
+}
+
+/// 10^e mod m for m < 10^18 (products stay below 2^128).
+fn pow10_mod(mut e: u64, m: u128) -> u128 {
+    let mut result = 1 % m;
+    let mut base = 10 % m;
+    while e > 0 {
+        if e & 1 == 1 {
+            result = result * base % m;
+        }
+        base = base * base % m;
+        e >>= 1;
+    }
+    result
+}
+
+fn parse_exponent(e: &[u8]) -> Option<i64> {
+    let (neg, digits) = match e.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        Some((b'+', rest)) => (false, rest),
+        _ => (false, e),
+    };
+    if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
+        return None;
+    }
+    let mut v: i64 = 0;
+    for &b in digits {
+        v = (v * 10 + i64::from(b - b'0')).min(EXP_LIMIT);
+    }
+    Some(if neg { -v } else { v })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(s: &str) -> Decimal<'_> {
+        Decimal::parse(s).unwrap()
+    }
+
+    #[test]
+    fn compares_by_value() {
+        assert_eq!(d("1").cmp(&d("1.0")), Ordering::Equal);
+        assert_eq!(d("1e2").cmp(&d("100")), Ordering::Equal);
+        assert_eq!(d("100").cmp(&d("10E+1")), Ordering::Equal);
+        assert_eq!(d("0.1").cmp(&d("1e-1")), Ordering::Equal);
+        assert_eq!(d("-0").cmp(&d("0.000")), Ordering::Equal);
+        assert_eq!(d("1.5").cmp(&d("1.25")), Ordering::Greater);
+        assert_eq!(d("-1.5").cmp(&d("-1.25")), Ordering::Less);
+        assert_eq!(d("-1").cmp(&d("0")), Ordering::Less);
+        assert_eq!(d("0").cmp(&d("1e-400")), Ordering::Less);
+        assert_eq!(d("99").cmp(&d("100")), Ordering::Less);
+        assert_eq!(
+            d("18446744073709551616").cmp(&d("18446744073709551615")),
+            Ordering::Greater
+        );
+        assert_eq!(d("1e999999999999999999").cmp(&d("1e308")), Ordering::Greater);
+    }
+
+    #[test]
+    fn integers() {
+        for s in ["0", "-0", "1.0", "1e3", "1.5e1", "-12.000", "1e400", "123456789012345678901234567890"] {
+            assert!(d(s).is_integer(), "{s}");
+        }
+        for s in ["0.5", "1.05e1", "1e-1", "-0.0001"] {
+            assert!(!d(s).is_integer(), "{s}");
+        }
+        assert_eq!(d("2.0").to_u64_saturating(), Some(2));
+        assert_eq!(d("1e3").to_u64_saturating(), Some(1000));
+        assert_eq!(d("1e30").to_u64_saturating(), Some(u64::MAX));
+        assert_eq!(d("0.0").to_u64_saturating(), Some(0));
+        assert_eq!(d("-1").to_u64_saturating(), None);
+        assert_eq!(d("1.5").to_u64_saturating(), None);
+    }
+
+    #[test]
+    fn multiples_are_exact() {
+        let m = |x: &str, y: &str| d(x).is_multiple_of(&d(y)).unwrap();
+        assert!(m("0.3", "0.1"));
+        assert!(m("4.5", "1.5"));
+        assert!(!m("35", "1.5"));
+        assert!(m("0.0075", "0.0001"));
+        assert!(!m("0.00751", "0.0001"));
+        assert!(m("10", "2"));
+        assert!(!m("7", "2"));
+        assert!(m("0", "7"));
+        assert!(m("1e308", "1"));
+        assert!(!m("1e308", "0.123456789"));
+        assert!(m("12391239123", "1e-8"));
+        assert!(m("-6", "3"));
+        assert!(m("19.99", "0.01"));
+        assert_eq!(d("1").is_multiple_of(&d("0")), None);
+        assert_eq!(d("1").is_multiple_of(&d("1234567890123456789")), None);
+    }
+
+    #[test]
+    fn rejects_non_lexemes() {
+        for s in ["", "-", "01", "1.", ".5", "1e", "abc", "1.2.3"] {
+            assert!(Decimal::parse(s).is_none(), "{s}");
+        }
+    }
+}

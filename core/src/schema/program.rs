@@ -1,0 +1,761 @@
+//! The compiled program: its instructions, the caller-provided [`Storage`] it lives in, its
+//! postcard form, and the checks run when a stored program is loaded.
+//!
+//! A program is three arrays:
+//! - `nodes`: one entry per compiled (sub)schema, the index of its first instruction; node `i`'s
+//!   instructions run up to the next node's first one. Node 0 is the root.
+//! - `ops`: instructions ([`Op`]). A keyword is one op, followed by its payload ops (children,
+//!   property entries, enum values) when it has any.
+//! - `text`: UTF-8 bytes holding property names, number lexemes, `const`/`enum` JSON texts and
+//!   regular expressions, referenced by [`Str`] (offset, length).
+//!
+//! Everything is indexed with `u16`, so a program has at most 65 534 nodes, 65 535 ops and
+//! 65 535 text bytes. [`NONE`] marks an absent optional child.
+
+use serde::de::{self, DeserializeSeed, SeqAccess, Visitor};
+use serde::{Deserialize, Serialize};
+
+use super::error::LoadError;
+use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
+use super::regex::Regex;
+use crate::json::{Kind, Limits, Value};
+
+/// An absent optional child.
+pub(crate) const NONE: u16 = u16::MAX;
+
+/// Magic bytes at the start of a postcard program.
+pub const PROGRAM_MAGIC: [u8; 4] = *b"EMSP";
+
+/// Version of the postcard program format written by this crate.
+pub const PROGRAM_VERSION: u16 = 1;
+
+/// Bit of the `type` mask for each JSON Schema type.
+pub(crate) mod types {
+    pub(crate) const NULL: u8 = 1;
+    pub(crate) const BOOLEAN: u8 = 2;
+    pub(crate) const INTEGER: u8 = 4;
+    pub(crate) const NUMBER: u8 = 8;
+    pub(crate) const STRING: u8 = 16;
+    pub(crate) const ARRAY: u8 = 32;
+    pub(crate) const OBJECT: u8 = 64;
+    /// Names in bit order.
+    pub(crate) const NAMES: [(&str, u8); 7] = [
+        ("null", NULL),
+        ("boolean", BOOLEAN),
+        ("integer", INTEGER),
+        ("number", NUMBER),
+        ("string", STRING),
+        ("array", ARRAY),
+        ("object", OBJECT),
+    ];
+}
+
+/// A string in the program's text area.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct Str {
+    pub(crate) off: u16,
+    pub(crate) len: u16,
+}
+
+/// One instruction. Payload ops (`Child`, `EnumValue`, `Name`, `Prop`, `PatternProp`,
+/// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Op {
+    /// `type`: a mask of [`types`] bits.
+    Type(u8),
+    /// The `false` schema: nothing is valid.
+    False,
+    /// `const`: the JSON text of the value.
+    Const(Str),
+    /// `enum`: followed by this many `EnumValue`.
+    Enum(u16),
+    /// `multipleOf` (number lexeme).
+    MultipleOf(Str),
+    /// `minimum` (number lexeme).
+    Minimum(Str),
+    /// `exclusiveMinimum` (number lexeme).
+    ExclusiveMinimum(Str),
+    /// `maximum` (number lexeme).
+    Maximum(Str),
+    /// `exclusiveMaximum` (number lexeme).
+    ExclusiveMaximum(Str),
+    /// `minLength` in code points.
+    MinLength(u32),
+    /// `maxLength` in code points.
+    MaxLength(u32),
+    /// `pattern` (regular expression source).
+    Pattern(Str),
+    /// `minItems`.
+    MinItems(u32),
+    /// `maxItems`.
+    MaxItems(u32),
+    /// `uniqueItems: true`.
+    UniqueItems,
+    /// `prefixItems` (followed by `prefix` `Child`) and `items` (`rest`, or [`NONE`]).
+    Items {
+        /// Number of `prefixItems` children that follow.
+        prefix: u16,
+        /// The `items` schema.
+        rest: u16,
+    },
+    /// `contains`, followed by `MinContains` and `MaxContains`.
+    Contains(u16),
+    /// `minContains` (payload of `Contains`).
+    MinContains(u32),
+    /// `maxContains` (payload of `Contains`; `u32::MAX` when absent).
+    MaxContains(u32),
+    /// `required`: one op per name.
+    Required(Str),
+    /// `minProperties`.
+    MinProperties(u32),
+    /// `maxProperties`.
+    MaxProperties(u32),
+    /// `properties` (`props` `Prop` follow), `patternProperties` (`patterns` `PatternProp`
+    /// follow), `additionalProperties` (`additional`, or [`NONE`]).
+    Members {
+        /// Number of `Prop` that follow.
+        props: u16,
+        /// Number of `PatternProp` that follow the `Prop`s.
+        patterns: u16,
+        /// The `additionalProperties` schema.
+        additional: u16,
+    },
+    /// `propertyNames`.
+    PropertyNames(u16),
+    /// One `dependentRequired` entry, followed by `count` `Name`.
+    DependentRequired {
+        /// The property whose presence triggers the requirement.
+        trigger: Str,
+        /// Number of `Name` that follow.
+        count: u16,
+    },
+    /// One `dependentSchemas` entry.
+    DependentSchema {
+        /// The property whose presence triggers the schema.
+        trigger: Str,
+        /// The schema.
+        node: u16,
+    },
+    /// `$ref` (same document, resolved at compile time).
+    Ref(u16),
+    /// `allOf`, followed by this many `Child`.
+    AllOf(u16),
+    /// `anyOf`, followed by this many `Child`.
+    AnyOf(u16),
+    /// `oneOf`, followed by this many `Child`.
+    OneOf(u16),
+    /// `not`.
+    Not(u16),
+    /// `if` / `then` / `else` (`then` and `else` may be [`NONE`]).
+    If {
+        /// The `if` schema.
+        cond: u16,
+        /// The `then` schema.
+        then: u16,
+        /// The `else` schema.
+        otherwise: u16,
+    },
+    /// `unevaluatedItems`.
+    UnevaluatedItems(u16),
+    /// `unevaluatedProperties`.
+    UnevaluatedProperties(u16),
+    /// Payload: a subschema.
+    Child(u16),
+    /// Payload of `Enum`: the JSON text of one value.
+    EnumValue(Str),
+    /// Payload of `DependentRequired`: a property name.
+    Name(Str),
+    /// Payload of `Members`: a `properties` entry.
+    Prop {
+        /// The property name.
+        name: Str,
+        /// Its schema.
+        node: u16,
+    },
+    /// Payload of `Members`: a `patternProperties` entry.
+    PatternProp {
+        /// The regular expression.
+        pattern: Str,
+        /// Its schema.
+        node: u16,
+    },
+}
+
+/// Compile-time bookkeeping for one node (source span in the schema, and a mark used by the
+/// loop check). Unused once the program is built.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Scratch {
+    pub(crate) start: u32,
+    pub(crate) len: u32,
+    pub(crate) mark: u32,
+}
+
+impl Scratch {
+    const EMPTY: Self = Self {
+        start: 0,
+        len: 0,
+        mark: 0,
+    };
+}
+
+/// Caller-provided memory for one compiled program: up to `NODES` subschemas, `OPS`
+/// instructions and `TEXT` bytes of names and values. Capacities above the format's limits
+/// (65 534 nodes, 65 535 ops and bytes) are not used.
+///
+/// In RAM a node costs 14 bytes (2 in the program, 12 of compile-time scratch), an op 8 bytes.
+///
+/// ```
+/// use embedded_mcp::schema::{compile, Storage};
+/// static SCHEMA: &[u8] = br#"{"type":"object","properties":{"celsius":{"type":"number"}}}"#;
+/// let mut storage: Storage<8, 32, 64> = Storage::new();
+/// let program = compile(SCHEMA, &mut storage)?;
+/// assert!(program.validate_bytes(br#"{"celsius": 21.5}"#).is_ok());
+/// # Ok::<(), embedded_mcp::schema::CompileError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Storage<const NODES: usize, const OPS: usize, const TEXT: usize> {
+    pub(crate) nodes: [u16; NODES],
+    pub(crate) scratch: [Scratch; NODES],
+    pub(crate) ops: [Op; OPS],
+    pub(crate) text: [u8; TEXT],
+}
+
+impl<const NODES: usize, const OPS: usize, const TEXT: usize> Storage<NODES, OPS, TEXT> {
+    /// Empty storage (usable in a `static`).
+    pub const fn new() -> Self {
+        Self {
+            nodes: [0; NODES],
+            scratch: [Scratch::EMPTY; NODES],
+            ops: [Op::False; OPS],
+            text: [0; TEXT],
+        }
+    }
+
+    /// The storage as slices, clamped to the format's index limits.
+    pub(crate) fn parts(&mut self) -> Parts<'_> {
+        let n = NODES.min(usize::from(NONE) - 1);
+        let o = OPS.min(usize::from(u16::MAX));
+        let t = TEXT.min(usize::from(u16::MAX));
+        Parts {
+            nodes: self.nodes.get_mut(..n).unwrap_or_default(),
+            scratch: self.scratch.get_mut(..n).unwrap_or_default(),
+            ops: self.ops.get_mut(..o).unwrap_or_default(),
+            text: self.text.get_mut(..t).unwrap_or_default(),
+        }
+    }
+}
+
+impl<const NODES: usize, const OPS: usize, const TEXT: usize> Default
+    for Storage<NODES, OPS, TEXT>
+{
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Mutable views of a [`Storage`].
+pub(crate) struct Parts<'s> {
+    pub(crate) nodes: &'s mut [u16],
+    pub(crate) scratch: &'s mut [Scratch],
+    pub(crate) ops: &'s mut [Op],
+    pub(crate) text: &'s mut [u8],
+}
+
+/// A compiled schema: a cheap `Copy` handle over its storage (or over the flash bytes it was
+/// loaded from, for the text area).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Program<'p> {
+    pub(crate) nodes: &'p [u16],
+    pub(crate) ops: &'p [Op],
+    pub(crate) text: &'p str,
+}
+
+impl<'p> Program<'p> {
+    /// The instructions of node `id` (empty for an unknown id).
+    pub(crate) fn node(&self, id: u16) -> &'p [Op] {
+        let i = usize::from(id);
+        let Some(&start) = self.nodes.get(i) else {
+            return &[];
+        };
+        let end = self
+            .nodes
+            .get(i + 1)
+            .map_or(self.ops.len(), |&e| usize::from(e));
+        self.ops
+            .get(usize::from(start)..end)
+            .unwrap_or_default()
+    }
+
+    /// A string of the text area (empty when out of range, which a loaded program never is).
+    pub(crate) fn str(&self, s: Str) -> &'p str {
+        let start = usize::from(s.off);
+        self.text
+            .get(start..start + usize::from(s.len))
+            .unwrap_or_default()
+    }
+
+    /// Number of compiled (sub)schemas.
+    pub fn node_count(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Number of instructions.
+    pub fn op_count(&self) -> usize {
+        self.ops.len()
+    }
+
+    /// Bytes of names and values.
+    pub fn text_len(&self) -> usize {
+        self.text.len()
+    }
+
+    /// True when the root schema requires an object (`"type": "object"`), as MCP requires of
+    /// an `inputSchema`.
+    pub fn is_object_schema(&self) -> bool {
+        self.node(0)
+            .iter()
+            .any(|op| matches!(op, Op::Type(mask) if *mask == types::OBJECT))
+    }
+
+    fn wire(&self) -> Wire<'_> {
+        Wire {
+            magic: PROGRAM_MAGIC,
+            version: PROGRAM_VERSION,
+            nodes: self.nodes,
+            ops: self.ops,
+            text: self.text,
+        }
+    }
+
+    /// Writes the program in its postcard form into `buf`; returns the written part.
+    ///
+    /// The form is `magic, version, nodes, ops, text` as a postcard struct; it is
+    /// self-contained and can be loaded with [`Program::from_postcard`].
+    pub fn to_postcard<'b>(&self, buf: &'b mut [u8]) -> Result<&'b mut [u8], LoadError> {
+        postcard::to_slice(&self.wire(), buf).map_err(|_| LoadError::BufferTooSmall)
+    }
+
+    /// Size in bytes of the postcard form.
+    pub fn postcard_len(&self) -> usize {
+        postcard::serialize_with_flavor::<_, _, usize>(
+            &self.wire(),
+            postcard::ser_flavors::Size::default(),
+        )
+        .unwrap_or(0)
+    }
+
+    /// Loads a program written by [`Program::to_postcard`] (for example from flash with
+    /// `include_bytes!`). Nodes and ops are decoded into `storage`; the text area is borrowed
+    /// from `bytes`. Every index, string, number, value and pattern is checked, and loops
+    /// that never descend into the instance are rejected: a corrupted program is an error,
+    /// never a panic.
+    pub fn from_postcard<const NODES: usize, const OPS: usize, const TEXT: usize>(
+        bytes: &'p [u8],
+        storage: &'p mut Storage<NODES, OPS, TEXT>,
+    ) -> Result<Self, LoadError> {
+        let Parts {
+            nodes,
+            scratch,
+            ops,
+            ..
+        } = storage.parts();
+        let mut status = None;
+        let mut de = postcard::Deserializer::from_bytes(bytes);
+        let loaded = ProgramSeed {
+            nodes: &mut *nodes,
+            ops: &mut *ops,
+            status: &mut status,
+        }
+        .deserialize(&mut de);
+        let loaded = match (loaded, status) {
+            (_, Some(e)) => return Err(e),
+            (Err(_), None) => return Err(LoadError::Malformed),
+            (Ok(l), None) => l,
+        };
+        match de.finalize() {
+            Ok([]) => {}
+            _ => return Err(LoadError::Malformed),
+        }
+        let nodes: &'p [u16] = nodes;
+        let ops: &'p [Op] = ops;
+        let program = Program {
+            nodes: nodes.get(..loaded.nodes).ok_or(LoadError::TooLarge)?,
+            ops: ops.get(..loaded.ops).ok_or(LoadError::TooLarge)?,
+            text: loaded.text,
+        };
+        verify(&program, scratch)?;
+        Ok(program)
+    }
+}
+
+#[derive(Serialize)]
+struct Wire<'a> {
+    magic: [u8; 4],
+    version: u16,
+    nodes: &'a [u16],
+    ops: &'a [Op],
+    text: &'a str,
+}
+
+struct Loaded<'de> {
+    nodes: usize,
+    ops: usize,
+    text: &'de str,
+}
+
+struct ProgramSeed<'s> {
+    nodes: &'s mut [u16],
+    ops: &'s mut [Op],
+    status: &'s mut Option<LoadError>,
+}
+
+impl<'de> DeserializeSeed<'de> for ProgramSeed<'_> {
+    type Value = Loaded<'de>;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_tuple(5, self)
+    }
+}
+
+impl<'de> Visitor<'de> for ProgramSeed<'_> {
+    type Value = Loaded<'de>;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a schema program")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+        let missing = || de::Error::custom("truncated program");
+        let magic: [u8; 4] = seq.next_element()?.ok_or_else(missing)?;
+        if magic != PROGRAM_MAGIC {
+            *self.status = Some(LoadError::BadMagic);
+            return Err(de::Error::custom("bad magic"));
+        }
+        let version: u16 = seq.next_element()?.ok_or_else(missing)?;
+        if version != PROGRAM_VERSION {
+            *self.status = Some(LoadError::UnsupportedVersion(version));
+            return Err(de::Error::custom("bad version"));
+        }
+        let nodes = seq
+            .next_element_seed(SliceSeed {
+                slots: self.nodes,
+                status: &mut *self.status,
+            })?
+            .ok_or_else(missing)?;
+        let ops = seq
+            .next_element_seed(SliceSeed {
+                slots: self.ops,
+                status: &mut *self.status,
+            })?
+            .ok_or_else(missing)?;
+        let text: &'de str = seq.next_element()?.ok_or_else(missing)?;
+        Ok(Loaded { nodes, ops, text })
+    }
+}
+
+/// Decodes a sequence into a caller-provided slice; the value is the element count.
+struct SliceSeed<'s, T> {
+    slots: &'s mut [T],
+    status: &'s mut Option<LoadError>,
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for SliceSeed<'_, T> {
+    type Value = usize;
+
+    fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for SliceSeed<'_, T> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("a sequence")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
+        let mut n = 0usize;
+        while let Some(item) = seq.next_element::<T>()? {
+            let Some(slot) = self.slots.get_mut(n) else {
+                *self.status = Some(LoadError::TooLarge);
+                return Err(de::Error::custom("program larger than storage"));
+            };
+            *slot = item;
+            n += 1;
+        }
+        Ok(n)
+    }
+}
+
+/// Calls `f` for every child a node applies to the same instance (in-place applicators).
+pub(crate) fn in_place_children(ops: &[Op], mut f: impl FnMut(u16)) {
+    let mut i = 0;
+    while let Some(op) = ops.get(i) {
+        i += 1;
+        match *op {
+            Op::Ref(n) | Op::Not(n) | Op::DependentSchema { node: n, .. } => f(n),
+            Op::AllOf(k) | Op::AnyOf(k) | Op::OneOf(k) => {
+                for child in ops.get(i..i + usize::from(k)).unwrap_or_default() {
+                    if let Op::Child(n) = child {
+                        f(*n);
+                    }
+                }
+                i += usize::from(k);
+            }
+            Op::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                for n in [cond, then, otherwise] {
+                    if n != NONE {
+                        f(n);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+const REMOVED: u32 = u32::MAX;
+
+/// Finds a node on a loop of in-place applicators (a `$ref` cycle that never descends into the
+/// instance), using `scratch[..nodes].mark`. Kahn's algorithm, O(nodes × edges) worst case.
+pub(crate) fn find_loop(program: &Program<'_>, scratch: &mut [Scratch]) -> Option<u16> {
+    let n = program.nodes.len();
+    let marks = scratch.get_mut(..n)?;
+    for s in marks.iter_mut() {
+        s.mark = 0;
+    }
+    for id in 0..n {
+        let id = u16::try_from(id).ok()?;
+        in_place_children(program.node(id), |c| {
+            if let Some(s) = marks.get_mut(usize::from(c)) {
+                s.mark = s.mark.saturating_add(1);
+            }
+        });
+    }
+    loop {
+        let mut progress = false;
+        for id in 0..n {
+            let free = marks.get(id).is_some_and(|s| s.mark == 0);
+            if !free {
+                continue;
+            }
+            if let Some(s) = marks.get_mut(id) {
+                s.mark = REMOVED;
+            }
+            progress = true;
+            let id = u16::try_from(id).ok()?;
+            in_place_children(program.node(id), |c| {
+                if let Some(s) = marks.get_mut(usize::from(c)) {
+                    if s.mark != REMOVED {
+                        s.mark = s.mark.saturating_sub(1);
+                    }
+                }
+            });
+        }
+        if !progress {
+            break;
+        }
+    }
+    let stuck = marks.iter().position(|s| s.mark != REMOVED)?;
+    u16::try_from(stuck).ok()
+}
+
+/// Checks that a program is consistent: what [`Program::from_postcard`] runs on load.
+pub(crate) fn verify(program: &Program<'_>, scratch: &mut [Scratch]) -> Result<(), LoadError> {
+    verify_structure(program)?;
+    if scratch.len() < program.nodes.len() {
+        return Err(LoadError::TooLarge);
+    }
+    if find_loop(program, scratch).is_some() {
+        return Err(LoadError::Corrupt);
+    }
+    Ok(())
+}
+
+/// Checks indices, payload layout, strings, numbers, values and patterns.
+pub(crate) fn verify_structure(program: &Program<'_>) -> Result<(), LoadError> {
+    let n = program.nodes.len();
+    if n == 0 || n >= usize::from(NONE) || program.nodes.first() != Some(&0) {
+        return Err(LoadError::Corrupt);
+    }
+    let mut prev = 0u16;
+    for &start in program.nodes {
+        if start < prev || usize::from(start) > program.ops.len() {
+            return Err(LoadError::Corrupt);
+        }
+        prev = start;
+    }
+    for id in 0..n {
+        let id = u16::try_from(id).map_err(|_| LoadError::Corrupt)?;
+        verify_node(program, program.node(id))?;
+    }
+    Ok(())
+}
+
+fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
+    let n = program.nodes.len();
+    let node = |id: u16| {
+        if usize::from(id) < n {
+            Ok(())
+        } else {
+            Err(LoadError::Corrupt)
+        }
+    };
+    let optional = |id: u16| if id == NONE { Ok(()) } else { node(id) };
+    let text = |s: Str| -> Result<&str, LoadError> {
+        let start = usize::from(s.off);
+        program
+            .text
+            .get(start..start + usize::from(s.len))
+            .ok_or(LoadError::Corrupt)
+    };
+    let number = |s: Str| -> Result<(), LoadError> {
+        let t = text(s)?;
+        match Value::parse(t.as_bytes()) {
+            Ok(v) if v.kind() == Kind::Number && v.raw().len() == t.len() => Ok(()),
+            _ => Err(LoadError::Corrupt),
+        }
+    };
+    let json = |s: Str| -> Result<(), LoadError> {
+        let limits = Limits {
+            max_depth: super::SCHEMA_MAX_DEPTH,
+        };
+        Value::parse_with(text(s)?.as_bytes(), limits)
+            .map(drop)
+            .map_err(|_| LoadError::Corrupt)
+    };
+    let pattern = |s: Str| -> Result<(), LoadError> {
+        Regex::compile(text(s)?)
+            .map(drop)
+            .map_err(|_| LoadError::Corrupt)
+    };
+    // Payloads `ops[i..i+k]`, each checked by `check`.
+    let payload = |i: usize,
+                   k: u16,
+                   check: &mut dyn FnMut(&Op) -> Result<(), LoadError>|
+     -> Result<usize, LoadError> {
+        let items = ops
+            .get(i..i + usize::from(k))
+            .ok_or(LoadError::Corrupt)?;
+        for op in items {
+            check(op)?;
+        }
+        Ok(i + usize::from(k))
+    };
+    let mut i = 0;
+    while let Some(&op) = ops.get(i) {
+        i += 1;
+        match op {
+            Op::Type(mask) => {
+                if mask == 0 || mask >= 128 {
+                    return Err(LoadError::Corrupt);
+                }
+            }
+            Op::False | Op::UniqueItems => {}
+            Op::Const(s) => json(s)?,
+            Op::Enum(k) => {
+                i = payload(i, k, &mut |op| match op {
+                    Op::EnumValue(s) => json(*s),
+                    _ => Err(LoadError::Corrupt),
+                })?;
+            }
+            Op::MultipleOf(s) => {
+                number(s)?;
+                let d = Decimal::parse(text(s)?).ok_or(LoadError::Corrupt)?;
+                if d.is_zero()
+                    || d.is_negative()
+                    || d.significant_digits() > MULTIPLE_OF_MAX_DIGITS
+                {
+                    return Err(LoadError::Corrupt);
+                }
+            }
+            Op::Minimum(s) | Op::ExclusiveMinimum(s) | Op::Maximum(s) | Op::ExclusiveMaximum(s) => {
+                number(s)?
+            }
+            Op::MinLength(_)
+            | Op::MaxLength(_)
+            | Op::MinItems(_)
+            | Op::MaxItems(_)
+            | Op::MinProperties(_)
+            | Op::MaxProperties(_) => {}
+            Op::Pattern(s) => pattern(s)?,
+            Op::Items { prefix, rest } => {
+                optional(rest)?;
+                i = payload(i, prefix, &mut |op| match op {
+                    Op::Child(c) => node(*c),
+                    _ => Err(LoadError::Corrupt),
+                })?;
+            }
+            Op::Contains(c) => {
+                node(c)?;
+                match (ops.get(i), ops.get(i + 1)) {
+                    (Some(Op::MinContains(_)), Some(Op::MaxContains(_))) => i += 2,
+                    _ => return Err(LoadError::Corrupt),
+                }
+            }
+            Op::Required(s) => {
+                text(s)?;
+            }
+            Op::Members {
+                props,
+                patterns,
+                additional,
+            } => {
+                optional(additional)?;
+                i = payload(i, props, &mut |op| match op {
+                    Op::Prop { name, node: c } => text(*name).and_then(|_| node(*c)),
+                    _ => Err(LoadError::Corrupt),
+                })?;
+                i = payload(i, patterns, &mut |op| match op {
+                    Op::PatternProp { pattern: p, node: c } => pattern(*p).and_then(|()| node(*c)),
+                    _ => Err(LoadError::Corrupt),
+                })?;
+            }
+            Op::PropertyNames(c)
+            | Op::Ref(c)
+            | Op::Not(c)
+            | Op::UnevaluatedItems(c)
+            | Op::UnevaluatedProperties(c) => node(c)?,
+            Op::DependentRequired { trigger, count } => {
+                text(trigger)?;
+                i = payload(i, count, &mut |op| match op {
+                    Op::Name(s) => text(*s).map(drop),
+                    _ => Err(LoadError::Corrupt),
+                })?;
+            }
+            Op::DependentSchema { trigger, node: c } => {
+                text(trigger)?;
+                node(c)?;
+            }
+            Op::AllOf(k) | Op::AnyOf(k) | Op::OneOf(k) => {
+                i = payload(i, k, &mut |op| match op {
+                    Op::Child(c) => node(*c),
+                    _ => Err(LoadError::Corrupt),
+                })?;
+            }
+            Op::If {
+                cond,
+                then,
+                otherwise,
+            } => {
+                node(cond)?;
+                optional(then)?;
+                optional(otherwise)?;
+            }
+            // A payload op where a keyword is expected.
+            Op::MinContains(_)
+            | Op::MaxContains(_)
+            | Op::Child(_)
+            | Op::EnumValue(_)
+            | Op::Name(_)
+            | Op::Prop { .. }
+            | Op::PatternProp { .. } => return Err(LoadError::Corrupt),
+        }
+    }
+    Ok(())
+}

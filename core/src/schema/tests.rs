@@ -1,0 +1,215 @@
+//! Unit tests of the schema layer: byte-exact messages, pointers and program bytes.
+
+use std::string::{String, ToString};
+use std::vec::Vec;
+
+use super::*;
+
+type S = Storage<64, 512, 2048>;
+
+fn check(schema: &str, instance: &str) -> Result<(), String> {
+    let mut storage = S::new();
+    let p = compile(schema.as_bytes(), &mut storage).map_err(|e| e.to_string())?;
+    p.validate_bytes(instance.as_bytes()).map_err(|v| v.to_string())
+}
+
+fn violation(schema: &str, instance: &str) -> (String, &'static str) {
+    let mut storage = S::new();
+    let p = compile(schema.as_bytes(), &mut storage).unwrap();
+    let v = p.validate_bytes(instance.as_bytes()).unwrap_err();
+    (v.to_string(), v.keyword)
+}
+
+#[test]
+fn messages_are_byte_exact() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (r#"{"type":"integer"}"#, "1.5", "type", "(root): 1.5 is not of type integer"),
+        (
+            r#"{"type":["string","null"]}"#,
+            "[1]",
+            "type",
+            "(root): an array is not of type null or string",
+        ),
+        (r#"{"properties":{"level":{"maximum":10}}}"#, r#"{"level":12}"#, "maximum", "/level: 12 is greater than the maximum 10"),
+        (r#"{"minimum":-1.5}"#, "-2", "minimum", "(root): -2 is less than the minimum -1.5"),
+        (r#"{"exclusiveMinimum":0}"#, "0", "exclusiveMinimum", "(root): 0 is not greater than exclusiveMinimum 0"),
+        (r#"{"exclusiveMaximum":1e2}"#, "100.0", "exclusiveMaximum", "(root): 100.0 is not less than exclusiveMaximum 1e2"),
+        (r#"{"multipleOf":0.01}"#, "19.999", "multipleOf", "(root): 19.999 is not a multiple of 0.01"),
+        (r#"{"const":"on"}"#, r#""off""#, "const", r#"(root): "off" is not the const "on""#),
+        (r#"{"enum":["c","f"]}"#, r#""kelvin""#, "enum", r#"(root): "kelvin" is not one of the enum values"#),
+        (r#"{"minLength":3}"#, r#""é""#, "minLength", r#"(root): "é" is shorter than 3 characters"#),
+        (r#"{"maxLength":2}"#, r#""abcdefghijklmnopqrstuvwxyz""#, "maxLength", r#"(root): "abcdefghijklmno…" is longer than 2 characters"#),
+        (r#"{"pattern":"^[a-z]+$"}"#, r#""A1""#, "pattern", r#"(root): "A1" does not match ^[a-z]+$"#),
+        (r#"{"minItems":2}"#, "[1]", "minItems", "(root): 1 items, fewer than minItems 2"),
+        (r#"{"maxItems":1}"#, "[1,2]", "maxItems", "(root): more than maxItems 1 items"),
+        (r#"{"uniqueItems":true}"#, r#"[{"a":1,"b":[2]},3,{"b":[2.0],"a":1e0}]"#, "uniqueItems", "(root): items 0 and 2 are equal (uniqueItems)"),
+        (r#"{"prefixItems":[true],"items":false}"#, "[1,2]", "items", "(root): item 1 not allowed: at most 1 items"),
+        (r#"{"contains":{"type":"string"}}"#, "[1]", "contains", r#"(root): 0 items match "contains", need 1"#),
+        (r#"{"contains":{"type":"string"},"minContains":2}"#, r#"["a"]"#, "minContains", r#"(root): 1 items match "contains", need 2"#),
+        (r#"{"contains":true,"maxContains":1}"#, "[1,2]", "maxContains", "(root): more than maxContains 1 items match"),
+        (r#"{"required":["celsius"]}"#, "{}", "required", r#"(root): missing required property "celsius""#),
+        (r#"{"minProperties":1}"#, "{}", "minProperties", "(root): 0 properties, fewer than minProperties 1"),
+        (r#"{"maxProperties":0}"#, r#"{"a":1}"#, "maxProperties", "(root): more than maxProperties 0 properties"),
+        (r#"{"additionalProperties":false}"#, r#"{"extra":1}"#, "additionalProperties", r#"(root): property "extra" not allowed (additionalProperties)"#),
+        (r#"{"patternProperties":{"^x":false}}"#, r#"{"xy":1}"#, "patternProperties", r#"(root): property "xy" not allowed (patternProperties)"#),
+        (r#"{"propertyNames":{"maxLength":2}}"#, r#"{"abc":1}"#, "propertyNames", r#"(root): name "abc" fails propertyNames"#),
+        (r#"{"dependentRequired":{"a":["b"]}}"#, r#"{"a":1}"#, "dependentRequired", r#"(root): "a" requires property "b""#),
+        (r#"{"not":{"type":"null"}}"#, "null", "not", r#"(root): null must not match "not""#),
+        (r#"{"anyOf":[{"type":"string"},{"minimum":5}]}"#, "1", "anyOf", "(root): 1 matches no schema of anyOf"),
+        (r#"{"oneOf":[{"minimum":1},{"maximum":5}]}"#, "3", "oneOf", "(root): 3 matches oneOf 0 and 1, not one"),
+        (r#"{"oneOf":[{"minimum":10},{"maximum":0}]}"#, "3", "oneOf", "(root): 3 matches no schema of oneOf"),
+        (r#"{"if":{"minimum":0},"then":{"multipleOf":2},"else":{"const":-1}}"#, "3", "multipleOf", "(root): 3 is not a multiple of 2"),
+        (r#"false"#, "1", "false", "(root): not allowed (the schema is false)"),
+        (r#"{"unevaluatedProperties":false,"allOf":[{"properties":{"a":true}}]}"#, r#"{"a":1,"b":2}"#, "unevaluatedProperties", r#"(root): property "b" not allowed (unevaluatedProperties)"#),
+        (r#"{"prefixItems":[true],"unevaluatedItems":false}"#, "[1,2]", "unevaluatedItems", "(root): item 1 not allowed (unevaluatedItems)"),
+        (r#"{"items":{"properties":{"a/b~":{"type":"string"}}}}"#, r#"[{},{"a/b~":0}]"#, "type", "/1/a~1b~0: 0 is not of type string"),
+    ];
+    for (schema, instance, keyword, text) in cases {
+        let (got, kw) = violation(schema, instance);
+        assert_eq!(&got, text, "{schema} / {instance}");
+        assert_eq!(&kw, keyword, "{schema} / {instance}");
+    }
+}
+
+#[test]
+fn json_equality_and_numbers() {
+    assert!(check(r#"{"const":1}"#, "1.0").is_ok());
+    assert!(check(r#"{"const":1}"#, "1e0").is_ok());
+    assert!(check(r#"{"const":{"a":[1,"é"],"b":null}}"#, r#"{"b":null,"a":[1.0,"\u00e9"]}"#).is_ok());
+    assert!(check(r#"{"const":{"a":1}}"#, r#"{"a":1,"b":1}"#).is_err());
+    assert!(check(r#"{"enum":[[1,2]]}"#, "[1,2,3]").is_err());
+    assert!(check(r#"{"type":"integer"}"#, "1e400").is_ok());
+    assert!(check(r#"{"maximum":18446744073709551615}"#, "18446744073709551616").is_err());
+    assert!(check(r#"{"multipleOf":0.1}"#, "0.3").is_ok());
+    assert!(check(r#"{"uniqueItems":true}"#, r#"[1,"1",true,null,[1],{"1":1}]"#).is_ok());
+}
+
+#[test]
+fn refs_anchors_and_ids() {
+    let schema = r##"{"$id":"https://example.com/sensor.json",
+        "$defs":{"unit":{"$anchor":"unit","enum":["c","f"]},"a~b/c":{"type":"integer"}},
+        "properties":{"u":{"$ref":"#unit"},"n":{"$ref":"#/$defs/a~0b~1c"},
+            "m":{"$ref":"https://example.com/sensor.json#/$defs/unit"},"p":{"$ref":"#/$defs/a%7E0b~1c"}}}"##;
+    assert!(check(schema, r#"{"u":"c","n":1,"m":"f","p":2}"#).is_ok());
+    assert_eq!(
+        check(schema, r#"{"u":"k"}"#).unwrap_err(),
+        r#"/u: "k" is not one of the enum values"#
+    );
+    assert_eq!(check(schema, r#"{"p":"x"}"#).unwrap_err(), r#"/p: "x" is not of type integer"#);
+    // An `$anchor` inside data (a `const`) is not a schema.
+    let err = check(r##"{"const":{"$anchor":"x"},"$ref":"#x"}"##, "1").unwrap_err();
+    assert_eq!(err, "/$ref: `$ref` does not resolve inside the document");
+}
+
+#[test]
+fn refusals_name_the_keyword_and_pointer() {
+    let schema = br##"{"$schema":"http://json-schema.org/draft-07/schema#",
+        "properties":{"a":{"$ref":"other.json"},"b":{"pattern":"(x)\\1"},
+        "c":{"$dynamicRef":"#meta"},"d":{"$id":"inner"},"e":{"multipleOf":1.2345678901234567891}}}"##;
+    let mut storage = S::new();
+    let mut seen = Vec::new();
+    let first = compile_reporting(schema, &mut storage, &mut |e| seen.push(e.to_string())).unwrap_err();
+    assert_eq!(
+        seen,
+        [
+            "/$schema: `$schema` is refused: only JSON Schema 2020-12 is supported (no other $schema)",
+            "/properties/a/$ref: `$ref` is refused: not a same-document reference (other documents are never fetched)",
+            "/properties/b/pattern: `pattern` is refused: backreference",
+            "/properties/c/$dynamicRef: `$dynamicRef` is refused: dynamic references are not supported",
+            "/properties/d/$id: `$id` is refused: embedded resources ($id below the root) are not supported",
+            "/properties/e/multipleOf: `multipleOf` is refused: divisors with more than 18 significant digits are not supported",
+        ]
+    );
+    assert!(matches!(first, CompileError::Refused { keyword: "$schema", .. }));
+    let mut storage = S::new();
+    let err = compile(br#"{"minLength":-1}"#, &mut storage).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "/minLength: invalid `minLength`: must be a non-negative integer"
+    );
+    assert_eq!(
+        compile(b"{\"type\":", &mut storage).unwrap_err().to_string(),
+        "schema is not JSON: unexpected end of input at byte 8"
+    );
+}
+
+#[test]
+fn capacities_are_reported() {
+    let mut tiny = Storage::<2, 4, 4>::new();
+    assert_eq!(
+        compile(br#"{"items":{"items":{}}}"#, &mut tiny).unwrap_err(),
+        CompileError::TooManyNodes { capacity: 2 }
+    );
+    assert_eq!(
+        compile(br#"{"required":["a","a","a","a","a"]}"#, &mut tiny).unwrap_err(),
+        CompileError::TooManyOps { capacity: 4 }
+    );
+    assert_eq!(
+        compile(br#"{"const":"abcdef"}"#, &mut tiny).unwrap_err(),
+        CompileError::TextFull { capacity: 4 }
+    );
+}
+
+#[test]
+fn object_schema_detection() {
+    let mut s = S::new();
+    assert!(compile(br#"{"type":"object"}"#, &mut s).unwrap().is_object_schema());
+    assert!(!compile(br#"{"type":["object","null"]}"#, &mut s)
+        .unwrap()
+        .is_object_schema());
+    assert!(!compile(br#"{"properties":{}}"#, &mut s).unwrap().is_object_schema());
+    assert!(!compile(b"true", &mut s).unwrap().is_object_schema());
+}
+
+#[test]
+fn postcard_program_is_byte_exact_and_loads() {
+    let mut storage = S::new();
+    let program = compile(
+        br#"{"type":"object","properties":{"c":{"type":"number","maximum":50}},"required":["c"]}"#,
+        &mut storage,
+    )
+    .unwrap();
+    let mut buf = [0u8; 64];
+    let bytes = program.to_postcard(&mut buf).unwrap();
+    assert_eq!(program.postcard_len(), bytes.len());
+    #[rustfmt::skip]
+    let expected: &[u8] = &[
+        b'E', b'M', b'S', b'P', // magic
+        1,                      // version (varint)
+        2, 0, 4,                // nodes: root at op 0, node 1 at op 4
+        6,                      // 6 ops:
+        0, 64,                  //   Type(object)
+        19, 0, 1,               //   Required("c": text 0..1)
+        22, 1, 0, 0xff, 0xff, 3, //  Members { props: 1, patterns: 0, additional: NONE }
+        37, 0, 1, 1,            //   Prop { name: "c", node: 1 }
+        0, 8,                   //   node 1: Type(number)
+        7, 1, 2,                //   Maximum("50": text 1..3)
+        3, b'c', b'5', b'0',    // text
+    ];
+    assert_eq!(bytes, expected);
+    let mut back = S::new();
+    let loaded = Program::from_postcard(bytes, &mut back).unwrap();
+    assert_eq!(loaded.validate_bytes(br#"{"c":49.5}"#), Ok(()));
+    assert_eq!(
+        loaded.validate_bytes(br#"{"c":51}"#).unwrap_err().to_string(),
+        "/c: 51 is greater than the maximum 50"
+    );
+    // Truncated, bad magic, other version, too large for the storage.
+    assert_eq!(
+        Program::from_postcard(&bytes[..bytes.len() - 1], &mut S::new()),
+        Err(LoadError::Malformed)
+    );
+    let mut bad = bytes.to_vec();
+    bad[0] = b'X';
+    assert_eq!(Program::from_postcard(&bad, &mut S::new()), Err(LoadError::BadMagic));
+    let mut v2 = bytes.to_vec();
+    v2[4] = 2;
+    assert_eq!(
+        Program::from_postcard(&v2, &mut S::new()),
+        Err(LoadError::UnsupportedVersion(2))
+    );
+    assert_eq!(
+        Program::from_postcard(bytes, &mut Storage::<1, 8, 8>::new()),
+        Err(LoadError::TooLarge)
+    );
+}

@@ -1,0 +1,350 @@
+//! What a tool handler sees and how it answers.
+
+use core::fmt;
+use core::ops::Range;
+
+use serde::de::Deserialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+use crate::json::{self, DecodeError, EncodeError, Sink, SliceSink, Value};
+use crate::protocol::Version;
+use crate::result::{self, Era, ResultWriter};
+
+use super::Tool;
+
+/// One `tools/call`, as the handler sees it: which tool, and its checked arguments.
+#[derive(Debug, Clone, Copy)]
+pub struct Call<'a> {
+    pub(crate) tool: &'a Tool,
+    pub(crate) index: usize,
+    pub(crate) arguments: Value<'a>,
+    pub(crate) version: Version,
+}
+
+impl<'a> Call<'a> {
+    /// The tool's name (dispatch on it with `match`).
+    pub fn name(&self) -> &'a str {
+        self.tool.name
+    }
+
+    /// The tool's definition.
+    pub fn tool(&self) -> &'a Tool {
+        self.tool
+    }
+
+    /// The tool's index in the server's tool array.
+    pub fn index(&self) -> usize {
+        self.index
+    }
+
+    /// The arguments object (`{}` when the request had none). It has passed the tool's
+    /// `inputSchema` when the server has a compiled validator for it.
+    pub fn arguments(&self) -> Value<'a> {
+        self.arguments
+    }
+
+    /// Deserialises the arguments into `T`. Strings with escapes are decoded into `scratch`
+    /// (pass `&mut []` when `T` borrows no strings, or owns them, as `heapless::String` does).
+    pub fn parse<'s, T: Deserialize<'s>>(&self, scratch: &'s mut [u8]) -> Result<T, DecodeError>
+    where
+        'a: 's,
+    {
+        json::from_value(self.arguments, scratch)
+    }
+
+    /// The protocol revision of this request.
+    pub fn version(&self) -> Version {
+        self.version
+    }
+}
+
+/// How structured output must be shaped for this request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Shape {
+    /// 2026-07-28, or a tool without `outputSchema`: as the codec does it.
+    Any,
+    /// Legacy peer, output schema with an object root: the value must be an object.
+    Object,
+    /// Legacy peer, output schema with another root: wrapped as `{"result": value}` always.
+    Wrap,
+}
+
+/// Where a handler writes its result. Consumed by the one method that writes it, which returns
+/// the [`Done`] token the handler hands back.
+///
+/// Results are written by the codec of [`crate::result`]; a structured result carries the same
+/// JSON in `structuredContent` and in a `text` block. The engine checks `structuredContent`
+/// against the tool's `outputSchema` before anything is sent.
+#[derive(Debug)]
+pub struct Output<'o> {
+    buf: &'o mut [u8],
+    era: Era,
+    shape: Shape,
+}
+
+/// Proof that a handler wrote its result (only [`Output`] makes one).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[must_use = "return the Done token from the handler"]
+pub struct Done {
+    pub(crate) len: usize,
+    /// Range of `structuredContent` in the buffer; `Some(None)`: present, locate by parsing.
+    pub(crate) structured: Option<Option<Range<usize>>>,
+    pub(crate) is_error: bool,
+    pub(crate) failure: Option<Failure>,
+}
+
+/// Why a result could not be written as the handler asked.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The codec failed (buffer too small, non-finite float, ...).
+    Encode(EncodeError),
+    /// A legacy peer needs an object and the value is not one.
+    NotAnObject,
+}
+
+impl Done {
+    fn failed(failure: Failure) -> Self {
+        Self {
+            len: 0,
+            structured: None,
+            is_error: false,
+            failure: Some(failure),
+        }
+    }
+
+    fn from_encoded(r: Result<result::Encoded, EncodeError>, is_error: bool) -> Self {
+        match r {
+            Ok(e) => Self {
+                len: e.len,
+                structured: e.structured.map(Some),
+                is_error,
+                failure: None,
+            },
+            Err(e) => Self::failed(Failure::Encode(e)),
+        }
+    }
+}
+
+/// Serialises `value` as `{"result": value}`.
+struct Wrapped<'t, T: ?Sized>(&'t T);
+
+impl<T: Serialize + ?Sized> Serialize for Wrapped<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(1))?;
+        map.serialize_entry("result", self.0)?;
+        map.end()
+    }
+}
+
+/// Records the first byte a serializer writes, then stops it.
+struct FirstByte(Option<u8>);
+
+impl Sink for FirstByte {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        match bytes.first() {
+            Some(&b) => {
+                self.0 = Some(b);
+                Err(EncodeError::Sink)
+            }
+            None => Ok(()),
+        }
+    }
+}
+
+/// True when `value` serialises to a JSON object (only its first byte is produced).
+fn serializes_to_object<T: Serialize + ?Sized>(value: &T) -> bool {
+    let mut probe = FirstByte(None);
+    let _ = json::to_sink(value, &mut probe);
+    probe.0 == Some(b'{')
+}
+
+impl<'o> Output<'o> {
+    pub(crate) fn new(buf: &'o mut [u8], era: Era, shape: Shape) -> Self {
+        Self { buf, era, shape }
+    }
+
+    /// The result era of this request (legacy 2025 peers or 2026-07-28).
+    pub fn era(&self) -> Era {
+        self.era
+    }
+
+    /// Bytes available for the result.
+    pub fn capacity(&self) -> usize {
+        self.buf.len()
+    }
+
+    /// A structured result: `value` as `structuredContent` and as JSON text in a `text` block.
+    pub fn structured<T: Serialize + ?Sized>(self, value: &T) -> Done {
+        match self.shape {
+            Shape::Wrap => Done::from_encoded(
+                result::encode_structured(self.buf, self.era, &Wrapped(value)),
+                false,
+            ),
+            Shape::Object if !serializes_to_object(value) => Done::failed(Failure::NotAnObject),
+            _ => Done::from_encoded(result::encode_structured(self.buf, self.era, value), false),
+        }
+    }
+
+    /// A structured result followed by more content blocks written by `more` (for example an
+    /// image or a resource link).
+    pub fn structured_with<T: Serialize + ?Sized>(
+        self,
+        value: &T,
+        more: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,
+    ) -> Done {
+        if self.shape == Shape::Object && !serializes_to_object(value) {
+            return Done::failed(Failure::NotAnObject);
+        }
+        let era = self.era;
+        let wrap = self.shape == Shape::Wrap;
+        let mut sink = SliceSink::new(self.buf);
+        let written = (|| {
+            let mut w = if wrap {
+                ResultWriter::with_structured(&mut sink, era, &Wrapped(value))?
+            } else {
+                ResultWriter::with_structured(&mut sink, era, value)?
+            };
+            more(&mut w)?;
+            w.finish()
+        })();
+        match written.and_then(|()| sink.finish()) {
+            Ok(len) => Done {
+                len,
+                structured: Some(None),
+                is_error: false,
+                failure: None,
+            },
+            Err(e) => Done::failed(Failure::Encode(e)),
+        }
+    }
+
+    /// A result with one `text` block and no structured content.
+    pub fn text(self, text: &str) -> Done {
+        Done::from_encoded(result::encode_text(self.buf, self.era, text), false)
+    }
+
+    /// A tool error (`isError: true`) with `message` as its text.
+    pub fn error(self, message: &str) -> Done {
+        Done::from_encoded(result::encode_error(self.buf, self.era, message), true)
+    }
+
+    /// A tool error whose message is formatted in place, for example
+    /// `out.error_fmt(format_args!("sensor {n} timed out"))`.
+    pub fn error_fmt(self, args: fmt::Arguments<'_>) -> Done {
+        let era = self.era;
+        let mut sink = SliceSink::new(self.buf);
+        let written = (|| {
+            let mut w = ResultWriter::new(&mut sink, era);
+            w.text_fmt(args)?;
+            w.set_error(true);
+            w.finish()
+        })();
+        match written.and_then(|()| sink.finish()) {
+            Ok(len) => Done {
+                len,
+                structured: None,
+                is_error: true,
+                failure: None,
+            },
+            Err(e) => Done::failed(Failure::Encode(e)),
+        }
+    }
+
+    /// A result without structured content, built block by block (`text`, `image`, `audio`,
+    /// `resource_link`; `set_error(true)` makes it a tool error).
+    pub fn blocks(
+        self,
+        build: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,
+    ) -> Done {
+        let era = self.era;
+        let mut sink = SliceSink::new(&mut *self.buf);
+        let written = (|| {
+            let mut w = ResultWriter::new(&mut sink, era);
+            build(&mut w)?;
+            w.finish()
+        })();
+        match written.and_then(|()| sink.finish()) {
+            Ok(len) => {
+                // The writer does not report its flag: read it back from what it wrote.
+                let is_error = self
+                    .buf
+                    .get(..len)
+                    .and_then(|b| Value::parse(b).ok())
+                    .and_then(|v| v.get("isError"))
+                    .and_then(|v| v.as_bool())
+                    .unwrap_or(false);
+                Done {
+                    len,
+                    structured: None,
+                    is_error,
+                    failure: None,
+                }
+            }
+            Err(e) => Done::failed(Failure::Encode(e)),
+        }
+    }
+}
+
+/// The device side of `tools/call`: plain Rust, one method for all tools.
+///
+/// The handler dispatches on [`Call::name`], reads its arguments ([`Call::parse`]), and writes
+/// one result through [`Output`]. Returning `Err(e)` makes an `isError: true` result whose text
+/// is `e`'s `Display` (never a protocol error), as does [`Output::error`].
+///
+/// Closures `FnMut(&Call, Output) -> Result<Done, E>` are handlers too.
+pub trait Handler {
+    /// The handler's failure; its `Display` text becomes the `isError` result's message.
+    type Error: fmt::Display;
+
+    /// Runs one call.
+    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, Self::Error>;
+}
+
+impl<F, E> Handler for F
+where
+    F: FnMut(&Call<'_>, Output<'_>) -> Result<Done, E>,
+    E: fmt::Display,
+{
+    type Error = E;
+
+    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, E> {
+        self(call, out)
+    }
+}
+
+/// A ready-made handler error for firmware that has no error type of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ToolError {
+    /// A fixed message.
+    Message(&'static str),
+    /// The arguments did not deserialise into the handler's type.
+    Arguments(DecodeError),
+    /// No handler code for this tool name (a definition without an implementation).
+    NotImplemented,
+}
+
+impl fmt::Display for ToolError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Message(m) => f.write_str(m),
+            Self::Arguments(e) => write!(f, "invalid arguments: {e}"),
+            Self::NotImplemented => f.write_str("this tool is not implemented"),
+        }
+    }
+}
+
+impl core::error::Error for ToolError {}
+
+impl From<DecodeError> for ToolError {
+    fn from(e: DecodeError) -> Self {
+        Self::Arguments(e)
+    }
+}
+
+impl From<&'static str> for ToolError {
+    fn from(m: &'static str) -> Self {
+        Self::Message(m)
+    }
+}

@@ -1,0 +1,329 @@
+//! The line buffer: bytes in, whole lines out.
+
+use super::id::{IdTracker, RecoveredId};
+
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// A line that did not fit the buffer and was discarded up to its LF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Overlong {
+    /// Length of the discarded line in bytes, its LF not counted (saturates at `usize::MAX`).
+    pub len: usize,
+    /// The request id, when the line was a JSON object whose first top-level `"id"` member is a
+    /// string or integer (see [`IdTracker`]).
+    pub id: Option<RecoveredId>,
+}
+
+/// One complete line, as the transport hands it on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Frame<'a> {
+    /// A non-empty line of valid UTF-8, without its LF, trailing CR or leading byte order mark.
+    Line(&'a str),
+    /// A complete line that is not valid UTF-8 (its raw bytes).
+    InvalidUtf8(&'a [u8]),
+    /// A line longer than the buffer, discarded.
+    Overlong(Overlong),
+}
+
+/// The outcome of [`LineBuffer::feed`]: at most one frame, and the input not consumed yet.
+#[derive(Debug, PartialEq, Eq)]
+pub enum FeedResult<'buf, 'input> {
+    /// All input was consumed without completing a line.
+    Consumed,
+    /// A line ended; `remaining` is the input after its LF, to feed next.
+    Frame {
+        /// The completed line.
+        frame: Frame<'buf>,
+        /// Input after the line's LF.
+        remaining: &'input [u8],
+    },
+}
+
+/// Indices of a ready frame (so it can be produced without holding a borrow in a loop).
+#[derive(Debug, Clone, Copy)]
+enum Ready {
+    Line(usize, usize),
+    Invalid(usize, usize),
+    Overlong(Overlong),
+}
+
+/// State of a line being discarded because it is too long.
+#[derive(Debug, Clone)]
+struct Discard {
+    tracker: IdTracker,
+    len: usize,
+}
+
+impl Discard {
+    fn take(&mut self, bytes: &[u8]) {
+        self.tracker.feed(bytes);
+        self.len = self.len.saturating_add(bytes.len());
+    }
+    fn finish(&self) -> Overlong {
+        Overlong {
+            len: self.len,
+            id: self.tracker.id(),
+        }
+    }
+}
+
+/// A line accumulator with a capacity of `N` bytes.
+///
+/// LF ends a line; a trailing CR is removed; empty and blank lines (spaces and tabs only) are
+/// skipped; a UTF-8 byte order mark at the start of a line is removed; a line that is not UTF-8
+/// is reported as [`Frame::InvalidUtf8`]. A line whose bytes, LF included, exceed `N` is
+/// discarded as it arrives (its request id is tracked on the way) and reported as
+/// [`Frame::Overlong`] once its LF is seen; the next line is read normally.
+///
+/// Two ways to use it:
+/// - [`LineBuffer::feed`] with bytes from anywhere (an interrupt ring, a DMA chunk), in the style
+///   of postcard's `CobsAccumulator`: each call returns at most one frame and the unconsumed input.
+/// - Read straight into [`LineBuffer::space`], [`LineBuffer::commit`] the count, then drain
+///   [`LineBuffer::next_frame`] until `None` (this is what [`LineReader`](super::LineReader)
+///   does, with no second buffer).
+#[derive(Debug, Clone)]
+pub struct LineBuffer<const N: usize> {
+    buf: [u8; N],
+    /// First byte not yet consumed.
+    start: usize,
+    /// End of the buffered bytes.
+    end: usize,
+    /// `start..scanned` holds no LF.
+    scanned: usize,
+    discard: Option<Discard>,
+    /// A frame found by [`LineBuffer::has_frame`] and not yet handed out.
+    pending: Option<Ready>,
+}
+
+impl<const N: usize> Default for LineBuffer<N> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl<const N: usize> LineBuffer<N> {
+    /// An empty buffer.
+    pub const fn new() -> Self {
+        Self {
+            buf: [0; N],
+            start: 0,
+            end: 0,
+            scanned: 0,
+            discard: None,
+            pending: None,
+        }
+    }
+
+    /// The capacity: the longest line accepted, its LF included.
+    pub const fn capacity(&self) -> usize {
+        N
+    }
+
+    /// Forgets any partial line (for example after the peer reconnected).
+    pub fn clear(&mut self) {
+        self.start = 0;
+        self.end = 0;
+        self.scanned = 0;
+        self.discard = None;
+        self.pending = None;
+    }
+
+    /// Feeds bytes; returns the first line they complete and the input after it.
+    ///
+    /// Call again with `remaining` until [`FeedResult::Consumed`]. Do not mix with
+    /// [`LineBuffer::space`]/[`LineBuffer::commit`] on the same buffer.
+    pub fn feed<'i>(&mut self, mut input: &'i [u8]) -> FeedResult<'_, 'i> {
+        loop {
+            if input.is_empty() {
+                return FeedResult::Consumed;
+            }
+            let lf = input.iter().position(|&b| b == b'\n');
+            let (body, rest) = match lf {
+                Some(i) => (
+                    input.get(..i).unwrap_or_default(),
+                    Some(input.get(i + 1..).unwrap_or_default()),
+                ),
+                None => (input, None),
+            };
+            if let Some(discard) = self.discard.as_mut() {
+                discard.take(body);
+                let Some(rest) = rest else {
+                    return FeedResult::Consumed;
+                };
+                let overlong = discard.finish();
+                self.discard = None;
+                return FeedResult::Frame {
+                    frame: Frame::Overlong(overlong),
+                    remaining: rest,
+                };
+            }
+            // Room for the body, plus the LF when the line ends here.
+            let needed = self
+                .end
+                .saturating_add(body.len())
+                .saturating_add(usize::from(rest.is_some()));
+            if needed > N {
+                let mut discard = self.begin_discard();
+                discard.take(body);
+                let Some(rest) = rest else {
+                    self.discard = Some(discard);
+                    return FeedResult::Consumed;
+                };
+                return FeedResult::Frame {
+                    frame: Frame::Overlong(discard.finish()),
+                    remaining: rest,
+                };
+            }
+            let end = self.end + body.len();
+            if let Some(dst) = self.buf.get_mut(self.end..end) {
+                dst.copy_from_slice(body);
+            }
+            self.end = end;
+            let Some(rest) = rest else {
+                self.scanned = self.end;
+                return FeedResult::Consumed;
+            };
+            let (start, stop) = (self.start, self.end);
+            self.start = 0;
+            self.end = 0;
+            self.scanned = 0;
+            match self.classify(start, stop) {
+                Some(ready) => {
+                    return FeedResult::Frame {
+                        frame: self.frame(ready),
+                        remaining: rest,
+                    }
+                }
+                None => input = rest,
+            }
+        }
+    }
+
+    /// Starts discarding the buffered partial line (it cannot fit): returns the discard state
+    /// holding what was buffered, and empties the buffer.
+    fn begin_discard(&mut self) -> Discard {
+        let mut discard = Discard {
+            tracker: IdTracker::new(),
+            len: 0,
+        };
+        discard.take(self.buf.get(self.start..self.end).unwrap_or_default());
+        self.start = 0;
+        self.end = 0;
+        self.scanned = 0;
+        discard
+    }
+
+    /// The free space after the buffered bytes, to read into (compacts the buffer first).
+    ///
+    /// Drain [`LineBuffer::next_frame`] before calling this. Never empty.
+    pub fn space(&mut self) -> &mut [u8] {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.scanned -= self.start;
+            self.start = 0;
+        }
+        if self.end >= N {
+            // A full buffer without LF: the line is too long.
+            self.discard = Some(self.begin_discard());
+        }
+        self.buf.get_mut(self.end..).unwrap_or_default()
+    }
+
+    /// Records that `n` bytes were written into [`LineBuffer::space`].
+    pub fn commit(&mut self, n: usize) {
+        self.end = self.end.saturating_add(n).min(N);
+    }
+
+    /// The next complete line among the buffered bytes, if any.
+    pub fn next_frame(&mut self) -> Option<Frame<'_>> {
+        let ready = match self.pending.take() {
+            Some(ready) => ready,
+            None => self.advance()?,
+        };
+        Some(self.frame(ready))
+    }
+
+    /// True when [`LineBuffer::next_frame`] has a frame to return (found now and kept, so a
+    /// caller can test without holding a borrow; do not call [`LineBuffer::space`] in between).
+    pub(crate) fn has_frame(&mut self) -> bool {
+        if self.pending.is_none() {
+            self.pending = self.advance();
+        }
+        self.pending.is_some()
+    }
+
+    /// Finds the next frame and consumes it, returning indices only.
+    fn advance(&mut self) -> Option<Ready> {
+        loop {
+            if let Some(discard) = self.discard.as_mut() {
+                let window = self.buf.get(self.start..self.end).unwrap_or_default();
+                match window.iter().position(|&b| b == b'\n') {
+                    Some(i) => {
+                        discard.take(window.get(..i).unwrap_or_default());
+                        let overlong = discard.finish();
+                        self.discard = None;
+                        self.start += i + 1;
+                        self.scanned = self.start;
+                        return Some(Ready::Overlong(overlong));
+                    }
+                    None => {
+                        discard.take(window);
+                        self.start = 0;
+                        self.end = 0;
+                        self.scanned = 0;
+                        return None;
+                    }
+                }
+            }
+            let window = self.buf.get(self.scanned..self.end).unwrap_or_default();
+            let Some(i) = window.iter().position(|&b| b == b'\n') else {
+                self.scanned = self.end;
+                if self.start == 0 && self.end >= N {
+                    self.discard = Some(self.begin_discard());
+                }
+                return None;
+            };
+            let (start, stop) = (self.start, self.scanned + i);
+            self.start = stop + 1;
+            self.scanned = self.start;
+            if let Some(ready) = self.classify(start, stop) {
+                return Some(ready);
+            }
+        }
+    }
+
+    /// Strips CR and BOM from `buf[start..stop]`; `None` for a blank line.
+    fn classify(&self, mut start: usize, mut stop: usize) -> Option<Ready> {
+        let line = self.buf.get(start..stop).unwrap_or_default();
+        if line.last() == Some(&b'\r') {
+            stop -= 1;
+        }
+        if line.starts_with(BOM) {
+            start += BOM.len();
+        }
+        let line = self.buf.get(start..stop).unwrap_or_default();
+        if line.iter().all(|&b| b == b' ' || b == b'\t') {
+            return None;
+        }
+        Some(match core::str::from_utf8(line) {
+            Ok(_) => Ready::Line(start, stop),
+            Err(_) => Ready::Invalid(start, stop),
+        })
+    }
+
+    fn frame(&self, ready: Ready) -> Frame<'_> {
+        match ready {
+            Ready::Line(a, b) => Frame::Line(
+                self.buf
+                    .get(a..b)
+                    .and_then(|l| core::str::from_utf8(l).ok())
+                    .unwrap_or_default(),
+            ),
+            Ready::Invalid(a, b) => Frame::InvalidUtf8(self.buf.get(a..b).unwrap_or_default()),
+            Ready::Overlong(o) => Frame::Overlong(o),
+        }
+    }
+}

@@ -1,0 +1,261 @@
+//! `host-sensors`: the same engine a microcontroller runs, as an MCP stdio server on a PC.
+//!
+//! Any MCP host can start it as a stdio server (`"command": "host-sensors"`). It speaks the
+//! legacy handshake (2025-06-18, 2025-11-25) and 2026-07-28 per-request metadata, reads one
+//! JSON-RPC message per line on stdin and writes one response line per request on stdout;
+//! diagnostics go to stderr only. The sensors are simulated:
+//!
+//! - `read_temperature`: one sensor's temperature (object output);
+//! - `read_history`: the last readings of a sensor (array output: wrapped for 2025 hosts);
+//! - `set_led`: an actuator with bounds (brightness 0..=100, checked by the input schema);
+//! - `device_info`: model, firmware and uptime.
+
+use std::io::{Read as _, Write as _};
+use std::time::Instant;
+
+use embedded_mcp::server::{
+    Annotations, Call, Done, Handler, Output, SchemaStorage, Server, ServerInfo, Tool,
+};
+use embedded_mcp::transport::LineReader;
+use serde::{Deserialize, Serialize};
+
+/// Standard input as an `embedded-io` reader.
+struct Stdin(std::io::Stdin);
+
+impl embedded_io::ErrorType for Stdin {
+    type Error = std::io::Error;
+}
+
+impl embedded_io::Read for Stdin {
+    fn read(&mut self, buf: &mut [u8]) -> Result<usize, std::io::Error> {
+        self.0.lock().read(buf)
+    }
+}
+
+/// Standard output as an `embedded-io` writer.
+struct Stdout(std::io::Stdout);
+
+impl embedded_io::ErrorType for Stdout {
+    type Error = std::io::Error;
+}
+
+impl embedded_io::Write for Stdout {
+    fn write(&mut self, buf: &[u8]) -> Result<usize, std::io::Error> {
+        self.0.lock().write(buf)
+    }
+    fn flush(&mut self) -> Result<(), std::io::Error> {
+        self.0.lock().flush()
+    }
+}
+
+static TOOLS: [Tool; 4] = [
+    Tool::new(
+        "read_temperature",
+        r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":3,"description":"Sensor index"}}}"#,
+    )
+    .title("Read temperature")
+    .description("Temperature of one of the four sensors, in degrees Celsius (sensor 0 by default)")
+    .output_schema(
+        r#"{"type":"object","properties":{"sensor":{"type":"integer"},"celsius":{"type":"number"},"uptime_ms":{"type":"integer"}},"required":["sensor","celsius","uptime_ms"]}"#,
+    )
+    .annotations(Annotations::SENSOR),
+    Tool::new(
+        "read_history",
+        r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":3},"count":{"type":"integer","minimum":1,"maximum":16}},"required":["count"]}"#,
+    )
+    .title("Temperature history")
+    .description("The last `count` readings of a sensor, oldest first, one per second")
+    .output_schema(r#"{"type":"array","items":{"type":"number"},"maxItems":16}"#)
+    .annotations(Annotations::SENSOR),
+    Tool::new(
+        "set_led",
+        r#"{"type":"object","properties":{"brightness":{"type":"integer","minimum":0,"maximum":100,"description":"Percent"}},"required":["brightness"],"additionalProperties":false}"#,
+    )
+    .title("Set LED brightness")
+    .description("Sets the status LED's brightness in percent and returns the new state")
+    .output_schema(
+        r#"{"type":"object","properties":{"brightness":{"type":"integer","minimum":0,"maximum":100},"previous":{"type":"integer"}},"required":["brightness","previous"]}"#,
+    )
+    .annotations(Annotations::SETTER),
+    Tool::new("device_info", r#"{"type":"object","properties":{}}"#)
+        .title("Device information")
+        .description("Model, firmware version and uptime of the device")
+        .output_schema(
+            r#"{"type":"object","properties":{"model":{"type":"string"},"firmware":{"type":"string"},"uptime_ms":{"type":"integer"},"led":{"type":"integer"}},"required":["model","firmware","uptime_ms","led"]}"#,
+        )
+        .annotations(Annotations::SENSOR),
+];
+
+/// The simulated board.
+struct Board {
+    started: Instant,
+    led: u8,
+}
+
+impl Board {
+    fn uptime_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// A smooth temperature curve per sensor over wall-clock time (period 60 s).
+    fn temperature(&self, sensor: u8, seconds_ago: u64) -> f32 {
+        let now = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+        let t = (now.saturating_sub(seconds_ago) % 3600) as f32;
+        let phase = t * std::f32::consts::TAU / 60.0 + f32::from(sensor);
+        let raw = 21.0 + f32::from(sensor) * 0.5 + 1.5 * phase.sin();
+        (raw * 100.0).round() / 100.0
+    }
+}
+
+#[derive(Deserialize)]
+struct SensorArgs {
+    #[serde(default)]
+    sensor: u8,
+}
+
+#[derive(Deserialize)]
+struct HistoryArgs {
+    #[serde(default)]
+    sensor: u8,
+    count: usize,
+}
+
+#[derive(Deserialize)]
+struct LedArgs {
+    brightness: u8,
+}
+
+#[derive(Serialize)]
+struct Temperature {
+    sensor: u8,
+    celsius: f32,
+    uptime_ms: u64,
+}
+
+#[derive(Serialize)]
+struct Led {
+    brightness: u8,
+    previous: u8,
+}
+
+#[derive(Serialize)]
+struct Info {
+    model: &'static str,
+    firmware: &'static str,
+    uptime_ms: u64,
+    led: u8,
+}
+
+/// Why a call failed (becomes an `isError` result).
+#[derive(Debug)]
+enum BoardError {
+    Arguments(embedded_mcp::json::DecodeError),
+    Unknown,
+}
+
+impl std::fmt::Display for BoardError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Arguments(e) => write!(f, "invalid arguments: {e}"),
+            Self::Unknown => f.write_str("no such tool on this board"),
+        }
+    }
+}
+
+impl From<embedded_mcp::json::DecodeError> for BoardError {
+    fn from(e: embedded_mcp::json::DecodeError) -> Self {
+        Self::Arguments(e)
+    }
+}
+
+impl Handler for Board {
+    type Error = BoardError;
+
+    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, BoardError> {
+        match call.name() {
+            "read_temperature" => {
+                let args: SensorArgs = call.parse(&mut [])?;
+                Ok(out.structured(&Temperature {
+                    sensor: args.sensor,
+                    celsius: self.temperature(args.sensor, 0),
+                    uptime_ms: self.uptime_ms(),
+                }))
+            }
+            "read_history" => {
+                let args: HistoryArgs = call.parse(&mut [])?;
+                let mut readings = [0f32; 16];
+                let count = args.count.min(readings.len());
+                for (i, slot) in readings.iter_mut().take(count).enumerate() {
+                    let ago = u64::try_from(count - 1 - i).unwrap_or(0);
+                    *slot = self.temperature(args.sensor, ago);
+                }
+                Ok(out.structured(&readings[..count]))
+            }
+            "set_led" => {
+                let args: LedArgs = call.parse(&mut [])?;
+                let previous = std::mem::replace(&mut self.led, args.brightness);
+                eprintln!("host-sensors: LED {previous}% -> {}%", self.led);
+                Ok(out.structured(&Led {
+                    brightness: self.led,
+                    previous,
+                }))
+            }
+            "device_info" => Ok(out.structured(&Info {
+                model: "host-sensors (simulated)",
+                firmware: env!("CARGO_PKG_VERSION"),
+                uptime_ms: self.uptime_ms(),
+                led: self.led,
+            })),
+            _ => Err(BoardError::Unknown),
+        }
+    }
+}
+
+const INFO: ServerInfo = ServerInfo::new("host-sensors", env!("CARGO_PKG_VERSION"))
+    .title("Simulated sensor board")
+    .description("The embedded-mcp engine on a PC, with simulated sensors")
+    .instructions(
+        "A sensor board: read_temperature and read_history read sensors 0-3, set_led sets \
+         the status LED (0-100 %), device_info reports the firmware.",
+    );
+
+/// Input line capacity (LF included) and output buffer size: what a small MCU would give.
+const LINE: usize = 2048;
+const OUT: usize = 4096;
+
+fn main() -> std::process::ExitCode {
+    let mut schemas = SchemaStorage::<4, 16, 48, 160>::new();
+    let board = Board {
+        started: Instant::now(),
+        led: 0,
+    };
+    let mut server = match Server::new(INFO, &TOOLS, &mut schemas, board) {
+        Ok(server) => server,
+        Err(e) => {
+            eprintln!("host-sensors: bad tool definition: {e}");
+            return std::process::ExitCode::FAILURE;
+        }
+    };
+    if server.required_output_len() > OUT {
+        eprintln!(
+            "host-sensors: output buffer of {OUT} bytes, {} needed",
+            server.required_output_len()
+        );
+        return std::process::ExitCode::FAILURE;
+    }
+    let mut reader = LineReader::<_, LINE>::new(Stdin(std::io::stdin()));
+    let mut writer = Stdout(std::io::stdout());
+    let mut out = vec![0u8; OUT];
+    eprintln!("host-sensors: serving MCP on stdin/stdout");
+    let result = server.serve(&mut reader, &mut writer, &mut out);
+    eprintln!("host-sensors: stopped; {:?}", server.stats());
+    match result {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("host-sensors: {e}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

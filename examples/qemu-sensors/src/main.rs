@@ -1,0 +1,35 @@
+//! embedded-mcp firmware for QEMU's `lm3s6965evb` (Cortex-M3): simulated sensors and an LED
+//! served as MCP tools over UART0 (src/mcp.rs); logs go to semihosting stderr.
+#![no_std]
+#![no_main]
+#![deny(unsafe_op_in_unsafe_fn)]
+
+#[macro_use]
+mod log;
+mod checks;
+mod clock;
+mod device;
+mod executor;
+mod fault;
+mod mcp;
+mod rx_ring;
+mod sensors;
+mod stack;
+mod tools;
+mod uart;
+mod vectors;
+
+use cortex_m_rt::entry;
+
+#[entry]
+fn main() -> ! {
+    // First of all: the host may already be sending (see src/uart.rs on QEMU's receive path).
+    let uart = uart::Uart0::take().expect("UART0 is taken once");
+    let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
+    clock::start(core.SYST);
+    let (rx, tx) = uart.split();
+    executor::run(|spawner| {
+        // The task logs "qemu-sensors: ready" once its schemas are compiled.
+        spawner.spawn(mcp::mcp_task(rx, tx).expect("MCP task spawned once"));
+    })
+}

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs every check and test of the project. On a fresh machine it first installs what it needs
+# (scripts/setup.sh: Rust targets, llvm-tools, QEMU; the client tests make their own venv and
+# npm folder). This is the command README.md names and .ci/run calls.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$(pwd)
+
+export EMBEDDED_MCP_SHARED="${EMBEDDED_MCP_SHARED:-$root/../shared}"
+if [ ! -d "$EMBEDDED_MCP_SHARED/mcp-schema" ]; then
+    echo "test: shared/ not found at $EMBEDDED_MCP_SHARED (set EMBEDDED_MCP_SHARED)" >&2
+    exit 1
+fi
+
+step() { printf '\n==> %s\n' "$*" >&2; }
+
+step "setup"
+bash scripts/setup.sh
+
+step "format"
+cargo fmt --all --check
+
+step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing outside tests)"
+cargo clippy --workspace --all-targets -- -D warnings
+
+step "docs (warnings denied)"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-std
+
+step "no_std builds of the core"
+for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
+    cargo build -q -p embedded-mcp --target "$target"
+    cargo build -q -p embedded-mcp --target "$target" --features defmt
+done
+
+step "tests (unit, integration, official vectors, QEMU sessions)"
+cargo test --workspace --exclude embedded-mcp-benches
+
+if [ -f tests/clients/run.sh ]; then
+    step "real MCP clients through the bridge"
+    bash tests/clients/run.sh
+fi

@@ -1,0 +1,192 @@
+//! The host bridge: an MCP stdio server that forwards to a device (`embedded-mcp bridge`).
+//!
+//! Any MCP host starts it like any stdio server. Messages pass through byte for byte (ids, both
+//! protocol eras, pagination, server-to-client requests), with what a careful host-side client
+//! adds on top:
+//!
+//! - every successful `tools/call` result is checked against the tool's `outputSchema` with the
+//!   full JSON Schema 2020-12 validator ([`crate::full::ToolChecker`]); a failing result becomes
+//!   an `isError` result naming the field and the rule ([`OnInvalid`]). Schemas are learnt from
+//!   the `tools/list` responses that pass, and fetched by the bridge itself when a result arrives
+//!   for a tool it has not seen;
+//! - icons whose `src` is not `https:` or `data:` are removed ([`rewrite`]);
+//! - stdout carries only MCP messages; diagnostics go to the [`Logger`] (stderr).
+//!
+//! Faults: a request the device does not answer within [`BridgeConfig::timeout`] gets an error
+//! response (-32001); when the link closes (device reset, port unplugged, QEMU killed) every
+//! request in flight gets an error response (-32000), the bridge reconnects with bounded
+//! exponential backoff ([`Reconnect`]) and replays the `initialize` handshake of a legacy
+//! session before later requests go through; a line from the device that is not JSON is logged
+//! and skipped. Every request with an id gets exactly one response (cancelled requests excepted,
+//! as MCP asks).
+//!
+//! Threads: one reads the host (stdin), one writes the host (stdout), and per device link one
+//! reads and one writes the device; a connector thread opens links. All talk to the routing
+//! loop over bounded channels; the routing loop owns all state and never blocks on the device.
+
+pub mod catalog;
+pub mod message;
+pub mod rewrite;
+mod router;
+
+use std::io::{Read, Write};
+use std::time::Duration;
+
+use crate::device::lines::DEFAULT_MAX_LINE;
+use crate::device::{Endpoint, Logger};
+
+/// What to do with a successful result whose `structuredContent` breaks the tool's schema.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OnInvalid {
+    /// Replace it with an `isError` result saying which field broke which rule (default).
+    Error,
+    /// Forward it unchanged and log a warning.
+    Warn,
+    /// Forward it unchecked.
+    Pass,
+}
+
+impl OnInvalid {
+    /// Parses `error`, `warn` or `pass`.
+    pub fn parse(text: &str) -> Option<Self> {
+        match text {
+            "error" => Some(Self::Error),
+            "warn" => Some(Self::Warn),
+            "pass" => Some(Self::Pass),
+            _ => None,
+        }
+    }
+}
+
+/// Reconnection policy: attempt `n` (from 0) waits `min(first_delay * 2^(n-1), max_delay)`
+/// (attempt 0 does not wait); after `attempts` failed attempts the bridge stops trying until the
+/// host sends another message. A link that closes before the device said anything counts as a
+/// failed attempt, so a device that dies at once cannot make the bridge loop forever.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reconnect {
+    /// Wait before the second attempt.
+    pub first_delay: Duration,
+    /// Longest wait between attempts.
+    pub max_delay: Duration,
+    /// Attempts per cycle.
+    pub attempts: u32,
+}
+
+impl Default for Reconnect {
+    /// 100 ms doubling up to 2 s, 10 attempts (about 11 s in all).
+    fn default() -> Self {
+        Self {
+            first_delay: Duration::from_millis(100),
+            max_delay: Duration::from_secs(2),
+            attempts: 10,
+        }
+    }
+}
+
+impl Reconnect {
+    /// The wait before attempt `attempt` (0-based).
+    pub fn delay(&self, attempt: u32) -> Duration {
+        if attempt == 0 {
+            return Duration::ZERO;
+        }
+        let factor = 1u32
+            .checked_shl(attempt.saturating_sub(1).min(20))
+            .unwrap_or(u32::MAX);
+        self.first_delay.saturating_mul(factor).min(self.max_delay)
+    }
+}
+
+/// Everything the bridge needs to know.
+#[derive(Debug, Clone)]
+pub struct BridgeConfig {
+    /// Where the device is.
+    pub endpoint: Endpoint,
+    /// How long a request may wait for the device's answer (default 10 s), queueing included.
+    pub timeout: Duration,
+    /// What to do with results that break their output schema.
+    pub on_invalid: OnInvalid,
+    /// Reconnection policy.
+    pub reconnect: Reconnect,
+    /// While a fresh link has not heard from the device, idempotent requests (`initialize`,
+    /// `server/discover`, `tools/list`, `ping`) are re-sent at this interval, at most
+    /// [`STARTUP_RESENDS`] times (QEMU's UART may drop bytes sent before the firmware enabled it).
+    /// Zero disables. Default 1 s.
+    pub startup_retry: Duration,
+    /// Longest line accepted from the host or the device (default 1 MiB); longer ones are logged
+    /// and skipped.
+    pub max_line: usize,
+    /// Most messages held while the device is (re)connecting (default 256); a request beyond that
+    /// gets an error response at once.
+    pub max_queued: usize,
+}
+
+/// Re-sends of an idempotent request while a fresh link is silent (see
+/// [`BridgeConfig::startup_retry`]).
+pub const STARTUP_RESENDS: u32 = 3;
+
+impl BridgeConfig {
+    /// The defaults documented on each field.
+    pub fn new(endpoint: Endpoint) -> Self {
+        Self {
+            endpoint,
+            timeout: Duration::from_secs(10),
+            on_invalid: OnInvalid::Error,
+            reconnect: Reconnect::default(),
+            startup_retry: Duration::from_secs(1),
+            max_line: DEFAULT_MAX_LINE,
+            max_queued: 256,
+        }
+    }
+}
+
+/// Why the bridge stopped other than by the host closing its input.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum BridgeError {
+    /// The host's output (stdout) failed: nobody is reading the responses any more.
+    HostOutput(String),
+    /// A thread could not be started.
+    Thread(std::io::Error),
+}
+
+impl std::fmt::Display for BridgeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::HostOutput(why) => write!(f, "writing to the host failed: {why}"),
+            Self::Thread(e) => write!(f, "starting a thread failed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BridgeError {}
+
+/// Runs the bridge until the host closes `host_in` and every request in flight was answered.
+///
+/// `host_in`/`host_out` are the MCP channel (stdin/stdout in the binary); only MCP messages are
+/// written to `host_out`. The device link is closed (and QEMU or a child process stopped) before
+/// this returns.
+pub fn run<R, W>(
+    config: BridgeConfig,
+    host_in: R,
+    host_out: W,
+    log: Logger,
+) -> Result<(), BridgeError>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    router::run(config, host_in, host_out, log)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn backoff_doubles_up_to_the_cap() {
+        let r = Reconnect::default();
+        let ms: Vec<u128> = (0..8).map(|n| r.delay(n).as_millis()).collect();
+        assert_eq!(ms, vec![0, 100, 200, 400, 800, 1600, 2000, 2000]);
+        assert_eq!(r.delay(u32::MAX), Duration::from_secs(2));
+    }
+}

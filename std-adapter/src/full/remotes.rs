@@ -1,0 +1,160 @@
+//! Documents served from memory to `$ref` and `$schema`, and the retriever that never fetches.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::Path;
+use std::sync::{Arc, Mutex, PoisonError};
+
+use jsonschema::{Retrieve, Uri};
+use serde_json::Value;
+
+use super::prepare::{self, Rules};
+use super::SchemaError;
+
+/// Deepest registered document accepted (registered documents are trusted, but the preparation
+/// walk recurses).
+const MAX_REMOTE_DEPTH: usize = 256;
+
+/// Known remote schema documents, served from memory; nothing else is ever retrieved.
+///
+/// Opt-in: [`FullOptions::remotes`](super::FullOptions::remotes) is empty by default. Cloning is
+/// cheap (the documents are shared).
+#[derive(Clone, Default)]
+pub struct Remotes {
+    documents: Arc<HashMap<String, Arc<Value>>>,
+}
+
+impl fmt::Debug for Remotes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut uris: Vec<&String> = self.documents.keys().collect();
+        uris.sort();
+        f.debug_struct("Remotes").field("uris", &uris).finish()
+    }
+}
+
+/// `uri` without its fragment.
+fn document_uri(uri: &str) -> &str {
+    uri.split('#').next().unwrap_or(uri)
+}
+
+impl Remotes {
+    /// No documents.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Registers `document` under `uri` (its fragment, if any, is ignored).
+    ///
+    /// Fails only for a document nested deeper than 256 levels.
+    pub fn insert(&mut self, uri: &str, document: Value) -> Result<(), SchemaError> {
+        if let Some(path) = prepare::first_too_deep(&document, MAX_REMOTE_DEPTH) {
+            return Err(SchemaError::TooDeep {
+                path,
+                max: MAX_REMOTE_DEPTH,
+            });
+        }
+        let rules = Rules {
+            max_subschemas: usize::MAX,
+            remotes: self,
+            check_dialects: false,
+        };
+        let prepared = prepare::prepare(&document, &rules)?;
+        Arc::make_mut(&mut self.documents).insert(document_uri(uri).to_owned(), Arc::new(prepared));
+        Ok(())
+    }
+
+    /// Registers every `*.json` file below `dir` as `base_uri` + its relative path with `/`
+    /// separators (`remotes/draft2020-12/integer.json` under `http://localhost:1234/` becomes
+    /// `http://localhost:1234/draft2020-12/integer.json`). Returns how many were registered.
+    pub fn load_dir(&mut self, base_uri: &str, dir: &Path) -> Result<usize, String> {
+        let mut pending = vec![dir.to_path_buf()];
+        let mut loaded = 0;
+        while let Some(folder) = pending.pop() {
+            let entries = std::fs::read_dir(&folder)
+                .map_err(|e| format!("cannot read {}: {e}", folder.display()))?;
+            for entry in entries {
+                let path = entry
+                    .map_err(|e| format!("cannot read {}: {e}", folder.display()))?
+                    .path();
+                if path.is_dir() {
+                    pending.push(path);
+                    continue;
+                }
+                if path.extension().and_then(|e| e.to_str()) != Some("json") {
+                    continue;
+                }
+                let relative = path
+                    .strip_prefix(dir)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                let relative: Vec<String> = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                let text = std::fs::read_to_string(&path)
+                    .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+                let document: Value = serde_json::from_str(&text)
+                    .map_err(|e| format!("{} is not JSON: {e}", path.display()))?;
+                let uri = format!("{base_uri}{}", relative.join("/"));
+                self.insert(&uri, document)
+                    .map_err(|e| format!("{}: {e}", path.display()))?;
+                loaded += 1;
+            }
+        }
+        Ok(loaded)
+    }
+
+    /// How many documents are registered.
+    pub fn len(&self) -> usize {
+        self.documents.len()
+    }
+
+    /// Whether no document is registered.
+    pub fn is_empty(&self) -> bool {
+        self.documents.is_empty()
+    }
+
+    /// The prepared document registered under `uri` (fragment ignored).
+    pub(crate) fn get(&self, uri: &str) -> Option<&Arc<Value>> {
+        self.documents.get(document_uri(uri))
+    }
+}
+
+/// The retriever given to `jsonschema`: registered documents only, and a log of every URI it
+/// refused, so that a failed build can name the reference.
+pub(crate) struct MemoryRetriever {
+    pub(crate) remotes: Remotes,
+    pub(crate) refused: Arc<Mutex<Vec<String>>>,
+}
+
+impl Retrieve for MemoryRetriever {
+    fn retrieve(
+        &self,
+        uri: &Uri<String>,
+    ) -> Result<Value, Box<dyn std::error::Error + Send + Sync>> {
+        if let Some(document) = self.remotes.get(uri.as_str()) {
+            return Ok(Value::clone(document));
+        }
+        self.refused
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(uri.as_str().to_owned());
+        Err(format!("{uri} is not a registered document and is never fetched").into())
+    }
+}
+
+/// Whether `uri` names a resource on a network host (a scheme followed by a non-empty
+/// authority, as in `http://host/…`); `json-schema:///x`, `file:///x` and `urn:x` do not.
+pub(crate) fn is_network_uri(uri: &str) -> bool {
+    let Some((scheme, rest)) = uri.split_once(':') else {
+        return false;
+    };
+    let scheme_ok = !scheme.is_empty()
+        && scheme
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'));
+    let Some(authority) = rest.strip_prefix("//") else {
+        return false;
+    };
+    let host = authority.split(['/', '?', '#']).next().unwrap_or("");
+    scheme_ok && !host.is_empty()
+}
