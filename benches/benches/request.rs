@@ -196,7 +196,13 @@ impl Sdk {
         let service = rt.block_on(async {
             use rmcp::ServiceExt;
             let (sr, sw) = tokio::io::split(server);
-            let serving = tokio::spawn(async move { sdk::Sensors { readings: readings() }.serve((sr, sw)).await });
+            let serving = tokio::spawn(async move {
+                sdk::Sensors {
+                    readings: readings(),
+                }
+                .serve((sr, sw))
+                .await
+            });
             write.write_all(INITIALIZE.as_bytes()).await.expect("write");
             write.write_all(b"\n").await.expect("write");
             let mut reply = String::new();

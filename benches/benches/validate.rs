@@ -76,6 +76,13 @@ fn bench_pair(c: &mut Criterion, group_name: &str, schema: &str, instance: &[u8]
     group.bench_function(OURS, |b| {
         b.iter(|| black_box(program.validate_bytes(black_box(instance)).is_ok()))
     });
+    group.bench_function("TMP_parse_only", |b| {
+        b.iter(|| black_box(embedded_mcp::json::Value::parse(black_box(instance)).is_ok()))
+    });
+    let pre = embedded_mcp::json::Value::parse(instance).unwrap();
+    group.bench_function("TMP_validate_only", |b| {
+        b.iter(|| black_box(program.validate(black_box(pre)).is_ok()))
+    });
     group.bench_function(PEER, |b| {
         b.iter(|| {
             let value: serde_json::Value = serde_json::from_slice(black_box(instance)).unwrap();

@@ -2,9 +2,8 @@
 //!
 //! - The lifecycle tests hold for any firmware: the bridge starts QEMU with the UART on a unix
 //!   socket, and QEMU is gone once the bridge's stdin closes or the bridge gets SIGTERM.
-//! - The MCP session tests need the firmware to serve MCP (issue 6). While `src/main.rs` still
-//!   runs the line echo, they fail at once saying so; they are `#[ignore]`d with that reason
-//!   until the firmware lands (`cargo test --test bridge_qemu -- --ignored` runs them).
+//! - The MCP session tests need the firmware to serve MCP (issue 6); should `src/main.rs` go back
+//!   to the line echo, they fail at once saying so.
 #![cfg(unix)]
 
 mod bridge_support;
@@ -75,11 +74,11 @@ fn qemu_stops_when_the_bridge_input_closes() {
     let mut b = start_bridge();
     let pid = qemu_pids(&b, 1)[0];
     assert!(process_alive(pid));
-    // Whatever the firmware answers (the echo app sends the line back), the link is live.
+    // Whatever the firmware answers (the old echo app sent the line back), the link is live.
     b.send(r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#);
     let _ = b.recv();
     assert!(process_alive(pid));
-    // Nothing stays in flight (the echo app never answers), so closing stdin ends the bridge now.
+    // Nothing stays in flight (an echo app never answers), so closing stdin ends the bridge now.
     b.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#);
     b.stdin = None;
     let status = b.wait_exit();
@@ -125,7 +124,6 @@ fn sample(schema: &Value) -> Value {
 }
 
 #[test]
-#[ignore = "needs examples/qemu-sensors to serve MCP (issue 6); the echo firmware cannot answer"]
 fn mcp_session_with_the_firmware_through_the_bridge() {
     require_mcp_firmware();
     let mut b = start_bridge();
@@ -157,7 +155,6 @@ fn mcp_session_with_the_firmware_through_the_bridge() {
 }
 
 #[test]
-#[ignore = "needs examples/qemu-sensors to serve MCP (issue 6); the echo firmware cannot answer"]
 fn qemu_killed_mid_session_is_restarted_and_the_handshake_replayed() {
     require_mcp_firmware();
     let mut b = start_bridge();

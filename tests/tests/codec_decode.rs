@@ -47,7 +47,7 @@ fn agree(view: &ResultView<'_>, reference: &Json) {
         view.is_error(),
         reference
             .get("isError")
-            .map_or(false, |v| v.as_bool().unwrap())
+            .is_some_and(|v| v.as_bool().unwrap())
     );
     assert_eq!(
         view.result_type().map(decoded),
@@ -310,8 +310,8 @@ fn strict_json_errors_with_offsets() {
 
 fn nested(depth: usize) -> Vec<u8> {
     let mut v = br#"{"content":[],"structuredContent":"#.to_vec();
-    v.extend(std::iter::repeat(b'[').take(depth));
-    v.extend(std::iter::repeat(b']').take(depth));
+    v.extend(std::iter::repeat_n(b'[', depth));
+    v.extend(std::iter::repeat_n(b']', depth));
     v.push(b'}');
     v
 }
@@ -346,7 +346,7 @@ fn megabyte_of_brackets_is_an_error_on_a_small_stack() {
         .stack_size(64 * 1024)
         .spawn(|| {
             let mut input = br#"{"content":[],"structuredContent":"#.to_vec();
-            input.extend(std::iter::repeat(b'[').take(1 << 20));
+            input.extend(std::iter::repeat_n(b'[', 1 << 20));
             let e = json_err(&input);
             let mut scratch = [0u8; 0];
             let e2 = json::from_slice::<Json>(&input[34..], &mut scratch)

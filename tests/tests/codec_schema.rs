@@ -1,7 +1,8 @@
 //! Every result the encoder writes validates against `CallToolResult` of the official schema of
 //! each revision of its era: 2025-06-18 and 2025-11-25 for [`Era::Legacy`], 2026-07-28 for
-//! [`Era::Stateless`]. Validation uses the `jsonschema` crate directly on a schema made of the
-//! file's definitions and a reference to `CallToolResult`, with format checks on.
+//! [`Era::Stateless`]. Two independent validators must both accept it: the project's
+//! `embedded_mcp_std::mcp_schema::McpSchemas`, and the `jsonschema` crate run directly on a schema
+//! made of the file's definitions and a reference to `CallToolResult`, with format checks on.
 
 mod codec_support;
 
@@ -12,6 +13,7 @@ use embedded_mcp::json;
 use embedded_mcp::result::{
     encode_error, encode_structured, encode_structured_raw, encode_text, Era, ResultWriter,
 };
+use embedded_mcp_std::mcp_schema::McpSchemas;
 use embedded_mcp_tests::shared_dir;
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
@@ -42,6 +44,13 @@ fn build(version: &str) -> jsonschema::Validator {
         .should_validate_formats(true)
         .build(&schema)
         .unwrap_or_else(|e| panic!("{version}: {e}"))
+}
+
+fn mcp_schemas() -> &'static McpSchemas {
+    static SCHEMAS: OnceLock<McpSchemas> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        McpSchemas::load(&shared_dir().join("mcp-schema")).expect("official MCP schemas load")
+    })
 }
 
 fn validators() -> &'static [(&'static str, jsonschema::Validator)] {
@@ -76,8 +85,14 @@ fn assert_valid(era: Era, bytes: &[u8]) {
     for version in versions(era) {
         if let Err(e) = validator(version).validate(&value) {
             panic!(
-                "{version}: {e} at {}\n{}",
+                "jsonschema, {version}: {e} at {}\n{}",
                 e.instance_path(),
+                String::from_utf8_lossy(bytes)
+            );
+        }
+        if let Err(e) = mcp_schemas().check_def(version, "CallToolResult", &value) {
+            panic!(
+                "McpSchemas, {version}: {e}\n{}",
                 String::from_utf8_lossy(bytes)
             );
         }
@@ -163,6 +178,9 @@ fn validators_reject_era_mismatches() {
             !validator(version).is_valid(&value),
             "{version} must refuse a non-object structuredContent"
         );
+        assert!(mcp_schemas()
+            .check_def(version, "CallToolResult", &value)
+            .is_err());
     }
     let legacy = structured(Era::Legacy, &json!({"a": 1}));
     let value: Json = serde_json::from_slice(&legacy).unwrap();
@@ -170,9 +188,15 @@ fn validators_reject_era_mismatches() {
         !validator("2026-07-28").is_valid(&value),
         "2026-07-28 requires resultType"
     );
+    assert!(mcp_schemas()
+        .check_def("2026-07-28", "CallToolResult", &value)
+        .is_err());
     for version in LEGACY.iter().chain(&STATELESS) {
         let bad = json!({"resultType": "complete", "content": [{"type": "text"}]});
         assert!(!validator(version).is_valid(&bad), "{version}");
+        assert!(mcp_schemas()
+            .check_def(version, "CallToolResult", &bad)
+            .is_err());
     }
 }
 

@@ -29,14 +29,22 @@ fn conversation() {
     expect(
         &mut s,
         "tools/call",
-        &req26("2", "tools/call", r#""name":"read_temperature","arguments":{"sensor":3}"#),
+        &req26(
+            "2",
+            "tools/call",
+            r#""name":"read_temperature","arguments":{"sensor":3}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":2,"result":{"structuredContent":{"sensor":3,"celsius":24.5},"content":[{"type":"text","text":"{\"sensor\":3,\"celsius\":24.5}"}],"resultType":"complete"}}"#,
     );
     // Any JSON type as structured content, not wrapped: an array and an integer.
     expect(
         &mut s,
         "tools/call",
-        &req26("3", "tools/call", r#""name":"read_history","arguments":{"count":2}"#),
+        &req26(
+            "3",
+            "tools/call",
+            r#""name":"read_history","arguments":{"count":2}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":3,"result":{"structuredContent":[22.0,22.25],"content":[{"type":"text","text":"[22.0,22.25]"}],"resultType":"complete"}}"#,
     );
     expect(
@@ -48,7 +56,11 @@ fn conversation() {
     expect(
         &mut s,
         "tools/call",
-        &req26("4", "tools/call", r#""name":"read_history","arguments":{"count":9}"#),
+        &req26(
+            "4",
+            "tools/call",
+            r#""name":"read_history","arguments":{"count":9}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":4,"result":{"content":[{"type":"text","text":"Invalid arguments for tool read_history: /count: 9 is greater than the maximum 8"}],"isError":true,"resultType":"complete"}}"#,
     );
     expect(
@@ -92,18 +104,31 @@ fn conversation() {
     expect(
         &mut s,
         "server/discover",
-        &req("11", "server/discover", r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#),
+        &req(
+            "11",
+            "server/discover",
+            r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":11,"error":{"code":-32602,"message":"Invalid params: _meta[\"io.modelcontextprotocol/clientCapabilities\"] is required"}}"#,
     );
     expect(
         &mut s,
         "tools/call",
-        &req("12", "tools/call", r#""_meta":{"io.modelcontextprotocol/protocolVersion":2026,"io.modelcontextprotocol/clientCapabilities":{}},"name":"sample_count""#),
+        &req(
+            "12",
+            "tools/call",
+            r#""_meta":{"io.modelcontextprotocol/protocolVersion":2026,"io.modelcontextprotocol/clientCapabilities":{}},"name":"sample_count""#,
+        ),
         r#"{"jsonrpc":"2.0","id":12,"error":{"code":-32602,"message":"Invalid params: _meta[\"io.modelcontextprotocol/protocolVersion\"] must be a string"}}"#,
     );
     // Notifications carry no answer in this era either.
     assert_eq!(
-        ask(&mut s, &format!(r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{{META},"requestId":5}}}}"#)),
+        ask(
+            &mut s,
+            &format!(
+                r#"{{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{{META},"requestId":5}}}}"#
+            )
+        ),
         None
     );
 }
@@ -130,7 +155,13 @@ fn unsupported_versions_get_32022_with_the_supported_list() {
     schemas()
         .check_def(V, "UnsupportedProtocolVersionError", &json(&r))
         .unwrap();
-    assert_eq!(json(&r)["error"]["data"]["requested"].as_str().unwrap().len(), 64);
+    assert_eq!(
+        json(&r)["error"]["data"]["requested"]
+            .as_str()
+            .unwrap()
+            .len(),
+        64
+    );
 }
 
 #[test]
@@ -146,7 +177,12 @@ fn pagination_across_three_or_more_pages_with_cache_hints() {
             .as_ref()
             .map(|c| format!(r#""cursor":"{c}""#))
             .unwrap_or_default();
-        let r = exchange(&mut s, V, "tools/list", &req26(&pages.to_string(), "tools/list", &extra));
+        let r = exchange(
+            &mut s,
+            V,
+            "tools/list",
+            &req26(&pages.to_string(), "tools/list", &extra),
+        );
         assert!(r.len() < budget);
         let v = json(&r);
         let result = &v["result"];
@@ -192,9 +228,20 @@ fn cache_hints_are_configurable() {
     let storage = Box::leak(Box::new(SchemaStorage::<8, 16, 48, 128>::new()));
     let mut s = Server::with_config(INFO, &TOOLS, storage, Device::default(), config).unwrap();
     let r = exchange(&mut s, V, "tools/list", &req26("1", "tools/list", ""));
-    assert!(r.ends_with(r#"],"ttlMs":0,"cacheScope":"private","resultType":"complete"}}"#), "{r}");
-    let r = exchange(&mut s, V, "server/discover", &req26("2", "server/discover", ""));
-    assert!(r.ends_with(r#""ttlMs":0,"cacheScope":"private","resultType":"complete"}}"#), "{r}");
+    assert!(
+        r.ends_with(r#"],"ttlMs":0,"cacheScope":"private","resultType":"complete"}}"#),
+        "{r}"
+    );
+    let r = exchange(
+        &mut s,
+        V,
+        "server/discover",
+        &req26("2", "server/discover", ""),
+    );
+    assert!(
+        r.ends_with(r#""ttlMs":0,"cacheScope":"private","resultType":"complete"}}"#),
+        "{r}"
+    );
 }
 
 #[test]
@@ -205,17 +252,55 @@ fn eras_mix_per_request_on_one_stream() {
         &mut s,
         "2025-11-25",
         "initialize",
-        &req("1", "initialize", r#""protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#),
+        &req(
+            "1",
+            "initialize",
+            r#""protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#,
+        ),
     );
-    let legacy = exchange(&mut s, "2025-11-25", "tools/call", &req("2", "tools/call", r#""name":"read_history","arguments":{"count":1}"#));
-    assert!(legacy.contains(r#""structuredContent":{"result":[22.25]}"#), "{legacy}");
+    let legacy = exchange(
+        &mut s,
+        "2025-11-25",
+        "tools/call",
+        &req(
+            "2",
+            "tools/call",
+            r#""name":"read_history","arguments":{"count":1}"#,
+        ),
+    );
+    assert!(
+        legacy.contains(r#""structuredContent":{"result":[22.25]}"#),
+        "{legacy}"
+    );
     // ...and a request with 2026 metadata still gets 2026 semantics, for itself only.
-    let modern = exchange(&mut s, V, "tools/call", &req26("3", "tools/call", r#""name":"read_history","arguments":{"count":1}"#));
-    assert!(modern.contains(r#""structuredContent":[22.25]"#) && modern.contains("resultType"), "{modern}");
-    let legacy = exchange(&mut s, "2025-11-25", "tools/list", &req("4", "tools/list", ""));
+    let modern = exchange(
+        &mut s,
+        V,
+        "tools/call",
+        &req26(
+            "3",
+            "tools/call",
+            r#""name":"read_history","arguments":{"count":1}"#,
+        ),
+    );
+    assert!(
+        modern.contains(r#""structuredContent":[22.25]"#) && modern.contains("resultType"),
+        "{modern}"
+    );
+    let legacy = exchange(
+        &mut s,
+        "2025-11-25",
+        "tools/list",
+        &req("4", "tools/list", ""),
+    );
     assert!(!legacy.contains("resultType"));
     // `server/discover` needs the metadata even on an initialized stream.
-    let r = exchange(&mut s, "2025-11-25", "tools/list", &req("5", "server/discover", ""));
+    let r = exchange(
+        &mut s,
+        "2025-11-25",
+        "tools/list",
+        &req("5", "server/discover", ""),
+    );
     assert!(r.contains("-32602"));
 }
 

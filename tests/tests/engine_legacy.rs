@@ -6,7 +6,8 @@ mod engine_support;
 use embedded_mcp::transport::LineReader;
 use engine_support::*;
 
-const INIT_25_11: &str = r#""protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#;
+const INIT_25_11: &str =
+    r#""protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#;
 
 /// Sends `line`; expects exactly `want` (byte for byte, without the LF), schema-checked.
 fn expect(server: &mut Server, version: &str, method: &str, line: &str, want: &str) {
@@ -27,14 +28,30 @@ fn conversation_2025_11_25() {
         &req("1", "initialize", INIT_25_11),
         r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"},"instructions":"Read sensors with read_temperature; set_led changes the LED."}}"#,
     );
-    assert_eq!(ask(&mut s, r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#), None);
-    expect(&mut s, v, "ping", &req("\"p\\\"1\"", "ping", ""), r#"{"jsonrpc":"2.0","id":"p\"1","result":{}}"#);
+    assert_eq!(
+        ask(
+            &mut s,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+        ),
+        None
+    );
+    expect(
+        &mut s,
+        v,
+        "ping",
+        &req("\"p\\\"1\"", "ping", ""),
+        r#"{"jsonrpc":"2.0","id":"p\"1","result":{}}"#,
+    );
     // An object output.
     expect(
         &mut s,
         v,
         "tools/call",
-        &req("2", "tools/call", r#""name":"read_temperature","arguments":{"sensor":2}"#),
+        &req(
+            "2",
+            "tools/call",
+            r#""name":"read_temperature","arguments":{"sensor":2}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":2,"result":{"structuredContent":{"sensor":2,"celsius":23.5},"content":[{"type":"text","text":"{\"sensor\":2,\"celsius\":23.5}"}]}}"#,
     );
     // No arguments at all: `{}` is checked and deserialised (the sensor defaults to 0).
@@ -50,7 +67,11 @@ fn conversation_2025_11_25() {
         &mut s,
         v,
         "tools/call",
-        &req("4", "tools/call", r#""name":"read_history","arguments":{"count":3}"#),
+        &req(
+            "4",
+            "tools/call",
+            r#""name":"read_history","arguments":{"count":3}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":4,"result":{"structuredContent":{"result":[21.75,22.0,22.25]},"content":[{"type":"text","text":"{\"result\":[21.75,22.0,22.25]}"}]}}"#,
     );
     expect(
@@ -65,14 +86,22 @@ fn conversation_2025_11_25() {
         &mut s,
         v,
         "tools/call",
-        &req("6", "tools/call", r#""name":"set_led","arguments":{"brightness":70}"#),
+        &req(
+            "6",
+            "tools/call",
+            r#""name":"set_led","arguments":{"brightness":70}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":6,"result":{"structuredContent":{"brightness":70},"content":[{"type":"text","text":"{\"brightness\":70}"}]}}"#,
     );
     expect(
         &mut s,
         v,
         "tools/call",
-        &req("7", "tools/call", r#""name":"set_led","arguments":{"brightness":150}"#),
+        &req(
+            "7",
+            "tools/call",
+            r#""name":"set_led","arguments":{"brightness":150}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"Invalid arguments for tool set_led: /brightness: 150 is greater than the maximum 100"}],"isError":true}}"#,
     );
     expect(
@@ -82,7 +111,11 @@ fn conversation_2025_11_25() {
         &req("8", "tools/call", r#""name":"set_led","arguments":{}"#),
         r#"{"jsonrpc":"2.0","id":8,"result":{"content":[{"type":"text","text":"Invalid arguments for tool set_led: (root): missing required property \"brightness\""}],"isError":true}}"#,
     );
-    assert_eq!(s.handler().led, 70, "the rejected calls did not reach the handler");
+    assert_eq!(
+        s.handler().led,
+        70,
+        "the rejected calls did not reach the handler"
+    );
     // The handler's own failure, output that breaks its schema, a result too large.
     expect(
         &mut s,
@@ -169,7 +202,13 @@ fn conversation_2025_11_25() {
         assert_eq!(ask(&mut s, silent), None, "{silent}");
     }
     // Still serving after all that.
-    expect(&mut s, v, "ping", &req("18", "ping", ""), r#"{"jsonrpc":"2.0","id":18,"result":{}}"#);
+    expect(
+        &mut s,
+        v,
+        "ping",
+        &req("18", "ping", ""),
+        r#"{"jsonrpc":"2.0","id":18,"result":{}}"#,
+    );
     let stats = s.stats();
     assert_eq!((stats.unparsable, stats.invalid), (3, 4), "{stats:?}");
 }
@@ -179,8 +218,15 @@ fn legacy_pagination_across_three_or_more_pages() {
     for version in ["2025-11-25", "2025-06-18"] {
         let budget = 900;
         let mut s = device(budget);
-        let init = format!(r#""protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}"#);
-        exchange(&mut s, version, "initialize", &req("0", "initialize", &init));
+        let init = format!(
+            r#""protocolVersion":"{version}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}"#
+        );
+        exchange(
+            &mut s,
+            version,
+            "initialize",
+            &req("0", "initialize", &init),
+        );
         let mut names = Vec::new();
         let mut cursors = Vec::new();
         let mut cursor: Option<String> = None;
@@ -189,8 +235,17 @@ fn legacy_pagination_across_three_or_more_pages() {
                 .as_ref()
                 .map(|c| format!(r#""cursor":"{c}""#))
                 .unwrap_or_default();
-            let r = exchange(&mut s, version, "tools/list", &req(&page.to_string(), "tools/list", &params));
-            assert!(r.len() < budget, "a page fits the budget ({} bytes)", r.len());
+            let r = exchange(
+                &mut s,
+                version,
+                "tools/list",
+                &req(&page.to_string(), "tools/list", &params),
+            );
+            assert!(
+                r.len() < budget,
+                "a page fits the budget ({} bytes)",
+                r.len()
+            );
             let v = json(&r);
             let tools = v["result"]["tools"].as_array().unwrap();
             assert!(!tools.is_empty());
@@ -205,7 +260,10 @@ fn legacy_pagination_across_three_or_more_pages() {
                 }
                 if t["name"] == "device_info" {
                     assert_eq!(t.get("icons").is_some(), version == "2025-11-25");
-                    assert_eq!(t["_meta"], serde_json::json!({"com.example/board":"rp2040"}));
+                    assert_eq!(
+                        t["_meta"],
+                        serde_json::json!({"com.example/board":"rp2040"})
+                    );
                 }
             }
             assert!(v["result"].get("ttlMs").is_none() && v["result"].get("resultType").is_none());
@@ -223,7 +281,11 @@ fn legacy_pagination_across_three_or_more_pages() {
         let all: Vec<&str> = TOOLS.iter().map(|t| t.name).collect();
         assert_eq!(names, all, "every tool once, in order");
         // The same cursor gives the same page (deterministic order).
-        let again = ask(&mut s, &req("99", "tools/list", &format!(r#""cursor":"{}""#, cursors[0]))).unwrap();
+        let again = ask(
+            &mut s,
+            &req("99", "tools/list", &format!(r#""cursor":"{}""#, cursors[0])),
+        )
+        .unwrap();
         assert!(again.contains(r#""name":""#));
         // Cursors are opaque but checked: edited, foreign or mistyped ones are -32602.
         let mut edited = cursors[0].clone().into_bytes();
@@ -249,7 +311,12 @@ fn legacy_pagination_across_three_or_more_pages() {
 #[test]
 fn first_page_byte_exact() {
     let mut s = device(700);
-    exchange(&mut s, "2025-11-25", "initialize", &req("1", "initialize", INIT_25_11));
+    exchange(
+        &mut s,
+        "2025-11-25",
+        "initialize",
+        &req("1", "initialize", INIT_25_11),
+    );
     expect(
         &mut s,
         "2025-11-25",
@@ -267,7 +334,11 @@ fn conversation_2025_06_18() {
         &mut s,
         v,
         "initialize",
-        &req("1", "initialize", r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#),
+        &req(
+            "1",
+            "initialize",
+            r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"},"instructions":"Read sensors with read_temperature; set_led changes the LED."}}"#,
     );
     let list = exchange(&mut s, v, "tools/list", &req("2", "tools/list", ""));
@@ -276,10 +347,20 @@ fn conversation_2025_06_18() {
         &mut s,
         v,
         "tools/call",
-        &req("3", "tools/call", r#""name":"read_history","arguments":{"count":1}"#),
+        &req(
+            "3",
+            "tools/call",
+            r#""name":"read_history","arguments":{"count":1}"#,
+        ),
         r#"{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"result":[22.25]},"content":[{"type":"text","text":"{\"result\":[22.25]}"}]}}"#,
     );
-    expect(&mut s, v, "ping", &req("4", "ping", ""), r#"{"jsonrpc":"2.0","id":4,"result":{}}"#);
+    expect(
+        &mut s,
+        v,
+        "ping",
+        &req("4", "ping", ""),
+        r#"{"jsonrpc":"2.0","id":4,"result":{}}"#,
+    );
 }
 
 #[test]
@@ -293,9 +374,14 @@ fn initialize_negotiates() {
         ("banana", "2025-11-25"),
     ] {
         let mut s = device(usize::MAX);
-        let init = format!(r#""protocolVersion":"{asked}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}"#);
+        let init = format!(
+            r#""protocolVersion":"{asked}","capabilities":{{}},"clientInfo":{{"name":"c","version":"1"}}"#
+        );
         let r = exchange(&mut s, got, "initialize", &req("1", "initialize", &init));
-        assert!(r.contains(&format!(r#""protocolVersion":"{got}""#)), "{asked}: {r}");
+        assert!(
+            r.contains(&format!(r#""protocolVersion":"{got}""#)),
+            "{asked}: {r}"
+        );
     }
     // Without a version: -32602.
     let mut s = device(usize::MAX);
@@ -307,19 +393,36 @@ fn initialize_negotiates() {
         r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params: \"protocolVersion\" must be a string"}}"#,
     );
     // Tools before any handshake or per-request version: -32602.
-    let r = exchange(&mut s, "2025-11-25", "tools/list", &req("2", "tools/list", ""));
+    let r = exchange(
+        &mut s,
+        "2025-11-25",
+        "tools/list",
+        &req("2", "tools/list", ""),
+    );
     assert!(r.contains("-32602"), "{r}");
     // A new initialize (a host that reconnected) renegotiates.
     let mut s = device(usize::MAX);
-    exchange(&mut s, "2025-11-25", "initialize", &req("1", "initialize", INIT_25_11));
+    exchange(
+        &mut s,
+        "2025-11-25",
+        "initialize",
+        &req("1", "initialize", INIT_25_11),
+    );
     let r = exchange(
         &mut s,
         "2025-06-18",
         "initialize",
-        &req("2", "initialize", r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#),
+        &req(
+            "2",
+            "initialize",
+            r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#,
+        ),
     );
     assert!(r.contains("2025-06-18"));
-    assert_eq!(s.session(), Some(embedded_mcp::protocol::Version::V2025_06_18));
+    assert_eq!(
+        s.session(),
+        Some(embedded_mcp::protocol::Version::V2025_06_18)
+    );
 }
 
 #[test]
@@ -346,14 +449,22 @@ fn ids_are_echoed_exactly() {
     // Fractions and other types are not ids.
     for bad in ["1.5", "1e3", "true", "{}", "[]"] {
         let r = exchange(&mut s, "2025-11-25", "ping", &req(bad, "ping", ""));
-        assert!(r.starts_with(r#"{"jsonrpc":"2.0","error":{"code":-32600"#), "{bad}: {r}");
+        assert!(
+            r.starts_with(r#"{"jsonrpc":"2.0","error":{"code":-32600"#),
+            "{bad}: {r}"
+        );
     }
 }
 
 #[test]
 fn too_deep_and_overlong_requests_get_an_error_when_their_id_is_readable() {
     let mut s = device(usize::MAX);
-    exchange(&mut s, "2025-11-25", "initialize", &req("1", "initialize", INIT_25_11));
+    exchange(
+        &mut s,
+        "2025-11-25",
+        "initialize",
+        &req("1", "initialize", INIT_25_11),
+    );
     let deep = format!(
         r#"{{"jsonrpc":"2.0","method":"tools/call","params":{{"name":"set_led","arguments":{{"x":{}1{}}}}},"id":"deep"}}"#,
         "[".repeat(40),
@@ -367,7 +478,10 @@ fn too_deep_and_overlong_requests_get_an_error_when_their_id_is_readable() {
         r#"{"jsonrpc":"2.0","id":"deep","error":{"code":-32600,"message":"Invalid request: the message is nested deeper than the device accepts"}}"#,
     );
     // Without a readable id: dropped like any unreadable line.
-    assert_eq!(ask(&mut s, &format!("{}1{}", "[".repeat(40), "]".repeat(40))), None);
+    assert_eq!(
+        ask(&mut s, &format!("{}1{}", "[".repeat(40), "]".repeat(40))),
+        None
+    );
     // Overlong lines through the serve loop (input buffer of 256 bytes).
     let big = format!(
         r#"{{"jsonrpc":"2.0","id":77,"method":"tools/call","params":{{"name":"set_led","arguments":{{"pad":"{}"}}}}}}"#,
@@ -402,9 +516,17 @@ fn pipelined_requests_are_answered_in_order_once_each() {
     for i in 2..40 {
         let line = match i % 4 {
             0 => req(&i.to_string(), "ping", ""),
-            1 => req(&i.to_string(), "tools/call", r#""name":"read_temperature","arguments":{"sensor":1}"#),
+            1 => req(
+                &i.to_string(),
+                "tools/call",
+                r#""name":"read_temperature","arguments":{"sensor":1}"#,
+            ),
             2 => req(&i.to_string(), "tools/list", ""),
-            _ => req(&i.to_string(), "tools/call", r#""name":"set_led","arguments":{"brightness":101}"#),
+            _ => req(
+                &i.to_string(),
+                "tools/call",
+                r#""name":"set_led","arguments":{"brightness":101}"#,
+            ),
         };
         input.push_str(&line);
         input.push('\n');

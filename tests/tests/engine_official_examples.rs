@@ -19,7 +19,9 @@ mod engine_support;
 
 use std::path::PathBuf;
 
-use embedded_mcp::server::{Annotations, Call, Done, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError};
+use embedded_mcp::server::{
+    Annotations, Call, Done, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError,
+};
 use embedded_mcp_tests::shared_dir;
 use engine_support::{check, schemas};
 use serde::{Deserialize, Serialize};
@@ -139,7 +141,9 @@ fn tools_only_requests_are_answered() {
             match (outcome, expected) {
                 (Ok(()), false) => {}
                 (Err(e), false) => failures.push(format!("{file}: {e}")),
-                (Ok(()), true) => failures.push(format!("{file}: passes; remove it from EXPECTED_FAILURES")),
+                (Ok(()), true) => {
+                    failures.push(format!("{file}: passes; remove it from EXPECTED_FAILURES"))
+                }
                 (Err(_), true) => {}
             }
         }
@@ -179,7 +183,11 @@ fn other_requests_get_method_not_found() {
         let v: serde_json::Value = serde_json::from_str(&r).unwrap();
         // The `ListRootsRequest` example has an id but no `"jsonrpc":"2.0"`: not a valid
         // JSON-RPC request, so -32600 (with its id) is the right answer, not -32601.
-        let want = if request.get("jsonrpc").is_some() { -32601 } else { -32600 };
+        let want = if request.get("jsonrpc").is_some() {
+            -32601
+        } else {
+            -32600
+        };
         assert_eq!(v["error"]["code"], want, "{kind}: {r}");
         assert_eq!(v["id"], request["id"], "{kind}: {r}");
         schemas()

@@ -197,10 +197,8 @@ impl Session {
     /// Calls `tool`; checks the result as a strict client does and that its text block holds
     /// the same JSON as `structuredContent`. Returns the response line and the result.
     fn call(&mut self, tool: &str, arguments: Value) -> (String, Value) {
-        let (line, value) = self.request(
-            "tools/call",
-            json!({"name": tool, "arguments": arguments}),
-        );
+        let (line, value) =
+            self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         let result = value["result"].clone();
         assert!(!result.is_null(), "tools/call {tool} failed: {line}");
         self.checker
@@ -298,11 +296,11 @@ fn call_every_tool(s: &mut Session) {
     let (line, _) = s.call("read_acceleration", json!({}));
     let expected = if v == STATELESS {
         format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"structuredContent":[0.38,0.92,9.71],"content":[{{"type":"text","text":"[0.38,0.92,9.71]"}}]{t}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"structuredContent":[0.36,1.01,9.69],"content":[{{"type":"text","text":"[0.36,1.01,9.69]"}}]{t}"#
         )
     } else {
         format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"structuredContent":{{"result":[0.38,0.92,9.71]}},"content":[{{"type":"text","text":"{{\"result\":[0.38,0.92,9.71]}}"}}]{t}"#
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"structuredContent":{{"result":[0.36,1.01,9.69]}},"content":[{{"type":"text","text":"{{\"result\":[0.36,1.01,9.69]}}"}}]{t}"#
         )
     };
     assert_eq!(line, expected);
@@ -341,7 +339,10 @@ fn call_every_tool(s: &mut Session) {
     assert_eq!(info["board"], "lm3s6965evb");
     assert_eq!(info["inputBufferBytes"], INPUT_LINE_BYTES);
     assert_eq!(info["outputBufferBytes"], 1200);
-    assert_eq!(info["calls"], 9, "every call so far reached the handler once");
+    assert_eq!(
+        info["calls"], 9,
+        "every call so far reached the handler once"
+    );
     let uptime = info["uptimeMs"].as_u64().unwrap();
     assert!(uptime > 0 && uptime < 600_000, "{line}");
     let (peak, size) = (
@@ -387,17 +388,17 @@ fn bad_arguments(s: &mut Session) {
     s.call_refused(
         "set_led",
         json!({"led": "red"}),
-        r#"Invalid arguments for tool set_led: (root): required property "brightness" is missing"#,
+        r#"Invalid arguments for tool set_led: (root): missing required property "brightness""#,
     );
     s.call_refused(
         "read_acceleration",
         json!({"axis": "x"}),
-        r#"Invalid arguments for tool read_acceleration: /axis: additional property "axis" is not allowed"#,
+        r#"Invalid arguments for tool read_acceleration: (root): property "axis" not allowed (additionalProperties)"#,
     );
     s.call_refused(
         "set_led",
         json!({"led": "red", "brightness": 3, "blink": true}),
-        r#"Invalid arguments for tool set_led: /blink: additional property "blink" is not allowed"#,
+        r#"Invalid arguments for tool set_led: (root): property "blink" not allowed (additionalProperties)"#,
     );
     // None of these reached the handler: the LED is unchanged.
     let (_, level) = s.call("set_led", json!({"led": "red", "brightness": 0}));
@@ -422,7 +423,9 @@ fn protocol_errors_and_noise(s: &mut Session) {
     let (line, _) = s.request("resources/list", json!({}));
     assert_eq!(
         line,
-        format!(r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"Method not found"}}}}"#)
+        format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"error":{{"code":-32601,"message":"Method not found"}}}}"#
+        )
     );
 
     // Garbage is dropped without an answer (as the official SDKs do): the next line out is the
@@ -440,7 +443,9 @@ fn protocol_errors_and_noise(s: &mut Session) {
     }
     // A CRLF-terminated request is fine.
     let (id, request) = s.request_line("tools/call", json!({"name": "read_temperature"}));
-    s.qemu.send_bytes(format!("{request}\r\n").as_bytes()).unwrap();
+    s.qemu
+        .send_bytes(format!("{request}\r\n").as_bytes())
+        .unwrap();
     s.response_to(id, "tools/call");
 
     // A line longer than the input buffer: skipped up to its LF and answered with -32600 because
@@ -451,7 +456,10 @@ fn protocol_errors_and_noise(s: &mut Session) {
         r#"{{"jsonrpc":"2.0","id":"too-long","method":"tools/call","params":{{"name":"set_led","arguments":{{"led":"red","brightness":1,"pad":"{pad}"}}}}}}"#
     );
     s.qemu.send_line(&overlong).unwrap();
-    let line = s.qemu.read_line(TIMEOUT).expect("answer to the overlong line");
+    let line = s
+        .qemu
+        .read_line(TIMEOUT)
+        .expect("answer to the overlong line");
     check_schema(v, "tools/call", &line);
     assert_eq!(
         line,
@@ -524,7 +532,10 @@ fn stateless_session_2026_discovers_lists_calls_every_tool_refuses_bad_input_and
         .unwrap();
     let line = s.qemu.read_line(TIMEOUT).expect("answer");
     check_schema(STATELESS, "tools/list", &line);
-    assert!(line.starts_with(r#"{"jsonrpc":"2.0","id":"no-meta","error":{"code":-32602,"#), "{line}");
+    assert!(
+        line.starts_with(r#"{"jsonrpc":"2.0","id":"no-meta","error":{"code":-32602,"#),
+        "{line}"
+    );
     // An unsupported revision: -32022 with the supported ones.
     s.qemu
         .send_line(r#"{"jsonrpc":"2.0","id":"old","method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2024-11-05","io.modelcontextprotocol/clientCapabilities":{}}}}"#)
@@ -552,7 +563,10 @@ fn stateless_session_2026_discovers_lists_calls_every_tool_refuses_bad_input_and
     assert!(line.contains(r#""code":-32601"#), "{line}");
     // A cursor the device did not issue.
     let (line, _) = s.request("tools/list", json!({"cursor": "page-2"}));
-    assert!(line.contains(r#""error":{"code":-32602,"message":"Invalid cursor"}"#), "{line}");
+    assert!(
+        line.contains(r#""error":{"code":-32602,"message":"Invalid cursor"}"#),
+        "{line}"
+    );
 
     let (tools, pages) = s.list_tools();
     assert!(pages >= 2, "the output buffer makes tools/list page");
@@ -595,17 +609,32 @@ fn a_thousand_pipelined_calls_get_a_thousand_answers_in_order() {
         {"name": "set_led", "inputSchema": {"type": "object"}, "outputSchema": {"type":"object","properties":{"led":{"enum":["red","green","blue"]},"brightness":{"type":"integer","minimum":0,"maximum":100},"previous":{"type":"integer","minimum":0,"maximum":100}},"required":["led","brightness","previous"],"additionalProperties":false}}
     ]));
     assert!(failed.is_empty(), "{failed:?}");
+    // Read every answer first (the device's pace), then check them all.
+    let answers: Vec<String> = (0..CALLS)
+        .map(|i| {
+            qemu.read_line(Duration::from_secs(30)).unwrap_or_else(|| {
+                panic!(
+                    "only {i} of {CALLS} answers; QEMU stderr:\n{}",
+                    qemu.logs().join("\n")
+                )
+            })
+        })
+        .collect();
+    let elapsed = started.elapsed();
+    sender.join().unwrap().unwrap();
+    assert_eq!(
+        qemu.read_line(Duration::from_millis(300)),
+        None,
+        "exactly one answer per request"
+    );
     let mut samples = 0;
     let mut seen = std::collections::HashSet::new();
-    for (i, (id, tool, _)) in lines.iter().enumerate() {
-        let line = qemu.read_line(Duration::from_secs(30)).unwrap_or_else(|| {
-            panic!(
-                "only {i} of {CALLS} answers; QEMU stderr:\n{}",
-                qemu.logs().join("\n")
-            )
-        });
-        let value = check_schema(STATELESS, "tools/call", &line);
-        assert_eq!(&value["id"], id, "answers out of order or lost at {i}: {line}");
+    for (i, ((id, tool, _), line)) in lines.iter().zip(&answers).enumerate() {
+        let value = check_schema(STATELESS, "tools/call", line);
+        assert_eq!(
+            &value["id"], id,
+            "answers out of order or lost at {i}: {line}"
+        );
         assert!(seen.insert(id.to_string()), "duplicate answer: {line}");
         let result = &value["result"];
         checker
@@ -618,14 +647,13 @@ fn a_thousand_pipelined_calls_get_a_thousand_answers_in_order() {
             assert_eq!(result["structuredContent"]["sample"], samples, "{line}");
         }
     }
-    sender.join().unwrap().unwrap();
-    let elapsed = started.elapsed();
     assert_eq!(seen.len(), CALLS);
-    assert_eq!(
-        qemu.read_line(Duration::from_millis(300)),
-        None,
-        "exactly one answer per request"
-    );
+    // Under QEMU the device keeps up with the UART (QEMU hands over one byte at a time with the
+    // FIFOs off), so its receive ring is not expected to fill here; the count of pauses is
+    // logged for the record.
+    if let Some(log) = qemu.wait_for_log("qemu-sensors: 512 responses", TIMEOUT) {
+        eprintln!("{log}");
+    }
     eprintln!("{CALLS} pipelined tools/call: {elapsed:?}");
     assert!(elapsed < Duration::from_secs(90), "took {elapsed:?}");
 }
@@ -633,6 +661,7 @@ fn a_thousand_pipelined_calls_get_a_thousand_answers_in_order() {
 #[test]
 fn idle_firmware_sleeps_instead_of_spinning_a_host_core() {
     let mut s = Session::new(boot(), STATELESS);
+    s.list_tools();
     s.call("read_temperature", json!({}));
     let window = Duration::from_secs(2);
     let before = s.qemu.cpu_time().expect("/proc/PID/stat");
@@ -649,7 +678,10 @@ fn idle_firmware_sleeps_instead_of_spinning_a_host_core() {
 fn cargo_run_command_is_an_mcp_stdio_server_that_logs_only_on_stderr() {
     // Exactly what `cargo run --release` runs, taken from the firmware's .cargo/config.toml.
     let runner = cargo_runner(&firmware_dir(), BOARD.rust_target()).unwrap();
-    assert!(runner.iter().any(|arg| arg == "stdio"), "runner: {runner:?}");
+    assert!(
+        runner.iter().any(|arg| arg == "stdio"),
+        "runner: {runner:?}"
+    );
     let qemu = QemuGuard::start_stdio_command(&runner, firmware()).unwrap();
     let mut s = Session::new(qemu, "2025-11-25");
     // Like an MCP host, write `initialize` at once, before the firmware has booted: QEMU hands
@@ -662,7 +694,9 @@ fn cargo_run_command_is_an_mcp_stdio_server_that_logs_only_on_stderr() {
     check_tool_list(&tools, "2025-11-25");
     s.call("read_acceleration", json!({}));
     assert!(
-        s.qemu.wait_for_log("qemu-sensors: 4 responses", TIMEOUT).is_some(),
+        s.qemu
+            .wait_for_log("qemu-sensors: 4 responses", TIMEOUT)
+            .is_some(),
         "progress logs go to stderr: {:?}",
         s.qemu.logs()
     );
@@ -690,7 +724,7 @@ fn stack_peak(log: &str) -> (usize, usize) {
 
 /// Upper bound on the measured stack peak: a regression guard (the measured figure and the gap
 /// to the 8 KiB RAM target are in examples/qemu-sensors/README.md).
-const STACK_PEAK_LIMIT: usize = 12 * 1024;
+const STACK_PEAK_LIMIT: usize = 10 * 1024;
 
 #[test]
 fn stack_peak_is_reported_and_bounded_and_qemu_dies_with_its_guard() {
@@ -704,10 +738,30 @@ fn stack_peak_is_reported_and_bounded_and_qemu_dies_with_its_guard() {
     }
     s.call("set_led", json!({"led": "red", "brightness": 100}));
     s.call("set_led", json!({"led": "red", "brightness": "max"}));
+    for refused in [
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{{"name":"device_info","pad":"{}"}}}}"#,
+            "z".repeat(2 * INPUT_LINE_BYTES)
+        ),
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"deep","method":"tools/call","params":{{"name":"device_info","arguments":{{"a":{}0{}}}}}}}"#,
+            "[".repeat(40),
+            "]".repeat(40)
+        ),
+    ] {
+        s.qemu.send_line(&refused).unwrap();
+        let line = s.qemu.read_line(TIMEOUT).expect("answer");
+        assert!(line.contains(r#""code":-32600"#), "{line}");
+    }
     let (_, info) = s.call("device_info", json!({}));
-    let peak = info["structuredContent"]["stackPeakBytes"].as_u64().unwrap() as usize;
+    let peak = info["structuredContent"]["stackPeakBytes"]
+        .as_u64()
+        .unwrap() as usize;
     eprintln!("stack peak: {at_boot} bytes at boot, {peak} of {size} after a session");
-    assert!(peak >= at_boot && peak < STACK_PEAK_LIMIT, "stack peak {peak} bytes");
+    assert!(
+        peak >= at_boot && peak < STACK_PEAK_LIMIT,
+        "stack peak {peak} bytes"
+    );
     let log = s
         .qemu
         .wait_for_log("qemu-sensors: 8 responses", TIMEOUT)

@@ -102,11 +102,23 @@ fn all_ways<const N: usize>(data: &[u8], want: &[Got]) {
     let bytes: Vec<&[u8]> = data.chunks(1).collect();
     assert_eq!(feed::<N>(&bytes), want, "byte by byte");
     for cut in 0..=data.len() {
-        assert_eq!(feed::<N>(&[&data[..cut], &data[cut..]]), want, "split at {cut}");
+        assert_eq!(
+            feed::<N>(&[&data[..cut], &data[cut..]]),
+            want,
+            "split at {cut}"
+        );
     }
     for step in [1, 2, 3, 7, usize::MAX] {
-        assert_eq!(read::<N>(data, step), want, "blocking reader, reads of {step}");
-        assert_eq!(read_async::<N>(data, step), want, "async reader, reads of {step}");
+        assert_eq!(
+            read::<N>(data, step),
+            want,
+            "blocking reader, reads of {step}"
+        );
+        assert_eq!(
+            read_async::<N>(data, step),
+            want,
+            "async reader, reads of {step}"
+        );
     }
 }
 

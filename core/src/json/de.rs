@@ -23,7 +23,11 @@ pub fn from_slice<'a, T: de::Deserialize<'a>>(
 ) -> Result<T, DecodeError> {
     let value = Value::parse(bytes)?;
     let base = bytes.as_ptr() as usize;
-    let mut scratch = Scratch { buf: scratch, base };
+    let mut scratch = Scratch {
+        buf: scratch,
+        base,
+        end: None,
+    };
     T::deserialize(ValueDeserializer {
         value,
         scratch: &mut scratch,
@@ -36,7 +40,11 @@ pub fn from_value<'a, T: de::Deserialize<'a>>(
     scratch: &'a mut [u8],
 ) -> Result<T, DecodeError> {
     let base = value.raw().as_ptr() as usize;
-    let mut scratch = Scratch { buf: scratch, base };
+    let mut scratch = Scratch {
+        buf: scratch,
+        base,
+        end: None,
+    };
     T::deserialize(ValueDeserializer {
         value,
         scratch: &mut scratch,
@@ -47,6 +55,10 @@ struct Scratch<'a> {
     buf: &'a mut [u8],
     /// Address of the start of the document, to report offsets.
     base: usize,
+    /// Address just past the container deserialised last, when known: lets a sequence or map
+    /// that handed out a container element open-ended continue after it without scanning it
+    /// a second time (see `Elements::next_open`).
+    end: Option<usize>,
 }
 
 impl<'a> Scratch<'a> {
@@ -304,6 +316,7 @@ impl<'a> de::Deserializer<'a> for ValueDeserializer<'a, '_> {
         if access.elements.next().is_some() {
             return Err(DecodeError::new(K::InvalidLength, offset));
         }
+        access.scratch.end = access.elements.end_addr();
         Ok(v)
     }
 
@@ -332,16 +345,21 @@ impl<'a> de::Deserializer<'a> for ValueDeserializer<'a, '_> {
         let offset = self.scratch.offset(&self.value);
         let mut access = MapAccess {
             members,
-            pending: None,
+            value_pending: false,
             scratch: self.scratch,
         };
-        visitor.visit_map(&mut access).map_err(|e| {
+        let v = visitor.visit_map(&mut access).map_err(|e| {
             if e.offset == 0 {
                 DecodeError::new(e.kind, offset)
             } else {
                 e
             }
-        })
+        })?;
+        if access.value_pending {
+            access.members.skip_value();
+        }
+        access.scratch.end = access.members.end_addr();
+        Ok(v)
     }
 
     fn deserialize_struct<V: Visitor<'a>>(
@@ -374,11 +392,15 @@ impl<'a> de::Deserializer<'a> for ValueDeserializer<'a, '_> {
                 else {
                     return Err(self.err(K::InvalidValue));
                 };
-                visitor.visit_enum(EnumAccess {
+                let scratch = self.scratch;
+                let v = visitor.visit_enum(EnumAccess {
                     variant: key,
                     content: Some(content),
-                    scratch: self.scratch,
-                })
+                    scratch: &mut *scratch,
+                })?;
+                // The content set `end` to its own end; the enum's object ends after it.
+                scratch.end = members.end_addr();
+                Ok(v)
             }
             _ => Err(self.err(K::InvalidType)),
         }
@@ -420,21 +442,25 @@ impl<'a> de::SeqAccess<'a> for &mut SeqAccess<'a, '_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, DecodeError> {
-        match self.elements.next() {
-            Some(value) => seed
-                .deserialize(ValueDeserializer {
-                    value,
-                    scratch: self.scratch,
-                })
-                .map(Some),
-            None => Ok(None),
+        let Some((value, open)) = self.elements.next_open() else {
+            return Ok(None);
+        };
+        self.scratch.end = None;
+        let r = seed.deserialize(ValueDeserializer {
+            value,
+            scratch: self.scratch,
+        });
+        if open {
+            self.elements.resume(value, self.scratch.end.take());
         }
+        r.map(Some)
     }
 }
 
 struct MapAccess<'a, 's> {
     members: Members<'a>,
-    pending: Option<Value<'a>>,
+    /// A key was read and its value not yet.
+    value_pending: bool,
     scratch: &'s mut Scratch<'a>,
 }
 
@@ -445,31 +471,43 @@ impl<'a> de::MapAccess<'a> for &mut MapAccess<'a, '_> {
         &mut self,
         seed: K2,
     ) -> Result<Option<K2::Value>, DecodeError> {
-        match self.members.next_pair() {
-            Some((key, value)) => {
-                self.pending = Some(value);
-                seed.deserialize(ValueDeserializer {
-                    value: key,
-                    scratch: self.scratch,
-                })
-                .map(Some)
-            }
-            None => Ok(None),
+        if self.value_pending {
+            // The visitor did not read the previous value: step over it.
+            self.members.skip_value();
+            self.value_pending = false;
         }
+        let Some(key) = self.members.next_key() else {
+            return Ok(None);
+        };
+        self.value_pending = true;
+        seed.deserialize(ValueDeserializer {
+            value: key,
+            scratch: self.scratch,
+        })
+        .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'a>>(
         &mut self,
         seed: V,
     ) -> Result<V::Value, DecodeError> {
-        let value = self
-            .pending
-            .take()
+        if !self.value_pending {
+            return Err(DecodeError::new(K::InvalidLength, 0));
+        }
+        self.value_pending = false;
+        let (value, open) = self
+            .members
+            .open_value()
             .ok_or(DecodeError::new(K::InvalidLength, 0))?;
-        seed.deserialize(ValueDeserializer {
+        self.scratch.end = None;
+        let r = seed.deserialize(ValueDeserializer {
             value,
             scratch: self.scratch,
-        })
+        });
+        if open {
+            self.members.resume(value, self.scratch.end.take());
+        }
+        r
     }
 }
 

@@ -86,6 +86,22 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// The length of the text.
+    pub(crate) fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// The position of the byte at address `addr`, when it is within the text (or just past it).
+    pub(crate) fn pos_of_addr(&self, addr: usize) -> Option<usize> {
+        addr.checked_sub(self.bytes.as_ptr() as usize)
+            .filter(|&pos| pos <= self.bytes.len())
+    }
+
+    /// The address of the byte at the current position.
+    pub(crate) fn addr(&self) -> usize {
+        (self.bytes.as_ptr() as usize).saturating_add(self.pos)
+    }
+
     pub(crate) fn slice_str(&self, start: usize, end: usize) -> &'a str {
         // The scanner cuts only at ASCII bytes, so these are character boundaries; `get`
         // checks just the two ends instead of validating the whole slice again.

@@ -108,7 +108,7 @@ impl<'a> Value<'a> {
         let body = self.raw.get(1..self.raw.len().saturating_sub(1))?;
         Some(JsonStr {
             body,
-            escaped: body.contains('\\'),
+            escaped: body.as_bytes().contains(&b'\\'),
         })
     }
 
@@ -147,6 +147,45 @@ fn next_value<'a>(scan: &mut Scanner<'a>) -> Option<Value<'a>> {
     (scan.pos > start).then(|| Value::from_checked(scan.slice_str(start, scan.pos)))
 }
 
+/// Steps onto the value at the scanner's position (already checked) without always scanning
+/// it: a scalar comes back exact with the scanner past it (`false`); a container comes back
+/// open-ended, its text running on to the end of the enclosing text, with the scanner left at
+/// its start (`true`), and the caller must then [`resume`] past it.
+///
+/// This lets the deserializer walk a nested container once (while deserialising it) instead of
+/// twice (once to find its end, once to read it).
+fn open_value<'a>(scan: &mut Scanner<'a>) -> Option<(Value<'a>, bool)> {
+    scan.skip_ws();
+    let start = scan.pos;
+    match scan.peek()? {
+        b'{' | b'[' => Some((
+            Value::from_checked(scan.slice_str(start, scan.len())),
+            true,
+        )),
+        _ => next_value(scan).map(|v| (v, false)),
+    }
+}
+
+/// Moves past a value returned open by [`open_value`]: to address `end` (just past the
+/// value) when the caller walked it and knows it, else by scanning over it.
+fn resume(scan: &mut Scanner<'_>, value: Value<'_>, end: Option<usize>) {
+    let Some(start) = scan.pos_of_addr(value.raw().as_ptr() as usize) else {
+        return;
+    };
+    match end.and_then(|end| scan.pos_of_addr(end)).filter(|&end| end > start) {
+        Some(end) => scan.pos = end,
+        None => {
+            scan.pos = start;
+            scan.skip_checked();
+        }
+    }
+}
+
+/// The address just past the container's closing `close`, once the scanner is before it.
+fn end_addr(scan: &mut Scanner<'_>, close: u8) -> Option<usize> {
+    (scan.peek_token().ok()? == close).then(|| scan.addr().saturating_add(1))
+}
+
 /// Iterator over the members of an object: `(key, value)` pairs.
 #[derive(Debug, Clone)]
 pub struct Members<'a> {
@@ -157,6 +196,15 @@ pub struct Members<'a> {
 impl<'a> Members<'a> {
     /// The next member with its key as a string [`Value`] (quotes included).
     pub(crate) fn next_pair(&mut self) -> Option<(Value<'a>, Value<'a>)> {
+        let key = self.next_key()?;
+        let value = next_value(&mut self.scan)?;
+        Some((key, value))
+    }
+
+    /// The next member's key (a string [`Value`], quotes included); the scanner is left at the
+    /// member's value, which must be stepped over next ([`Members::open_value`] or
+    /// [`Members::skip_value`]).
+    pub(crate) fn next_key(&mut self) -> Option<Value<'a>> {
         let b = self.scan.peek_token().ok()?;
         if b == b'}' {
             return None;
@@ -175,8 +223,29 @@ impl<'a> Members<'a> {
         self.scan.skip_checked_string();
         let key = Value::from_checked(self.scan.slice_str(key_start, self.scan.pos));
         self.scan.expect(b':').ok()?;
-        let value = next_value(&mut self.scan)?;
-        Some((key, value))
+        Some(key)
+    }
+
+    /// Steps onto the current member's value; see [`open_value`].
+    pub(crate) fn open_value(&mut self) -> Option<(Value<'a>, bool)> {
+        open_value(&mut self.scan)
+    }
+
+    /// Moves past a value returned open; see [`resume`].
+    pub(crate) fn resume(&mut self, value: Value<'a>, end: Option<usize>) {
+        resume(&mut self.scan, value, end);
+    }
+
+    /// Moves past the current member's value.
+    pub(crate) fn skip_value(&mut self) {
+        self.scan.skip_ws();
+        self.scan.skip_checked();
+    }
+
+    /// Steps over the remaining members; the address just past the closing `}`.
+    pub(crate) fn end_addr(&mut self) -> Option<usize> {
+        while self.next_pair().is_some() {}
+        end_addr(&mut self.scan, b'}')
     }
 }
 
@@ -196,10 +265,9 @@ pub struct Elements<'a> {
     first: bool,
 }
 
-impl<'a> Iterator for Elements<'a> {
-    type Item = Value<'a>;
-
-    fn next(&mut self) -> Option<Self::Item> {
+impl<'a> Elements<'a> {
+    /// Steps to the next element; the scanner is left at it.
+    fn step(&mut self) -> Option<()> {
         let b = self.scan.peek_token().ok()?;
         if b == b']' {
             return None;
@@ -211,6 +279,32 @@ impl<'a> Iterator for Elements<'a> {
             self.scan.pos += 1;
         }
         self.first = false;
+        Some(())
+    }
+
+    /// The next element, a container left open; see [`open_value`].
+    pub(crate) fn next_open(&mut self) -> Option<(Value<'a>, bool)> {
+        self.step()?;
+        open_value(&mut self.scan)
+    }
+
+    /// Moves past an element returned open; see [`resume`].
+    pub(crate) fn resume(&mut self, value: Value<'a>, end: Option<usize>) {
+        resume(&mut self.scan, value, end);
+    }
+
+    /// Steps over the remaining elements; the address just past the closing `]`.
+    pub(crate) fn end_addr(&mut self) -> Option<usize> {
+        while self.next().is_some() {}
+        end_addr(&mut self.scan, b']')
+    }
+}
+
+impl<'a> Iterator for Elements<'a> {
+    type Item = Value<'a>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.step()?;
         next_value(&mut self.scan)
     }
 }

@@ -56,22 +56,55 @@ impl<'a> Decimal<'a> {
             None => 0,
             Some((_, e)) => parse_exponent(e)?,
         };
-        let mut d = Self {
+        Some(Self::from_parts(neg, int, frac, exp))
+    }
+
+    /// Reads a lexeme already known to follow the JSON number grammar (an instance number
+    /// from a checked document, or a program string checked on load) in one pass. On other
+    /// input the result is meaningless but nothing panics.
+    pub(crate) fn parse_checked(raw: &'a str) -> Self {
+        let b = raw.as_bytes();
+        let neg = b.first() == Some(&b'-');
+        let mut i = usize::from(neg);
+        let int_start = i;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        let int = b.get(int_start..i).unwrap_or_default();
+        let mut frac: &[u8] = &[];
+        if b.get(i) == Some(&b'.') {
+            i += 1;
+            let frac_start = i;
+            while b.get(i).is_some_and(u8::is_ascii_digit) {
+                i += 1;
+            }
+            frac = b.get(frac_start..i).unwrap_or_default();
+        }
+        let exp = match b.get(i) {
+            Some(b'e' | b'E') => parse_exponent(b.get(i + 1..).unwrap_or_default()).unwrap_or(0),
+            _ => 0,
+        };
+        Self::from_parts(neg, int, frac, exp)
+    }
+
+    fn from_parts(neg: bool, int: &'a [u8], frac: &'a [u8], exp: i64) -> Self {
+        let nonzero = |b: &u8| *b != b'0';
+        let first = int
+            .iter()
+            .position(nonzero)
+            .or_else(|| frac.iter().position(nonzero).map(|p| int.len() + p));
+        let last = frac
+            .iter()
+            .rposition(nonzero)
+            .map(|p| int.len() + p)
+            .or_else(|| int.iter().rposition(nonzero));
+        Self {
             neg,
             int,
             frac,
-            sig: None,
+            sig: first.zip(last),
             exp,
-        };
-        let n = d.len();
-        let first = (0..n).find(|&i| d.digit(i) != 0);
-        let last = (0..n).rev().find(|&i| d.digit(i) != 0);
-        d.sig = first.zip(last);
-        Some(d)
-    }
-
-    fn len(&self) -> usize {
-        self.int.len() + self.frac.len()
+        }
     }
 
     /// Digit `i` of `int ++ frac` (0 past the end).
@@ -302,6 +335,20 @@ mod tests {
         assert!(m("19.99", "0.01"));
         assert_eq!(d("1").is_multiple_of(&d("0")), None);
         assert_eq!(d("1").is_multiple_of(&d("1234567890123456789")), None);
+    }
+
+    #[test]
+    fn checked_parse_agrees() {
+        for s in ["0", "-0", "1.0", "1e3", "-12.50e-2", "0.000", "123456789012345678901234567890"] {
+            let (a, b) = (d(s), Decimal::parse_checked(s));
+            assert_eq!(a.cmp(&b), Ordering::Equal, "{s}");
+            assert_eq!(a.is_integer(), b.is_integer(), "{s}");
+            assert_eq!(a.significant_digits(), b.significant_digits(), "{s}");
+        }
+        // Garbage does not panic.
+        for s in ["", "-", "e", "1e", "--", ".", "1.e"] {
+            let _ = Decimal::parse_checked(s).is_integer();
+        }
     }
 
     #[test]

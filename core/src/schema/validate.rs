@@ -29,6 +29,9 @@ enum Stop {
 
 type Flow = Result<(), Stop>;
 
+/// Most `required` names checked in one pass (a bit each in a `u64`).
+const REQUIRED_BATCH: usize = 64;
+
 /// One step of the instance path, linked to its parent on the stack.
 #[derive(Clone, Copy)]
 struct Path<'a> {
@@ -197,7 +200,7 @@ fn type_matches(mask: u8, inst: Value<'_>) -> bool {
                 return true;
             }
             return mask & types::INTEGER != 0
-                && Decimal::parse(inst.raw()).is_some_and(|d| d.is_integer());
+                && Decimal::parse_checked(inst.raw()).is_integer();
         }
     };
     mask & bit != 0
@@ -305,6 +308,11 @@ impl<'p> Eval<'p> {
     fn eval_ops(&mut self, node: u16, inst: Value<'_>, path: &Path<'_>) -> Flow {
         let ops = self.prog.node(node);
         let kind = inst.kind();
+        let mut required: &[Op] = &[];
+        // The instance number, read once per node when a numeric keyword needs it.
+        let mut number: Option<Decimal<'_>> = None;
+        // `minItems` / `maxItems` deferred to the `items` pass.
+        let mut item_bounds = (0usize, usize::MAX);
         let mut i = 0;
         while let Some(&op) = ops.get(i) {
             i += 1;
@@ -354,7 +362,8 @@ impl<'p> Eval<'p> {
                 | Op::Maximum(s)
                 | Op::ExclusiveMaximum(s) => {
                     if kind == Kind::Number {
-                        self.number(op, s, inst, path)?;
+                        let x = *number.get_or_insert_with(|| Decimal::parse_checked(inst.raw()));
+                        self.number(op, s, x, inst, path)?;
                     }
                 }
                 Op::MinLength(n) | Op::MaxLength(n) => {
@@ -388,7 +397,20 @@ impl<'p> Eval<'p> {
                     }
                 }
                 Op::MinItems(n) | Op::MaxItems(n) => {
-                    if let Some(items) = inst.elements() {
+                    let walks_all = ops
+                        .get(i..)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|op| matches!(op, Op::Items { rest, .. } if *rest != NONE));
+                    let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
+                    if walks_all {
+                        // Counted during the `items` pass instead of a pass of its own.
+                        if matches!(op, Op::MinItems(_)) {
+                            item_bounds.0 = n_usize;
+                        } else {
+                            item_bounds.1 = n_usize;
+                        }
+                    } else if let Some(items) = inst.elements() {
                         let min = matches!(op, Op::MinItems(_));
                         let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
                         let len = items.take(limit).count();
@@ -414,7 +436,7 @@ impl<'p> Eval<'p> {
                     let children = payload(ops, i, prefix);
                     i += usize::from(prefix);
                     if kind == Kind::Array {
-                        self.items(children, rest, inst, path)?;
+                        self.items(children, rest, item_bounds, inst, path)?;
                     }
                 }
                 Op::Contains(c) => {
@@ -427,12 +449,24 @@ impl<'p> Eval<'p> {
                         self.contains(c, min, max, inst, path)?;
                     }
                 }
-                Op::Required(s) => {
-                    if kind == Kind::Object && inst.get(self.text(s)).is_none() {
-                        let name = self.text(s);
-                        return self.fail(path, "required", |m| {
-                            write!(m, "missing required property \"{name}\"")
-                        });
+                Op::Required(_) => {
+                    // A run of `required` names is checked in one pass over the members.
+                    let start = i - 1;
+                    while i - start < REQUIRED_BATCH && matches!(ops.get(i), Some(Op::Required(_))) {
+                        i += 1;
+                    }
+                    let names = ops.get(start..i).unwrap_or_default();
+                    let whole_run = !matches!(ops.get(i), Some(Op::Required(_)));
+                    let members_later = ops
+                        .get(i..)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|op| matches!(op, Op::Members { .. }));
+                    if whole_run && members_later {
+                        // Checked during the `Members` pass instead of a pass of its own.
+                        required = names;
+                    } else if kind == Kind::Object {
+                        self.required(names, inst, path)?;
                     }
                 }
                 Op::MinProperties(n) | Op::MaxProperties(n) => {
@@ -463,7 +497,7 @@ impl<'p> Eval<'p> {
                     let pats = payload(ops, i, patterns);
                     i += usize::from(patterns);
                     if kind == Kind::Object {
-                        self.members(p, pats, additional, inst, path)?;
+                        self.members(p, pats, additional, required, inst, path)?;
                     }
                 }
                 Op::PropertyNames(c) => {
@@ -556,12 +590,54 @@ impl<'p> Eval<'p> {
         Ok(())
     }
 
+    /// Checks up to [`REQUIRED_BATCH`] `Required` ops in one pass over the members.
     #[inline(never)]
-    fn number(&mut self, op: Op, s: Str, inst: Value<'_>, path: &Path<'_>) -> Flow {
-        let limit_text = self.text(s);
-        let (Some(x), Some(limit)) = (Decimal::parse(inst.raw()), Decimal::parse(limit_text)) else {
+    fn required(&mut self, names: &[Op], inst: Value<'_>, path: &Path<'_>) -> Flow {
+        let all: u64 = match names.len() {
+            REQUIRED_BATCH => u64::MAX,
+            n => (1u64 << n) - 1,
+        };
+        let mut found = 0u64;
+        let Some(members) = inst.members() else {
             return Ok(());
         };
+        for (key, _) in members {
+            for (bit, op) in names.iter().enumerate() {
+                if let Op::Required(s) = *op {
+                    if found & (1 << bit) == 0 && self.key_is(key, s) {
+                        found |= 1 << bit;
+                        break;
+                    }
+                }
+            }
+            if found == all {
+                return Ok(());
+            }
+        }
+        self.missing(names, found, path)
+    }
+
+    /// True when the member name `key` equals the program string `s`.
+    #[inline]
+    fn key_is(&self, key: JsonStr<'_>, s: Str) -> bool {
+        let start = usize::from(s.off);
+        let name = self
+            .prog
+            .text
+            .as_bytes()
+            .get(start..start + usize::from(s.len))
+            .unwrap_or_default();
+        if key.has_escapes() {
+            return key.eq_str(self.text(s));
+        }
+        let raw = key.raw().as_bytes();
+        raw.len() == name.len() && raw.first() == name.first() && raw == name
+    }
+
+    #[inline(never)]
+    fn number(&mut self, op: Op, s: Str, x: Decimal<'_>, inst: Value<'_>, path: &Path<'_>) -> Flow {
+        let limit_text = self.text(s);
+        let limit = Decimal::parse_checked(limit_text);
         let ord = x.cmp(&limit);
         let (ok, keyword, rel) = match op {
             Op::Minimum(_) => (ord != Ordering::Less, "minimum", "less than the minimum"),
@@ -595,10 +671,8 @@ impl<'p> Eval<'p> {
         self.step(path)?;
         Ok(match (a.kind(), b.kind()) {
             (Kind::Number, Kind::Number) => {
-                match (Decimal::parse(a.raw()), Decimal::parse(b.raw())) {
-                    (Some(x), Some(y)) => x.cmp(&y) == Ordering::Equal,
-                    _ => false,
-                }
+                let (x, y) = (Decimal::parse_checked(a.raw()), Decimal::parse_checked(b.raw()));
+                x.cmp(&y) == Ordering::Equal
             }
             (Kind::String, Kind::String) => match (a.as_str(), b.as_str()) {
                 (Some(x), Some(y)) => str_eq(x, y),
@@ -678,8 +752,26 @@ impl<'p> Eval<'p> {
     }
 
     #[inline(never)]
-    fn items(&mut self, prefix: &[Op], rest: u16, inst: Value<'_>, path: &Path<'_>) -> Flow {
-        for (idx, item) in inst.elements().into_iter().flatten().enumerate() {
+    fn items(
+        &mut self,
+        prefix: &[Op],
+        rest: u16,
+        (min, max): (usize, usize),
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Flow {
+        let Some(elements) = inst.elements() else {
+            return Ok(());
+        };
+        let rest_is_false = rest != NONE && self.is_false(rest);
+        let mut count = 0usize;
+        for (idx, item) in elements.enumerate() {
+            count = idx + 1;
+            if count > max {
+                return self.fail(path, "maxItems", |m| {
+                    write!(m, "more than maxItems {max} items")
+                });
+            }
             let child = match prefix.get(idx) {
                 Some(Op::Child(n)) => *n,
                 _ => rest,
@@ -691,7 +783,7 @@ impl<'p> Eval<'p> {
                 continue;
             }
             self.step(path)?;
-            if idx >= prefix.len() && self.is_false(child) {
+            if idx >= prefix.len() && rest_is_false {
                 let allowed = prefix.len();
                 return self.fail(path, "items", |m| {
                     write!(m, "item {idx} not allowed: at most {allowed} items")
@@ -699,6 +791,11 @@ impl<'p> Eval<'p> {
             }
             let p = path.index(idx);
             self.eval(child, item, &p)?;
+        }
+        if count < min {
+            return self.fail(path, "minItems", |m| {
+                write!(m, "{count} items, fewer than minItems {min}")
+            });
         }
         Ok(())
     }
@@ -709,7 +806,10 @@ impl<'p> Eval<'p> {
             return Ok(());
         }
         let mut count = 0u32;
-        for (idx, item) in inst.elements().into_iter().flatten().enumerate() {
+        let Some(elements) = inst.elements() else {
+            return Ok(());
+        };
+        for (idx, item) in elements.enumerate() {
             self.step(path)?;
             let p = path.index(idx);
             if self.test(node, item, &p)? {
@@ -733,24 +833,46 @@ impl<'p> Eval<'p> {
         Ok(())
     }
 
+    /// `properties`, `patternProperties`, `additionalProperties`, and the `required` names
+    /// deferred to this pass, in one walk over the members.
     #[inline(never)]
     fn members(
         &mut self,
         props: &[Op],
         pats: &[Op],
         additional: u16,
+        required: &[Op],
         inst: Value<'_>,
         path: &Path<'_>,
     ) -> Flow {
-        for (key, value) in inst.members().into_iter().flatten() {
+        let all: u64 = match required.len() {
+            REQUIRED_BATCH => u64::MAX,
+            n => (1u64 << n) - 1,
+        };
+        let mut found = 0u64;
+        let Some(members) = inst.members() else {
+            return Ok(());
+        };
+        for (key, value) in members {
             self.step(path)?;
+            if found != all {
+                for (bit, op) in required.iter().enumerate() {
+                    if let Op::Required(s) = *op {
+                        if found & (1 << bit) == 0 && self.key_is(key, s) {
+                            found |= 1 << bit;
+                            break;
+                        }
+                    }
+                }
+            }
             let p = path.key(key);
             let mut matched = false;
             for prop in props {
                 if let Op::Prop { name, node } = *prop {
-                    if key.eq_str(self.text(name)) {
+                    if self.key_is(key, name) {
                         matched = true;
                         self.member(node, "properties", key, value, path, &p)?;
+                        break; // names in `properties` are unique
                     }
                 }
             }
@@ -767,7 +889,21 @@ impl<'p> Eval<'p> {
                 self.member(additional, "additionalProperties", key, value, path, &p)?;
             }
         }
+        if found != all {
+            return self.missing(required, found, path);
+        }
         Ok(())
+    }
+
+    fn missing(&mut self, names: &[Op], found: u64, path: &Path<'_>) -> Flow {
+        let missing = (!found).trailing_zeros() as usize;
+        let name = match names.get(missing) {
+            Some(Op::Required(s)) => self.text(*s),
+            _ => "",
+        };
+        self.fail(path, "required", |m| {
+            write!(m, "missing required property \"{name}\"")
+        })
     }
 
     /// Applies `node` to one member; a `false` schema is reported on the object.

@@ -15,7 +15,7 @@ use core::fmt;
 use embedded_mcp::schema::{compile, CompileError, Program, Storage};
 use embedded_mcp::server::{SchemaRole, ToolSchemas};
 
-use crate::tools::{self, TOOL_COUNT, TOOLS};
+use crate::tools::{self, TOOLS, TOOL_COUNT};
 
 /// Room for the compiled programs: `Storage<subschemas, instructions, text bytes>` each, the
 /// capacities the compiler needs for the schemas of tools.rs (a node costs 14 bytes of RAM, an

@@ -28,8 +28,9 @@ fn main() -> ! {
     let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
     clock::start(core.SYST);
     let (rx, tx) = uart.split();
+    // Compiles the schemas and builds the server; logs "qemu-sensors: ready".
+    let served = mcp::start(rx, tx);
     executor::run(|spawner| {
-        // The task logs "qemu-sensors: ready" once its schemas are compiled.
-        spawner.spawn(mcp::mcp_task(rx, tx).expect("MCP task spawned once"));
+        spawner.spawn(mcp::mcp_task(served).expect("MCP task spawned once"));
     })
 }

@@ -20,7 +20,7 @@
 
 use core::convert::Infallible;
 use core::future::poll_fn;
-use core::sync::atomic::{AtomicBool, Ordering};
+use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use core::task::Poll;
 
 use cortex_m::peripheral::NVIC;
@@ -88,6 +88,8 @@ static RX_WAKER: AtomicWaker = AtomicWaker::new();
 /// Set by the interrupt when it masked itself because the ring was full.
 static RX_PAUSED: AtomicBool = AtomicBool::new(false);
 static TAKEN: AtomicBool = AtomicBool::new(false);
+/// Times the interrupt paused reception because the ring was full.
+static RX_PAUSES: AtomicU32 = AtomicU32::new(0);
 
 /// UART0, enabled and interrupt-driven. Get it once with [`Uart0::take`], then
 /// [`split`](Uart0::split) it or use it whole (it implements `Read` and `Write` too).
@@ -148,6 +150,12 @@ pub fn rx_free() -> usize {
     RX_RING_SIZE - RX_RING.len().min(RX_RING_SIZE)
 }
 
+/// How many times reception was paused because the ring was full (and resumed once the reader
+/// made room): the back-pressure that keeps a fast sender from losing bytes.
+pub fn rx_pauses() -> u32 {
+    RX_PAUSES.load(Ordering::Relaxed)
+}
+
 /// The UART0 interrupt handler (IRQ 5, installed by src/vectors.rs).
 pub extern "C" fn on_uart0_interrupt() {
     while read_reg(reg::FR) & reg::FR_RXFE == 0 {
@@ -157,6 +165,7 @@ pub extern "C" fn on_uart0_interrupt() {
             // would not raise it again for the byte still waiting.
             write_reg(reg::IM, read_reg(reg::IM) & !reg::INT_RX);
             RX_PAUSED.store(true, Ordering::Release);
+            RX_PAUSES.fetch_add(1, Ordering::Relaxed);
             break;
         }
         // Bits 8..11 are error flags (framing, parity, break, overrun): dropped here, the line

@@ -242,7 +242,9 @@ pub fn exchange(
 /// A 2026-07-28 request line.
 pub fn req26(id: &str, method: &str, extra_params: &str) -> String {
     let sep = if extra_params.is_empty() { "" } else { "," };
-    format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{META}{sep}{extra_params}}}}}"#)
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}","params":{{{META}{sep}{extra_params}}}}}"#
+    )
 }
 
 /// A legacy request line (`params` omitted when empty).
