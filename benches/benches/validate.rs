@@ -2,12 +2,14 @@
 //! (`embedded_mcp::schema`, `Program::validate_bytes` on the raw bytes) against
 //! `serde_json::from_slice` + the `jsonschema` crate's `is_valid` (schema compiled once, as a
 //! host would). Two payloads: a ~200-byte sensor result and a ~4 KiB array of readings. After
-//! criterion's report the ratios (peer median / ours, from this run's estimates) are printed.
+//! criterion's report the ratios are printed twice: from criterion's medians of this run, and
+//! from an interleaved measurement (each side's fastest of 61 alternating ~2 ms batches), which
+//! a shared, busy machine disturbs far less.
 //!
 //! Run: `cargo bench -p embedded-mcp-benches --bench validate`
 
 use std::path::{Path, PathBuf};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use criterion::{black_box, Criterion};
 use embedded_mcp::schema::{compile, Program, Storage};
@@ -56,40 +58,97 @@ fn array_schema() -> String {
     format!(r#"{{"type":"array","maxItems":64,"items":{READING_SCHEMA}}}"#)
 }
 
-fn bench_pair(c: &mut Criterion, group_name: &str, schema: &str, instance: &[u8]) {
-    let mut storage = Box::new(Storage::<64, 512, 1024>::new());
-    let program: Program<'_> = compile(schema.as_bytes(), &mut storage).expect("schema compiles");
+/// One payload: our compiled program and the peer's compiled validator, checked to agree.
+struct Pair<'p> {
+    name: &'static str,
+    program: Program<'p>,
+    peer: jsonschema::Validator,
+    instance: Vec<u8>,
+}
+
+fn pair<'p>(
+    name: &'static str,
+    schema: &str,
+    instance: Vec<u8>,
+    storage: &'p mut Storage<64, 512, 1024>,
+) -> Pair<'p> {
+    let program = compile(schema.as_bytes(), storage).expect("schema compiles");
     let schema_value: serde_json::Value = serde_json::from_str(schema).unwrap();
     let peer = jsonschema::validator_for(&schema_value).expect("peer compiles");
-
     // Both agree that the instance is valid, and that a broken one is not.
-    assert!(program.validate_bytes(instance).is_ok());
-    assert!(peer.is_valid(&serde_json::from_slice(instance).unwrap()));
-    let broken = String::from_utf8(instance.to_vec())
+    assert!(program.validate_bytes(&instance).is_ok());
+    assert!(peer.is_valid(&serde_json::from_slice(&instance).unwrap()));
+    let broken = String::from_utf8(instance.clone())
         .unwrap()
         .replacen("\"ok\"", "\"bad\"", 1)
         .replacen(":true", ":1", 1);
     assert!(program.validate_bytes(broken.as_bytes()).is_err());
     assert!(!peer.is_valid(&serde_json::from_str(&broken).unwrap()));
+    Pair {
+        name,
+        program,
+        peer,
+        instance,
+    }
+}
 
-    let mut group = c.benchmark_group(group_name);
-    group.bench_function(OURS, |b| {
-        b.iter(|| black_box(program.validate_bytes(black_box(instance)).is_ok()))
-    });
-    group.bench_function("TMP_parse_only", |b| {
-        b.iter(|| black_box(embedded_mcp::json::Value::parse(black_box(instance)).is_ok()))
-    });
-    let pre = embedded_mcp::json::Value::parse(instance).unwrap();
-    group.bench_function("TMP_validate_only", |b| {
-        b.iter(|| black_box(program.validate(black_box(pre)).is_ok()))
-    });
-    group.bench_function(PEER, |b| {
-        b.iter(|| {
-            let value: serde_json::Value = serde_json::from_slice(black_box(instance)).unwrap();
-            black_box(peer.is_valid(&value))
-        })
-    });
-    group.finish();
+impl Pair<'_> {
+    fn ours(&self) -> bool {
+        self.program
+            .validate_bytes(black_box(&self.instance))
+            .is_ok()
+    }
+
+    fn theirs(&self) -> bool {
+        let value: serde_json::Value = serde_json::from_slice(black_box(&self.instance)).unwrap();
+        self.peer.is_valid(&value)
+    }
+
+    fn bench(&self, c: &mut Criterion) {
+        let mut group = c.benchmark_group(self.name);
+        group.bench_function(OURS, |b| b.iter(|| black_box(self.ours())));
+        group.bench_function(PEER, |b| b.iter(|| black_box(self.theirs())));
+        group.finish();
+    }
+}
+
+/// Nanoseconds per call of `a` and `b`: each side's fastest batch of about 2 ms over 61 rounds
+/// that alternate the two sides (swapping which goes first). Other processes only ever add
+/// time, so the fastest batch is the closest to the code's own cost.
+fn interleaved(mut a: impl FnMut() -> bool, mut b: impl FnMut() -> bool) -> (f64, f64) {
+    fn size_batch(f: &mut impl FnMut() -> bool) -> u32 {
+        let mut n = 1u32;
+        while n < 1 << 24 {
+            let start = Instant::now();
+            for _ in 0..n {
+                black_box(f());
+            }
+            if start.elapsed() >= Duration::from_millis(2) {
+                break;
+            }
+            n *= 2;
+        }
+        n
+    }
+    fn run(f: &mut impl FnMut() -> bool, n: u32) -> f64 {
+        let start = Instant::now();
+        for _ in 0..n {
+            black_box(f());
+        }
+        start.elapsed().as_nanos() as f64 / f64::from(n)
+    }
+    let (na, nb) = (size_batch(&mut a), size_batch(&mut b));
+    let (mut best_a, mut best_b) = (f64::INFINITY, f64::INFINITY);
+    for round in 0..61 {
+        if round % 2 == 0 {
+            best_a = best_a.min(run(&mut a, na));
+            best_b = best_b.min(run(&mut b, nb));
+        } else {
+            best_b = best_b.min(run(&mut b, nb));
+            best_a = best_a.min(run(&mut a, na));
+        }
+    }
+    (best_a, best_b)
 }
 
 /// Where criterion writes its estimates (the same rule criterion uses, pinned for this run).
@@ -122,29 +181,55 @@ fn main() {
     let started = SystemTime::now();
     let mut c = Criterion::default().configure_from_args();
 
-    let array = serde_json::to_vec(&readings(ARRAY_LEN)).unwrap();
+    let mut storage_result = Box::new(Storage::new());
+    let mut storage_array = Box::new(Storage::new());
     let array_schema = array_schema();
-    bench_pair(&mut c, "validate_sensor_result", RESULT_SCHEMA, RESULT.as_bytes());
-    bench_pair(&mut c, "validate_4k_readings", &array_schema, &array);
+    let pairs = [
+        pair(
+            "validate_sensor_result",
+            RESULT_SCHEMA,
+            RESULT.as_bytes().to_vec(),
+            &mut storage_result,
+        ),
+        pair(
+            "validate_4k_readings",
+            &array_schema,
+            serde_json::to_vec(&readings(ARRAY_LEN)).unwrap(),
+            &mut storage_array,
+        ),
+    ];
+    for p in &pairs {
+        p.bench(&mut c);
+    }
     c.final_summary();
 
     println!();
     println!(
-        "ratios (serde_json::from_slice + jsonschema is_valid median / embedded-mcp validate_bytes median; payloads: result {} B, array {} B):",
-        RESULT.len(),
-        array.len()
+        "ratios from criterion medians (serde_json::from_slice + jsonschema is_valid / embedded-mcp validate_bytes; payloads {} B and {} B):",
+        pairs[0].instance.len(),
+        pairs[1].instance.len()
     );
-    for group in ["validate_sensor_result", "validate_4k_readings"] {
+    for p in &pairs {
         match (
-            median_ns(&dir, group, OURS, started),
-            median_ns(&dir, group, PEER, started),
+            median_ns(&dir, p.name, OURS, started),
+            median_ns(&dir, p.name, PEER, started),
         ) {
             (Some(ours), Some(peer)) => println!(
-                "  {group:<24} embedded-mcp {ours:>10.1} ns  peer {peer:>10.1} ns  ratio {:>5.2}x  (target >= 2x: {})",
-                peer / ours,
-                if peer / ours >= 2.0 { "met" } else { "NOT met" }
+                "  {:<24} embedded-mcp {ours:>10.1} ns  peer {peer:>10.1} ns  ratio {:>5.2}x",
+                p.name,
+                peer / ours
             ),
-            _ => println!("  {group:<24} not measured in this run"),
+            _ => println!("  {:<24} not measured in this run", p.name),
         }
+    }
+    println!("ratios measured interleaved (ns per call, each side's fastest of 61 alternating ~2 ms batches):");
+    for p in &pairs {
+        let (ours, peer) = interleaved(|| p.ours(), || p.theirs());
+        println!(
+            "  {:<24} embedded-mcp {ours:>10.1} ns  peer {peer:>10.1} ns  ratio {:>5.2}x  (target >= 2x: {})",
+            p.name,
+            peer / ours,
+            if peer / ours >= 2.0 { "met" } else { "NOT met" }
+        );
     }
 }

@@ -30,3 +30,6 @@ pub fn mcp_schema_dir() -> PathBuf {
 pub fn json_schema_suite_dir() -> PathBuf {
     shared_dir().join("json-schema-test-suite")
 }
+
+/// The hostile and malformed input corpus shared by the host and QEMU runners (issue 8).
+pub mod hostile;

@@ -10,8 +10,8 @@ use std::cell::Cell;
 
 use embedded_mcp::json::{self, CountingSink, EncodeError, SliceSink};
 use embedded_mcp::result::{
-    encode_error, encode_structured, encode_structured_raw, encode_text, write_error,
-    write_structured, ContentBlock, Era, ResultView, ResultWriter,
+    encode_error, encode_structured, encode_structured_raw, encode_structured_with, encode_text,
+    write_error, write_structured, ContentBlock, Era, ResultView, ResultWriter,
 };
 use serde::{Deserialize, Serialize};
 
@@ -125,6 +125,17 @@ fn encoding_does_not_allocate() {
             // The too-small path counts the size without storing: still no heap.
             assert!(matches!(
                 encode_structured(&mut small, era, &READINGS),
+                Err(EncodeError::BufferTooSmall { .. })
+            ));
+            let done = encode_structured_with(&mut buf, era, &READINGS[0], |w| {
+                w.image_bytes(&[0x89, b'P', b'N', b'G'], "image/png")?;
+                w.set_error(true);
+                Ok(())
+            })
+            .unwrap();
+            assert!(done.structured.is_some());
+            assert!(matches!(
+                encode_structured_with(&mut small, era, &READINGS[0], |w| w.text("x")),
                 Err(EncodeError::BufferTooSmall { .. })
             ));
             let mut count = CountingSink::default();

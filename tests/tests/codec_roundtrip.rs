@@ -10,8 +10,9 @@ use codec_support::{
 };
 use embedded_mcp::json::{self, CountingSink, EncodeError};
 use embedded_mcp::result::{
-    encode_error, encode_structured, encode_structured_raw, encode_text, write_error,
-    write_structured, write_structured_raw, ContentBlock, Encoded, Era, ResultView, ResultWriter,
+    encode_error, encode_structured, encode_structured_raw, encode_structured_with, encode_text,
+    write_error, write_structured, write_structured_raw, ContentBlock, Encoded, Era, ResultView,
+    ResultWriter,
 };
 use proptest::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -358,6 +359,22 @@ proptest! {
         } else {
             prop_assert_eq!(&whole, &expected);
         }
+        if let Some(v) = &structured {
+            // The one-shot form serialises once and writes the same bytes, with the range.
+            let mut buf = vec![0u8; sink.0.len()];
+            let done = encode_structured_with(&mut buf, era, v, |w| {
+                for b in &blocks {
+                    b.write_to(w);
+                }
+                w.set_error(is_error);
+                Ok(())
+            })
+            .unwrap();
+            prop_assert_eq!(&buf[..done.len], &sink.0[..]);
+            let range = done.structured.unwrap();
+            let reread: Json = serde_json::from_slice(&buf[range]).unwrap();
+            prop_assert_eq!(&reread, &expected["structuredContent"]);
+        }
         let view = ResultView::parse(&sink.0).unwrap();
         prop_assert_eq!(view.content().count(), expected["content"].as_array().unwrap().len());
         prop_assert_eq!(view.is_error(), is_error);
@@ -456,6 +473,18 @@ impl Block {
                 }
                 j
             }
+        }
+    }
+
+    /// Writes the block into a writer over a slice, exactly as [`Block::write`] does.
+    fn write_to(&self, w: &mut ResultWriter<'_, embedded_mcp::json::SliceSink<'_>>) {
+        match self {
+            Block::Text(t) => w.text(t).unwrap(),
+            Block::Image(d, m) if d.len() % 2 == 0 => w.image(&base64(d), m).unwrap(),
+            Block::Image(d, m) => w.image_bytes(d, m).unwrap(),
+            Block::Audio(d, m) if d.len() % 2 == 0 => w.audio_bytes(d, m).unwrap(),
+            Block::Audio(d, m) => w.audio(&base64(d), m).unwrap(),
+            Block::Link(u, n, m, d) => w.resource_link(u, n, m.as_deref(), d.as_deref()).unwrap(),
         }
     }
 

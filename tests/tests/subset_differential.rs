@@ -33,7 +33,8 @@ fn key() -> impl Strategy<Value = String> {
 fn number() -> impl Strategy<Value = Value> {
     prop_oneof![
         (-3i64..10).prop_map(Value::from),
-        prop::sample::select(vec![0.5, 1.5, 2.0, -1.0, 2.5, 0.25, 3.0, -0.5]).prop_map(|f| json!(f)),
+        prop::sample::select(vec![0.5, 1.5, 2.0, -1.0, 2.5, 0.25, 3.0, -0.5])
+            .prop_map(|f| json!(f)),
     ]
 }
 
@@ -75,8 +76,15 @@ fn assertion() -> impl Strategy<Value = (String, Value)> {
         number().prop_map(kw("maximum")),
         number().prop_map(kw("exclusiveMinimum")),
         number().prop_map(kw("exclusiveMaximum")),
-        prop::sample::select(vec![json!(1), json!(2), json!(3), json!(0.5), json!(2.5), json!(0.25)])
-            .prop_map(kw("multipleOf")),
+        prop::sample::select(vec![
+            json!(1),
+            json!(2),
+            json!(3),
+            json!(0.5),
+            json!(2.5),
+            json!(0.25)
+        ])
+        .prop_map(kw("multipleOf")),
         count().prop_map(kw("minLength")),
         count().prop_map(kw("maxLength")),
         prop::sample::select(PATTERNS).prop_map(|p| ("pattern".to_owned(), json!(p))),
@@ -101,7 +109,9 @@ fn applicator(inner: BoxedStrategy<Value>) -> impl Strategy<Value = (String, Val
         prop::collection::btree_map(keys, s, 1..3)
             .prop_map(move |m| (k.to_owned(), Value::Object(m.into_iter().collect())))
     };
-    let pattern = prop::sample::select(PATTERNS).prop_map(str::to_owned).boxed();
+    let pattern = prop::sample::select(PATTERNS)
+        .prop_map(str::to_owned)
+        .boxed();
     prop_oneof![
         map("properties", key().boxed(), inner.clone()),
         map("patternProperties", pattern, inner.clone()),

@@ -45,10 +45,15 @@ fn hundred_thousand_deep_instance_is_refused_by_the_parser() {
         let mut storage = big();
         let program = compile(br##"{"items":{"$ref":"#"}}"##, &mut storage).unwrap();
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
-        let err = timed("100k-deep instance", || program.validate_bytes(deep.as_bytes()))
-            .unwrap_err();
+        let err = timed("100k-deep instance", || {
+            program.validate_bytes(deep.as_bytes())
+        })
+        .unwrap_err();
         assert_eq!(err.kind, ViolationKind::NotJson);
-        assert_eq!(err.to_string(), "(root): not JSON: nesting too deep at byte 32");
+        assert_eq!(
+            err.to_string(),
+            "(root): not JSON: nesting too deep at byte 32"
+        );
     });
 }
 
@@ -63,20 +68,53 @@ fn recursion_depth_is_bounded_explicitly() {
         let err = timed("128-deep recursive $ref", || program.validate(instance)).unwrap_err();
         assert_eq!(err.kind, ViolationKind::TooDeep);
         assert_eq!(err.keyword, "$depth");
-        assert!(err.to_string().ends_with(": evaluation deeper than 64 levels"), "{err}");
-        // The path is long: it is truncated at the front with a marker.
-        assert!(err.path.is_truncated(), "{}", err.path);
-        assert!(err.path.as_str().starts_with('…'));
-        // Within the default instance depth (32) the same schema is fine.
-        let ok = format!("{}{}", "[".repeat(32), "]".repeat(32));
+        assert!(
+            err.to_string()
+                .ends_with(": evaluation deeper than 32 levels"),
+            "{err}"
+        );
+        assert_eq!(err.path.as_str(), "/0".repeat(16));
+        // Each array level below the first costs two evaluation levels here (the `items`
+        // subschema, then the root again through `$ref`): 16 nested arrays need 31 levels and
+        // fit the default depth of 32, 17 need 33 and do not.
+        let ok = format!("{}{}", "[".repeat(16), "]".repeat(16));
         assert!(program.validate_bytes(ok.as_bytes()).is_ok());
+        let too_deep = format!("{}{}", "[".repeat(17), "]".repeat(17));
+        assert_eq!(
+            program
+                .validate_bytes(too_deep.as_bytes())
+                .unwrap_err()
+                .kind,
+            ViolationKind::TooDeep
+        );
+        // A caller with a bigger stack raises the limit.
+        let roomy = ValidationLimits {
+            max_depth: 300,
+            instance_max_depth: 128,
+            ..ValidationLimits::default()
+        };
+        assert!(program.validate_with(instance, &roomy).is_ok());
+        // A failure 127 levels down: its path is truncated at the front with a marker.
+        let mut storage = big();
+        let program = compile(br##"{"items":{"$ref":"#"},"minItems":1}"##, &mut storage).unwrap();
+        let err = program.validate_with(instance, &roomy).unwrap_err();
+        assert_eq!(err.keyword, "minItems");
+        assert!(err.path.is_truncated(), "{}", err.path);
+        assert_eq!(
+            err.to_string(),
+            format!("…{}: 0 items, fewer than minItems 1", "/0".repeat(17))
+        );
     });
 }
 
 #[test]
 fn huge_arrays_hit_the_step_budget() {
     let mut storage = big();
-    let program = compile(br#"{"type":"array","items":{"type":"integer"}}"#, &mut storage).unwrap();
+    let program = compile(
+        br#"{"type":"array","items":{"type":"integer"}}"#,
+        &mut storage,
+    )
+    .unwrap();
     let n = 1_000_000;
     let mut text = String::with_capacity(2 * n + 2);
     text.push('[');
@@ -87,7 +125,10 @@ fn huge_arrays_hit_the_step_budget() {
         text.push('1');
     }
     text.push(']');
-    let err = timed("1M-element array", || program.validate_bytes(text.as_bytes())).unwrap_err();
+    let err = timed("1M-element array", || {
+        program.validate_bytes(text.as_bytes())
+    })
+    .unwrap_err();
     assert_eq!(err.kind, ViolationKind::BudgetExceeded);
     assert_eq!(err.keyword, "$budget");
     // Two steps per element (the element, the `items` subschema): the budget runs out half way.
@@ -104,7 +145,9 @@ fn huge_arrays_hit_the_step_budget() {
         ..ValidationLimits::default()
     };
     timed("1M-element array, larger budget", || {
-        assert!(program.validate_bytes_with(text.as_bytes(), &limits).is_ok())
+        assert!(program
+            .validate_bytes_with(text.as_bytes(), &limits)
+            .is_ok())
     });
 }
 
@@ -112,10 +155,14 @@ fn huge_arrays_hit_the_step_budget() {
 fn unique_items_is_quadratic_but_bounded() {
     let mut storage = big();
     let program = compile(br#"{"uniqueItems":true}"#, &mut storage).unwrap();
-    let items: Vec<String> = (0..20_000).map(|i| format!("{{\"k\":[{i},\"x\"]}}")).collect();
+    let items: Vec<String> = (0..20_000)
+        .map(|i| format!("{{\"k\":[{i},\"x\"]}}"))
+        .collect();
     let text = format!("[{}]", items.join(","));
-    let err = timed("uniqueItems over 20k objects", || program.validate_bytes(text.as_bytes()))
-        .unwrap_err();
+    let err = timed("uniqueItems over 20k objects", || {
+        program.validate_bytes(text.as_bytes())
+    })
+    .unwrap_err();
     assert_eq!(err.kind, ViolationKind::BudgetExceeded);
     // A duplicate early on is still found.
     let dup = format!("[1,1.0,{}]", items.join(","));
@@ -177,7 +224,10 @@ fn ref_loops_are_refused_at_compile_time() {
     ] {
         let mut storage = big();
         let err = compile(schema.as_bytes(), &mut storage).unwrap_err();
-        assert!(matches!(err, CompileError::RefCycle { .. }), "{schema}: {err}");
+        assert!(
+            matches!(err, CompileError::RefCycle { .. }),
+            "{schema}: {err}"
+        );
         assert!(err.to_string().contains("loop"), "{err}");
     }
     // Recursion that moves into the instance is fine.
@@ -188,11 +238,70 @@ fn ref_loops_are_refused_at_compile_time() {
     )
     .unwrap();
     assert!(p.validate_bytes(br#"{"next":{"next":{}}}"#).is_ok());
-    let err = p.validate_bytes(br#"{"next":{"next":{"x":1}}}"#).unwrap_err();
+    let err = p
+        .validate_bytes(br#"{"next":{"next":{"x":1}}}"#)
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         r#"/next/next: property "x" not allowed (additionalProperties)"#
     );
+}
+
+#[test]
+fn reference_resolution_work_is_bounded() {
+    // 400 embedded resources, each referring to the next by URI: resolving each `$ref` rescans
+    // the document for the resource, so the compiler's work bound stops it with a clear error.
+    let n = 400;
+    let defs: Vec<String> = (0..n)
+        .map(|i| {
+            if i + 1 < n {
+                format!(r#""d{i}":{{"$id":"d{i}.json","$ref":"d{}.json"}}"#, i + 1)
+            } else {
+                format!(r#""d{i}":{{"$id":"d{i}.json","type":"integer"}}"#)
+            }
+        })
+        .collect();
+    let schema = format!(
+        r#"{{"$id":"http://example.com/root.json","$ref":"d0.json","$defs":{{{}}}}}"#,
+        defs.join(",")
+    );
+    let mut storage = big();
+    let err = timed("400 chained $id resources", || {
+        compile(schema.as_bytes(), &mut storage)
+    })
+    .unwrap_err();
+    assert_eq!(err, CompileError::TooComplex);
+    assert_eq!(
+        err.to_string(),
+        "resolving references needs more work than the compiler's bound (REF_WORK_LIMIT)"
+    );
+    // 20 of them stay well inside the bound (and the chain of 20 `$ref`s inside the default
+    // evaluation depth of 32).
+    let defs: Vec<String> = (0..20)
+        .map(|i| {
+            if i + 1 < 20 {
+                format!(r#""d{i}":{{"$id":"d{i}.json","$ref":"d{}.json"}}"#, i + 1)
+            } else {
+                format!(r#""d{i}":{{"$id":"d{i}.json","type":"integer"}}"#)
+            }
+        })
+        .collect();
+    let schema = format!(
+        r#"{{"$id":"http://example.com/root.json","$ref":"d0.json","$defs":{{{}}}}}"#,
+        defs.join(",")
+    );
+    let p = timed("20 chained $id resources", || {
+        compile(schema.as_bytes(), &mut storage)
+    })
+    .unwrap();
+    assert!(p.validate_bytes(b"7").is_ok());
+    assert!(p.validate_bytes(b"\"7\"").is_err());
+    // A handful of resources compile at once.
+    let small = r##"{"$id":"http://example.com/r.json","$ref":"a.json",
+        "$defs":{"a":{"$id":"a.json","$ref":"b.json"},"b":{"$id":"b.json","type":"integer"}}}"##;
+    let p = timed("3 resources", || compile(small.as_bytes(), &mut storage)).unwrap();
+    assert!(p.validate_bytes(b"3").is_ok());
+    assert!(p.validate_bytes(b"3.5").is_err());
 }
 
 #[test]
@@ -209,11 +318,23 @@ fn huge_enums_are_bounded_by_storage_and_budget() {
     ));
     let mut storage = big();
     let huge = enum_of(200_000);
-    let err = timed("compile 200k enum", || compile(huge.as_bytes(), &mut storage)).unwrap_err();
-    assert!(matches!(err, CompileError::TooManyOps { .. } | CompileError::TextFull { .. }), "{err}");
+    let err = timed("compile 200k enum", || {
+        compile(huge.as_bytes(), &mut storage)
+    })
+    .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CompileError::TooManyOps { .. } | CompileError::TextFull { .. }
+        ),
+        "{err}"
+    );
     // 8,000 values fit the text area (64 KiB).
     let schema = enum_of(8_000);
-    let program = timed("compile 8k enum", || compile(schema.as_bytes(), &mut storage)).unwrap();
+    let program = timed("compile 8k enum", || {
+        compile(schema.as_bytes(), &mut storage)
+    })
+    .unwrap();
     timed("enum hit at the end", || {
         assert!(program.validate_bytes(b"\"v7999\"").is_ok())
     });
@@ -223,7 +344,9 @@ fn huge_enums_are_bounded_by_storage_and_budget() {
         max_steps: 1_000,
         ..ValidationLimits::default()
     };
-    let err = program.validate_bytes_with(b"\"nope\"", &tight).unwrap_err();
+    let err = program
+        .validate_bytes_with(b"\"nope\"", &tight)
+        .unwrap_err();
     assert_eq!(err.kind, ViolationKind::BudgetExceeded);
 }
 
@@ -232,10 +355,17 @@ fn deep_schemas_are_refused() {
     on_small_stack(|| {
         let schema = format!("{}{}", r#"{"not":"#.repeat(100_000), "}".repeat(100_000));
         let mut storage = big();
-        let err = timed("100k-deep schema", || compile(schema.as_bytes(), &mut storage)).unwrap_err();
+        let err = timed("100k-deep schema", || {
+            compile(schema.as_bytes(), &mut storage)
+        })
+        .unwrap_err();
         assert_eq!(err, CompileError::TooDeep);
         // 30 levels of `not` (60 JSON levels) compile and validate.
-        let schema = format!("{}{}", r#"{"not":"#.repeat(30), "true}".to_owned() + &"}".repeat(29));
+        let schema = format!(
+            "{}{}",
+            r#"{"not":"#.repeat(30),
+            "true}".to_owned() + &"}".repeat(29)
+        );
         let p = compile(schema.as_bytes(), &mut storage).unwrap();
         assert!(p.validate_bytes(b"1").is_ok());
     });
@@ -246,12 +376,21 @@ fn pathological_patterns_run_in_linear_time() {
     let mut storage = big();
     let program = compile(br#"{"pattern":"^(a*)*b$"}"#, &mut storage).unwrap();
     let subject = format!("\"{}\"", "a".repeat(100_000));
-    let err = timed("(a*)*b over 100k a", || program.validate_bytes(subject.as_bytes())).unwrap_err();
+    let err = timed("(a*)*b over 100k a", || {
+        program.validate_bytes(subject.as_bytes())
+    })
+    .unwrap_err();
     assert_eq!(err.keyword, "pattern");
     // Counted repetition that would explode is refused when compiling.
     let err = compile(br#"{"pattern":"((a{100}){100}){100}"}"#, &mut storage).unwrap_err();
     assert!(
-        matches!(err, CompileError::Refused { keyword: "pattern", .. }),
+        matches!(
+            err,
+            CompileError::Refused {
+                keyword: "pattern",
+                ..
+            }
+        ),
         "{err}"
     );
     assert_eq!(
@@ -279,7 +418,10 @@ fn corrupted_programs_are_errors_not_panics() {
     let mut loaded = big();
     let back = Program::from_postcard(&bytes, &mut loaded).unwrap();
     for i in instances {
-        assert_eq!(back.validate_bytes(i).is_ok(), program.validate_bytes(i).is_ok());
+        assert_eq!(
+            back.validate_bytes(i).is_ok(),
+            program.validate_bytes(i).is_ok()
+        );
     }
     let mut accepted = 0;
     let mut rejected = 0;
@@ -316,6 +458,8 @@ fn corrupted_programs_are_errors_not_panics() {
         }
         check(&b);
     }
-    println!("corrupted programs: {rejected} rejected, {accepted} loaded (and validated without panic)");
+    println!(
+        "corrupted programs: {rejected} rejected, {accepted} loaded (and validated without panic)"
+    );
     assert!(rejected > accepted);
 }

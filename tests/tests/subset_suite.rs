@@ -32,8 +32,12 @@ struct Tally {
 
 fn refusal_key(e: &CompileError) -> String {
     match e {
-        CompileError::Refused { keyword, reason, .. } => format!("refused `{keyword}`: {reason}"),
-        CompileError::Invalid { keyword, reason, .. } => format!("invalid `{keyword}`: {reason}"),
+        CompileError::Refused {
+            keyword, reason, ..
+        } => format!("refused `{keyword}`: {reason}"),
+        CompileError::Invalid {
+            keyword, reason, ..
+        } => format!("invalid `{keyword}`: {reason}"),
         other => format!("{other}"),
     }
 }
@@ -115,7 +119,10 @@ fn required_draft2020_12() {
         run_file(&file, &label, &mut tally, &mut storage, &mut loaded);
     }
     print_tally("draft2020-12 required", &tally);
-    assert_eq!(tally.total, 1299, "the pinned suite has 1,299 required cases");
+    assert_eq!(
+        tally.total, 1299,
+        "the pinned suite has 1,299 required cases"
+    );
     assert!(
         tally.wrong.is_empty(),
         "wrong verdicts:\n{}",

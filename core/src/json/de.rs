@@ -149,9 +149,9 @@ impl<'a> de::Deserializer<'a> for ValueDeserializer<'a, '_> {
             Kind::Number => {
                 let n = self.number()?;
                 if n.is_plain_integer() {
-                    if let Some(u) = n.raw().parse::<u64>().ok().filter(|_| !n.is_negative()) {
+                    if let Some(u) = n.as_u64().filter(|_| !n.is_negative()) {
                         visitor.visit_u64(u)
-                    } else if let Ok(i) = n.raw().parse::<i64>() {
+                    } else if let Some(i) = n.as_i64() {
                         visitor.visit_i64(i)
                     } else {
                         let f = n.as_f64().ok_or_else(|| self.err(K::NumberOutOfRange))?;

@@ -12,6 +12,9 @@
 mod de;
 mod error;
 mod escape;
+// Compiled always, so that the tests compare it with `ryu` whatever the features.
+#[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
+mod float;
 mod number;
 mod scan;
 mod ser;
@@ -20,11 +23,11 @@ mod value;
 
 pub use de::{from_slice, from_value};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
-pub use escape::{write_escaped, write_string};
 pub(crate) use escape::{escape_mask, plain_run};
+pub use escape::{write_escaped, write_string};
 pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
-pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
 pub(crate) use scan::{check_utf8, Scanner};
+pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
 pub use ser::{to_sink, to_slice, Serializer};
 pub use sink::{CountingSink, Sink, SliceSink};
 pub use value::{Elements, JsonStr, Kind, Members, Value};

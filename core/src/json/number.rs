@@ -1,5 +1,5 @@
 //! Numbers: exact integer formatting, shortest round-trip float formatting, and a borrowed view
-//! of a JSON number lexeme.
+//! of a JSON number lexeme whose integer conversions are exact decimal arithmetic.
 
 use super::{EncodeError, Sink};
 
@@ -62,21 +62,39 @@ pub(crate) fn write_i128<S: Sink + ?Sized>(sink: &mut S, v: i128) -> Result<(), 
 /// Writes an `f64` in the shortest form that reads back to the same value.
 ///
 /// NaN and infinities are refused with [`EncodeError::NonFiniteFloat`]: JSON cannot hold them.
+/// The text is `ryu`'s (`1.0`, `0.001`, `1e-7`, `1.5e30`); with the crate feature
+/// `compact-float` the same text is computed by exact big-integer arithmetic instead of
+/// `ryu`'s tables (smaller, slower; see the crate's `Cargo.toml`).
 pub fn write_f64<S: Sink + ?Sized>(sink: &mut S, v: f64) -> Result<(), EncodeError> {
     if !v.is_finite() {
         return Err(EncodeError::NonFiniteFloat);
     }
-    let mut buf = ryu::Buffer::new();
-    sink.put(buf.format_finite(v).as_bytes())
+    #[cfg(feature = "compact-float")]
+    {
+        super::float::write_f64(sink, v)
+    }
+    #[cfg(not(feature = "compact-float"))]
+    {
+        let mut buf = ryu::Buffer::new();
+        sink.put(buf.format_finite(v).as_bytes())
+    }
 }
 
-/// Writes an `f32` in the shortest form that reads back to the same `f32`.
+/// Writes an `f32` in the shortest form that reads back to the same `f32` (the same text with
+/// and without the feature `compact-float`, as for [`write_f64`]).
 pub fn write_f32<S: Sink + ?Sized>(sink: &mut S, v: f32) -> Result<(), EncodeError> {
     if !v.is_finite() {
         return Err(EncodeError::NonFiniteFloat);
     }
-    let mut buf = ryu::Buffer::new();
-    sink.put(buf.format_finite(v).as_bytes())
+    #[cfg(feature = "compact-float")]
+    {
+        super::float::write_f32(sink, v)
+    }
+    #[cfg(not(feature = "compact-float"))]
+    {
+        let mut buf = ryu::Buffer::new();
+        sink.put(buf.format_finite(v).as_bytes())
+    }
 }
 
 /// A JSON number exactly as written in the input (a checked lexeme).
@@ -110,33 +128,24 @@ impl<'a> Number<'a> {
     }
 
     /// The value as `u64` if it is exactly an integer in range.
+    ///
+    /// Computed on the decimal digits of the lexeme, without floating point: `50`, `50.0`,
+    /// `5e1`, `500e-1` and `-0` are 50, 50, 50, 50 and 0; `50.5` and `-1` are `None`.
     pub fn as_u64(&self) -> Option<u64> {
-        if self.is_plain_integer() {
-            if self.raw == "-0" {
-                return Some(0);
-            }
-            return self.raw.parse().ok();
+        match exact_integer(self.raw)? {
+            (true, 0) => Some(0),
+            (true, _) => None,
+            (false, magnitude) => Some(magnitude),
         }
-        let f = self.as_f64()?;
-        if !(0.0..=MAX_EXACT).contains(&f) {
-            return None;
-        }
-        // In range: the cast is exact when `f` is integral, which the round trip checks.
-        let i = f as u64;
-        (i as f64 == f).then_some(i)
     }
 
-    /// The value as `i64` if it is exactly an integer in range.
+    /// The value as `i64` if it is exactly an integer in range (computed on the decimal digits,
+    /// as [`Number::as_u64`]).
     pub fn as_i64(&self) -> Option<i64> {
-        if self.is_plain_integer() {
-            return self.raw.parse().ok();
+        match exact_integer(self.raw)? {
+            (true, magnitude) => 0i64.checked_sub_unsigned(magnitude),
+            (false, magnitude) => i64::try_from(magnitude).ok(),
         }
-        let f = self.as_f64()?;
-        if !(-MAX_EXACT..=MAX_EXACT).contains(&f) {
-            return None;
-        }
-        let i = f as i64;
-        (i as f64 == f).then_some(i)
     }
 
     /// The nearest `f64` (correctly rounded), or `None` when it overflows to infinity.
@@ -146,8 +155,82 @@ impl<'a> Number<'a> {
     }
 }
 
-/// 2^53: integers up to this magnitude are exact in an `f64`.
-const MAX_EXACT: f64 = 9_007_199_254_740_992.0;
+/// Bound of the exponent's magnitude while it is read: far beyond any lexeme length (a value
+/// scaled that far is 0 or out of range whatever its digits), far below `i64` overflow.
+const EXPONENT_SATURATION: i64 = 1 << 48;
+
+/// Sign and magnitude of a checked number lexeme that is exactly an integer whose magnitude
+/// fits a `u64`; `None` for a fraction or a larger magnitude.
+///
+/// Exact decimal arithmetic: the value is `digits * 10^scale`, where `digits` are the
+/// significant digits (leading and trailing zeros of the mantissa removed) and `scale` the
+/// exponent minus the fraction's length plus the trailing zeros. It is an integer exactly when
+/// there are no significant digits or `scale >= 0`. No floating point is involved, so no
+/// float-parsing code is linked.
+fn exact_integer(raw: &str) -> Option<(bool, u64)> {
+    let bytes = raw.as_bytes();
+    let (negative, rest) = match bytes.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, bytes),
+    };
+    let (mantissa, exponent) = match rest.iter().position(|&b| b == b'e' || b == b'E') {
+        Some(at) => (rest.get(..at)?, rest.get(at + 1..)?),
+        None => (rest, &[][..]),
+    };
+    let (exponent_negative, exponent_digits) = match exponent.split_first() {
+        Some((b'-', digits)) => (true, digits),
+        Some((b'+', digits)) => (false, digits),
+        _ => (false, exponent),
+    };
+    let magnitude = exponent_digits.iter().fold(0i64, |e, &d| {
+        e.saturating_mul(10)
+            .saturating_add(i64::from(d.wrapping_sub(b'0')))
+            .min(EXPONENT_SATURATION)
+    });
+    let exponent = if exponent_negative {
+        -magnitude
+    } else {
+        magnitude
+    };
+    let (int, fraction) = match mantissa.iter().position(|&b| b == b'.') {
+        Some(at) => (mantissa.get(..at)?, mantissa.get(at + 1..)?),
+        None => (mantissa, &[][..]),
+    };
+    let digits = int.iter().chain(fraction).copied();
+    // Positions of the first and last non-zero digits.
+    let mut first = None;
+    let mut last = 0usize;
+    let mut count = 0usize;
+    for (i, d) in digits.clone().enumerate() {
+        if d != b'0' {
+            first.get_or_insert(i);
+            last = i;
+        }
+        count = i + 1;
+    }
+    let Some(first) = first else {
+        return Some((negative, 0));
+    };
+    let trailing_zeros = count - 1 - last;
+    let scale = exponent
+        .saturating_sub(i64::try_from(fraction.len()).ok()?)
+        .saturating_add(i64::try_from(trailing_zeros).ok()?);
+    // A negative scale leaves a non-zero digit behind the decimal point; more than 20
+    // significant digits are at least 10^20, beyond `u64`.
+    if scale < 0 || last - first >= 20 {
+        return None;
+    }
+    let mut value = 0u64;
+    for d in digits.skip(first).take(last - first + 1) {
+        value = value
+            .checked_mul(10)?
+            .checked_add(u64::from(d.wrapping_sub(b'0')))?;
+    }
+    for _ in 0..scale {
+        value = value.checked_mul(10)?;
+    }
+    Some((negative, value))
+}
 
 #[cfg(test)]
 mod tests {
@@ -198,5 +281,93 @@ mod tests {
         );
         assert_eq!(Number::from_checked("18446744073709551616").as_u64(), None);
         assert_eq!(Number::from_checked("1e400").as_f64(), None);
+    }
+
+    #[test]
+    fn integer_conversions_are_exact_without_floats() {
+        let u = |s: &str| Number::from_checked(s).as_u64();
+        let i = |s: &str| Number::from_checked(s).as_i64();
+        for lexeme in [
+            "50", "50.0", "5e1", "5E+1", "500e-1", "0.5e2", "0.05e3", "5000e-2",
+        ] {
+            assert_eq!(u(lexeme), Some(50), "{lexeme}");
+            assert_eq!(i(lexeme), Some(50), "{lexeme}");
+            assert_eq!(i(&std::format!("-{lexeme}")), Some(-50), "-{lexeme}");
+        }
+        for zero in [
+            "0",
+            "-0",
+            "0.0",
+            "-0.000e-99999999999999999999",
+            "0e999999999",
+            "00.00",
+        ] {
+            assert_eq!(u(zero), Some(0), "{zero}");
+            assert_eq!(i(zero), Some(0), "{zero}");
+        }
+        for fraction in [
+            "50.5",
+            "5e-1",
+            "1.0000000000000000000001",
+            "123456789e-9",
+            "1e-99999",
+        ] {
+            assert_eq!(u(fraction), None, "{fraction}");
+            assert_eq!(i(fraction), None, "{fraction}");
+        }
+        // Beyond 2^53 the old f64 route rounded; the digits are exact.
+        assert_eq!(u("9007199254740993.0"), Some(9_007_199_254_740_993));
+        assert_eq!(u("9.007199254740993e15"), Some(9_007_199_254_740_993));
+        assert_eq!(u("1.8446744073709551615e19"), Some(u64::MAX));
+        assert_eq!(u("18446744073709551615.000"), Some(u64::MAX));
+        assert_eq!(u("1.8446744073709551616e19"), None);
+        assert_eq!(u("1e20"), None);
+        assert_eq!(u("1e99999999999999999999999"), None);
+        assert_eq!(u("-1"), None);
+        assert_eq!(u("-1e0"), None);
+        assert_eq!(i("-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(i("-9.223372036854775808e18"), Some(i64::MIN));
+        assert_eq!(i("-9223372036854775809"), None);
+        assert_eq!(i("9223372036854775807"), Some(i64::MAX));
+        assert_eq!(i("9223372036854775808"), None);
+        // Many digits that scale back into range.
+        let long = std::format!("1{}e-300", "0".repeat(300));
+        assert_eq!(u(&long), Some(1));
+        let long = std::format!("0.{}1e301", "0".repeat(299));
+        assert_eq!(u(&long), Some(10));
+    }
+
+    #[test]
+    fn integer_conversions_agree_with_u128_arithmetic() {
+        // Every u64 written with its decimal point moved and an exponent compensating for it,
+        // plus appended zeros, must read back exactly; a digit after the point must not.
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        for _ in 0..20_000 {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            let v = state >> (state % 64);
+            let digits = std::format!("{v}");
+            let shift = (state % 7) as usize;
+            let zeros = "0".repeat((state % 5) as usize);
+            // v = digits[..len-shift] . digits[len-shift..] e shift
+            let cut = digits.len().saturating_sub(shift);
+            let (a, b) = digits.split_at(cut);
+            let a = if a.is_empty() { "0" } else { a };
+            let lexeme = std::format!("{a}.{b}{zeros}e{}", b.len());
+            assert_eq!(Number::from_checked(&lexeme).as_u64(), Some(v), "{lexeme}");
+            let expected = i64::try_from(v).ok().map(|x| -x);
+            assert_eq!(
+                Number::from_checked(&std::format!("-{lexeme}")).as_i64(),
+                expected,
+                "-{lexeme}"
+            );
+            if v != 0 {
+                let lexeme = std::format!("{a}.{b}{zeros}e{}", b.len() as i64 - 1);
+                let exact = u128::from(v) % 10 == 0;
+                let expect = exact.then_some(v / 10);
+                assert_eq!(Number::from_checked(&lexeme).as_u64(), expect, "{lexeme}");
+            }
+        }
     }
 }

@@ -108,7 +108,7 @@ impl<'a> Value<'a> {
         let body = self.raw.get(1..self.raw.len().saturating_sub(1))?;
         Some(JsonStr {
             body,
-            escaped: body.as_bytes().contains(&b'\\'),
+            escaped: body.contains('\\'),
         })
     }
 
@@ -158,10 +158,7 @@ fn open_value<'a>(scan: &mut Scanner<'a>) -> Option<(Value<'a>, bool)> {
     scan.skip_ws();
     let start = scan.pos;
     match scan.peek()? {
-        b'{' | b'[' => Some((
-            Value::from_checked(scan.slice_str(start, scan.len())),
-            true,
-        )),
+        b'{' | b'[' => Some((Value::from_checked(scan.slice_str(start, scan.len())), true)),
         _ => next_value(scan).map(|v| (v, false)),
     }
 }
@@ -172,7 +169,10 @@ fn resume(scan: &mut Scanner<'_>, value: Value<'_>, end: Option<usize>) {
     let Some(start) = scan.pos_of_addr(value.raw().as_ptr() as usize) else {
         return;
     };
-    match end.and_then(|end| scan.pos_of_addr(end)).filter(|&end| end > start) {
+    match end
+        .and_then(|end| scan.pos_of_addr(end))
+        .filter(|&end| end > start)
+    {
         Some(end) => scan.pos = end,
         None => {
             scan.pos = start;

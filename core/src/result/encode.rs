@@ -150,7 +150,15 @@ fn encode_payload<P: Payload + ?Sized>(
     payload: &P,
     write_json: impl FnOnce(&mut [u8]) -> Result<usize, EncodeError>,
 ) -> Result<Encoded, EncodeError> {
-    match encode_in_place(buf, era, write_json)? {
+    let head = structured_in_place(buf, era, write_json)?;
+    let done = head.and_then(|(mut pos, structured)| {
+        put(buf, &mut pos, era.tail(false))?;
+        Some(Encoded {
+            len: pos,
+            structured: Some(structured),
+        })
+    });
+    match done {
         Some(done) => Ok(done),
         None => {
             // Too small: count what the sink path writes (the same bytes) for the exact size.
@@ -164,6 +172,66 @@ fn encode_payload<P: Payload + ?Sized>(
     }
 }
 
+/// Encodes a structured result of `value` followed by more content blocks, which `more` adds
+/// (it may also call [`ResultWriter::set_error`]).
+///
+/// Like [`encode_structured`], the value is serialised once and the returned
+/// [`Encoded::structured`] says where its JSON is, so the caller can check it against the
+/// tool's output schema. `more` is called exactly once, also when `buf` is too small (then on
+/// a writer that only counts, so [`EncodeError::BufferTooSmall`] still has the exact size).
+///
+/// ```
+/// use embedded_mcp::result::{encode_structured_with, Era};
+///
+/// let mut buf = [0u8; 256];
+/// let done = encode_structured_with(&mut buf, Era::Stateless, &[20, 21], |w| {
+///     w.resource_link("file:///log.csv", "log.csv", Some("text/csv"), None)
+/// })?;
+/// assert_eq!(
+///     &buf[..done.len],
+///     br#"{"structuredContent":[20,21],"content":[{"type":"text","text":"[20,21]"},{"type":"resource_link","uri":"file:///log.csv","name":"log.csv","mimeType":"text/csv"}],"resultType":"complete"}"#
+/// );
+/// assert_eq!(&buf[done.structured.unwrap()], b"[20,21]");
+/// # Ok::<(), embedded_mcp::json::EncodeError>(())
+/// ```
+pub fn encode_structured_with<T: Serialize + ?Sized>(
+    buf: &mut [u8],
+    era: Era,
+    value: &T,
+    more: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,
+) -> Result<Encoded, EncodeError> {
+    let capacity = buf.len();
+    let head = structured_in_place(buf, era, |rest| json::to_slice(value, rest))?;
+    let (head_len, structured, rest) = match head {
+        Some((pos, structured)) => {
+            let (_, rest) = buf.split_at_mut(pos);
+            (pos, Some(structured), rest)
+        }
+        None => {
+            // The structured part does not fit: count it, then count the rest on an empty
+            // buffer (a slice sink keeps counting past its end).
+            let mut count = CountingSink::default();
+            ResultWriter::with_payload(&mut count, era, &Ser(value))?;
+            (count.count, None, &mut [][..])
+        }
+    };
+    let mut sink = SliceSink::new(rest);
+    let mut w = ResultWriter::after_blocks(&mut sink, era);
+    more(&mut w)?;
+    w.finish()?;
+    let len = head_len.saturating_add(sink.len());
+    match structured {
+        Some(structured) if !sink.overflowed() => Ok(Encoded {
+            len,
+            structured: Some(structured),
+        }),
+        _ => Err(EncodeError::BufferTooSmall {
+            needed: len,
+            capacity,
+        }),
+    }
+}
+
 /// Copies `bytes` to `buf[*pos..]` and advances `pos`; `None` when they do not fit.
 fn put(buf: &mut [u8], pos: &mut usize, bytes: &[u8]) -> Option<()> {
     let end = pos.checked_add(bytes.len())?;
@@ -172,13 +240,14 @@ fn put(buf: &mut [u8], pos: &mut usize, bytes: &[u8]) -> Option<()> {
     Some(())
 }
 
-/// Serialises once into `buf`, wraps for legacy peers if needed, then copies the JSON escaped
-/// into the text block. `Ok(None)` when `buf` is too small.
-fn encode_in_place(
+/// Writes `{"structuredContent":J,"content":[{"type":"text","text":"E(J)"}` into `buf`:
+/// serialises once, wraps for legacy peers if needed, then copies the JSON escaped into the
+/// text block. Returns the length written and where `J` is; `Ok(None)` when `buf` is too small.
+fn structured_in_place(
     buf: &mut [u8],
     era: Era,
     write_json: impl FnOnce(&mut [u8]) -> Result<usize, EncodeError>,
-) -> Result<Option<Encoded>, EncodeError> {
+) -> Result<Option<(usize, Range<usize>)>, EncodeError> {
     let mut pos = 0;
     if put(buf, &mut pos, STRUCTURED_HEAD).is_none() {
         return Ok(None);
@@ -189,13 +258,12 @@ fn encode_in_place(
         Err(EncodeError::BufferTooSmall { .. }) => return Ok(None),
         Err(e) => return Err(e),
     };
-    let first = buf.get(start).copied();
-    if first.is_none() {
+    if n == 0 {
         // A `Serialize` impl that wrote nothing: `"structuredContent":` cannot stay empty.
         return Err(EncodeError::Custom);
     }
     let mut end = start + n;
-    if era == Era::Legacy && first != Some(b'{') {
+    if era == Era::Legacy && buf.get(start) != Some(&b'{') {
         let inner = start + WRAP_HEAD.len();
         let wrapped_end = end + WRAP_HEAD.len() + 1;
         if wrapped_end > buf.len() {
@@ -219,13 +287,10 @@ fn encode_in_place(
         return Ok(None);
     };
     pos += escaped;
-    if put(buf, &mut pos, b"\"}").is_none() || put(buf, &mut pos, era.tail(false)).is_none() {
+    if put(buf, &mut pos, b"\"}").is_none() {
         return Ok(None);
     }
-    Ok(Some(Encoded {
-        len: pos,
-        structured: Some(start..end),
-    }))
+    Ok(Some((pos, start..end)))
 }
 
 #[cfg(test)]
@@ -404,6 +469,62 @@ mod tests {
             fn encode(&self, buf: &mut [u8], era: Era) -> Result<Encoded, EncodeError> {
                 encode_structured(buf, era, self)
             }
+        }
+    }
+
+    #[test]
+    fn structured_with_more_blocks_is_exact_at_every_size() {
+        let more = |w: &mut ResultWriter<'_, SliceSink<'_>>| {
+            w.text("see \"log\"")?;
+            w.resource_link("file:///log.csv", "log", None, None)?;
+            w.set_error(true);
+            Ok(())
+        };
+        for era in [Era::Legacy, Era::Stateless] {
+            let mut buf = [0u8; 512];
+            let done = encode_structured_with(&mut buf, era, &[1, 2], more).unwrap();
+            let out = String::from_utf8(buf[..done.len].to_vec()).unwrap();
+            // The same bytes as the streaming writer.
+            let mut other = [0u8; 512];
+            let mut sink = SliceSink::new(&mut other);
+            let mut w = ResultWriter::with_structured(&mut sink, era, &[1, 2]).unwrap();
+            w.text("see \"log\"").unwrap();
+            w.resource_link("file:///log.csv", "log", None, None)
+                .unwrap();
+            w.set_error(true);
+            w.finish().unwrap();
+            let n = sink.finish().unwrap();
+            assert_eq!(out.as_bytes(), &other[..n]);
+            let wrapped = era == Era::Legacy;
+            assert_eq!(
+                &out[done.structured.clone().unwrap()],
+                if wrapped {
+                    r#"{"result":[1,2]}"#
+                } else {
+                    "[1,2]"
+                }
+            );
+            assert!(out.ends_with(if wrapped {
+                r#"{"type":"resource_link","uri":"file:///log.csv","name":"log"}],"isError":true}"#
+            } else {
+                r#"{"type":"resource_link","uri":"file:///log.csv","name":"log"}],"isError":true,"resultType":"complete"}"#
+            }));
+            for cap in 0..done.len {
+                let mut small = std::vec![0u8; cap];
+                assert_eq!(
+                    encode_structured_with(&mut small, era, &[1, 2], more),
+                    Err(EncodeError::BufferTooSmall {
+                        needed: done.len,
+                        capacity: cap
+                    }),
+                    "capacity {cap}"
+                );
+            }
+            let mut exact = std::vec![0u8; done.len];
+            assert_eq!(
+                encode_structured_with(&mut exact, era, &[1, 2], more),
+                Ok(done)
+            );
         }
     }
 

@@ -120,6 +120,15 @@ pub(crate) fn escape_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
 /// Writes the escape of `b` (a byte that [`needs_escape`]) at the start of `dst`.
 #[inline]
 fn escape_byte(b: u8, dst: &mut [u8]) -> Option<usize> {
+    if b == b'"' || b == b'\\' {
+        // The common case, with fixed-size stores (a variable-length copy is a `memcpy` call).
+        let [backslash, byte, ..] = dst else {
+            return None;
+        };
+        *backslash = b'\\';
+        *byte = b;
+        return Some(2);
+    }
     let (esc, n) = escape_of(b);
     dst.get_mut(..n)?.copy_from_slice(esc.get(..n)?);
     Some(n)

@@ -9,7 +9,9 @@
 //! [`write_structured`] works on any [`Sink`](crate::json::Sink) (which cannot be read back) by
 //! serialising twice, the second time through an [`EscapingSink`]. Both write the same bytes.
 //! [`ResultWriter`] builds results with more blocks (`text`, `image`, `audio`, `resource_link`)
-//! and `isError`; [`encode_error`] and [`encode_text`] cover the common one-block cases.
+//! and `isError`; [`encode_structured_with`] adds such blocks after a structured value while
+//! still serialising it once; [`encode_error`] and [`encode_text`] cover the common one-block
+//! cases.
 //!
 //! ## Byte layout
 //!
@@ -61,8 +63,8 @@ mod view;
 mod writer;
 
 pub use encode::{
-    encode_error, encode_structured, encode_structured_raw, encode_text, write_error,
-    write_structured, write_structured_raw, write_text, Encoded,
+    encode_error, encode_structured, encode_structured_raw, encode_structured_with, encode_text,
+    write_error, write_structured, write_structured_raw, write_text, Encoded,
 };
 pub use error::ResultError;
 pub use escaping::EscapingSink;

@@ -216,6 +216,16 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
         })
     }
 
+    /// A writer continuing a result whose content array is open and holds a block already.
+    pub(crate) fn after_blocks(sink: &'s mut S, era: Era) -> Self {
+        Self {
+            sink,
+            era,
+            state: State::Blocks,
+            is_error: false,
+        }
+    }
+
     /// Marks the result as a tool error (`"isError":true`) or not (the default).
     pub fn set_error(&mut self, is_error: bool) {
         self.is_error = is_error;

@@ -11,11 +11,17 @@ use super::error::{CompileError, PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPAC
 use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
 use super::program::{find_loop, types, verify_structure, Op, Parts, Program, Scratch, Str, NONE};
 use super::regex::Regex;
+use super::uri::{self, Uri};
 use super::SCHEMA_MAX_DEPTH;
 use crate::json::{DecodeErrorKind, JsonStr, Kind, Limits, Value};
 
-/// Longest `$ref` (and root `$id`) accepted, in bytes once unescaped.
+/// Longest `$ref` (and `$id`) accepted, in bytes once unescaped.
 pub const REF_CAPACITY: usize = 256;
+
+/// Most bytes the compiler scans to resolve `$ref`s, `$id`s and `$anchor`s (each resolution
+/// rescans parts of the document instead of keeping a table): 64 MiB, far above what real
+/// schemas need, and a bound on adversarial ones ([`CompileError::TooComplex`]).
+pub const REF_WORK_LIMIT: u64 = 64 << 20;
 
 /// How far back the text area is searched for an identical string to reuse.
 const DEDUP_WINDOW: usize = 1024;
@@ -91,7 +97,12 @@ fn child_pos(parent: Pos, key: Option<JsonStr<'_>>) -> Pos {
                 "contentSchema",
             ]) {
                 Pos::Schema
-            } else if is(&["properties", "patternProperties", "$defs", "dependentSchemas"]) {
+            } else if is(&[
+                "properties",
+                "patternProperties",
+                "$defs",
+                "dependentSchemas",
+            ]) {
                 Pos::SchemaMap
             } else if is(&["allOf", "anyOf", "oneOf", "prefixItems"]) {
                 Pos::SchemaArray
@@ -117,8 +128,12 @@ pub(crate) struct Compiler<'s, 'p, 'r> {
     n_text: usize,
     report: Report<'r>,
     first: Option<CompileError>,
-    root_id: [u8; REF_CAPACITY],
-    root_id_len: Option<usize>,
+    /// Whether any schema in the document has an `$id` (then references are resolved as URIs
+    /// against each schema's base URI; otherwise only fragments are same-document).
+    has_ids: bool,
+    /// Bytes scanned while resolving references and anchors (bounded by
+    /// [`REF_WORK_LIMIT`]).
+    work: core::cell::Cell<u64>,
 }
 
 /// Compiles `schema` into `parts`.
@@ -158,9 +173,12 @@ pub(crate) fn compile<'p>(
         n_text: 0,
         report,
         first: None,
-        root_id: [0; REF_CAPACITY],
-        root_id_len: None,
+        has_ids: false,
+        work: core::cell::Cell::new(0),
     };
+    c.has_ids = c
+        .find_key("$id", |at| c.schema_with_key_at(at).is_some())
+        .is_some();
     match c.run() {
         Ok(()) => {}
         Err(e) => {
@@ -173,7 +191,13 @@ pub(crate) fn compile<'p>(
     if let Some(first) = c.first {
         return Err(first);
     }
-    c.finish()
+    // `finish` finds `$ref` loops; they are problems to report too.
+    let mut report = c.report.take();
+    let result = c.finish();
+    if let (Err(e), Some(r)) = (&result, report.as_mut()) {
+        r(e);
+    }
+    result
 }
 
 fn fail<T>(report: Report<'_>, e: CompileError) -> Result<T, CompileError> {
@@ -313,7 +337,8 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             len: u32::try_from(v.raw().len()).unwrap_or(u32::MAX),
             mark: 0,
         };
-        let id = u16::try_from(self.n_nodes).map_err(|_| CompileError::TooManyNodes { capacity })?;
+        let id =
+            u16::try_from(self.n_nodes).map_err(|_| CompileError::TooManyNodes { capacity })?;
         self.n_nodes += 1;
         Ok(id)
     }
@@ -435,7 +460,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
         let get = |k: Kw| kw.get(k as usize).copied().flatten();
 
-        self.core_keywords(id, &get)?;
+        self.core_keywords(&get)?;
         if let Some(t) = get(Kw::Type) {
             self.type_keyword(t)?;
         }
@@ -451,7 +476,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         self.array_keywords(&get)?;
         self.object_keywords(&get)?;
         if let Some(r) = get(Kw::Ref) {
-            if let Some(target) = self.resolve_ref(r)? {
+            if let Some(target) = self.resolve_ref(r, v)? {
                 self.emit(Op::Ref(target))?;
             }
         }
@@ -489,11 +514,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn core_keywords(
-        &mut self,
-        id: usize,
-        get: &dyn Fn(Kw) -> Option<Value<'s>>,
-    ) -> Result<(), CompileError> {
+    fn core_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
         if let Some(s) = get(Kw::Schema) {
             match s.as_str() {
                 Some(uri) if DIALECTS.iter().any(|d| uri.eq_str(d)) => {}
@@ -506,36 +527,29 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             }
         }
         if let Some(i) = get(Kw::Id) {
-            if id != 0 {
-                self.refuse(
-                    Kw::Id,
-                    i,
-                    "embedded resources ($id below the root) are not supported",
-                )?;
-            } else if let Some(uri) = i.as_str() {
-                let mut buf = [0u8; REF_CAPACITY];
-                match uri.decode_into(&mut buf) {
-                    Ok(text) => {
-                        let text = text.strip_suffix('#').unwrap_or(text);
-                        if text.contains('#') {
-                            self.invalid(Kw::Id, i, "$id must not contain a fragment")?;
-                        } else {
-                            let n = text.len();
-                            if let Some(dst) = self.root_id.get_mut(..n) {
-                                dst.copy_from_slice(text.as_bytes());
-                                self.root_id_len = Some(n);
+            match i.as_str() {
+                Some(uri) => {
+                    let mut buf = [0u8; REF_CAPACITY];
+                    match uri.decode_into(&mut buf) {
+                        Ok(text) => {
+                            let text = text.strip_suffix('#').unwrap_or(text);
+                            if text.contains('#') {
+                                self.invalid(Kw::Id, i, "$id must not contain a fragment")?;
                             }
                         }
+                        Err(_) => self.refuse(Kw::Id, i, "$id longer than 256 bytes")?,
                     }
-                    Err(_) => self.refuse(Kw::Id, i, "$id longer than 256 bytes")?,
                 }
-            } else {
-                self.invalid(Kw::Id, i, "must be a string")?;
+                None => self.invalid(Kw::Id, i, "must be a string")?,
             }
         }
         if let Some(a) = get(Kw::Anchor) {
             if !a.as_str().is_some_and(is_anchor_name) {
-                self.invalid(Kw::Anchor, a, "must be a plain name ([A-Za-z_][-A-Za-z0-9._]*)")?;
+                self.invalid(
+                    Kw::Anchor,
+                    a,
+                    "must be a plain name ([A-Za-z_][-A-Za-z0-9._]*)",
+                )?;
             }
         }
         if let Some(d) = get(Kw::DynamicRef) {
@@ -618,7 +632,10 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
     }
 
-    fn number_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
+    fn number_keywords(
+        &mut self,
+        get: &dyn Fn(Kw) -> Option<Value<'s>>,
+    ) -> Result<(), CompileError> {
         if let Some(m) = get(Kw::MultipleOf) {
             match m.as_number().and_then(|n| Decimal::parse(n.raw())) {
                 Some(d) if d.is_zero() || d.is_negative() => {
@@ -654,7 +671,10 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn string_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
+    fn string_keywords(
+        &mut self,
+        get: &dyn Fn(Kw) -> Option<Value<'s>>,
+    ) -> Result<(), CompileError> {
         for (kw, make) in [
             (Kw::MinLength, Op::MinLength as fn(u32) -> Op),
             (Kw::MaxLength, Op::MaxLength),
@@ -700,7 +720,10 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
     }
 
-    fn array_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
+    fn array_keywords(
+        &mut self,
+        get: &dyn Fn(Kw) -> Option<Value<'s>>,
+    ) -> Result<(), CompileError> {
         for (kw, make) in [
             (Kw::MinItems, Op::MinItems as fn(u32) -> Op),
             (Kw::MaxItems, Op::MaxItems),
@@ -726,7 +749,11 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                 match p.elements() {
                     Some(items) if items.clone().next().is_some() => n = items.count(),
                     _ => {
-                        return self.invalid(Kw::PrefixItems, p, "must be a non-empty array of schemas")
+                        return self.invalid(
+                            Kw::PrefixItems,
+                            p,
+                            "must be a non-empty array of schemas",
+                        )
                     }
                 }
             }
@@ -764,7 +791,10 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn object_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
+    fn object_keywords(
+        &mut self,
+        get: &dyn Fn(Kw) -> Option<Value<'s>>,
+    ) -> Result<(), CompileError> {
         if let Some(r) = get(Kw::Required) {
             let ok = r
                 .elements()
@@ -772,7 +802,12 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             if !ok {
                 self.invalid(Kw::Required, r, "must be an array of strings")?;
             } else {
-                for name in r.elements().into_iter().flatten().filter_map(|n| n.as_str()) {
+                for name in r
+                    .elements()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(|n| n.as_str())
+                {
                     let s = self.put_json_str(name)?;
                     self.emit(Op::Required(s))?;
                 }
@@ -891,6 +926,12 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                     ok = false;
                 }
                 Some(members) => {
+                    // Every member needs a node: refuse an object that cannot fit before the
+                    // quadratic duplicate check (20 000 members took minutes).
+                    let capacity = self.nodes.len();
+                    if members.clone().count() > capacity.saturating_sub(self.n_nodes) {
+                        return Err(CompileError::TooManyNodes { capacity });
+                    }
                     if has_duplicate_keys(members) {
                         self.invalid(kw, map, "a name appears twice")?;
                         ok = false;
@@ -915,7 +956,10 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
         let n_props = props.and_then(|p| p.members()).map_or(0, |m| m.count());
         let n_pats = pats.and_then(|p| p.members()).map_or(0, |m| m.count());
-        let additional = additional.map(|a| self.child(a)).transpose()?.unwrap_or(NONE);
+        let additional = additional
+            .map(|a| self.child(a))
+            .transpose()?
+            .unwrap_or(NONE);
         let (props_count, patterns_count) = (self.count16(n_props)?, self.count16(n_pats)?);
         self.emit(Op::Members {
             props: props_count,
@@ -955,7 +999,8 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
 
     // ---- references ---------------------------------------------------------------------
 
-    fn resolve_ref(&mut self, at: Value<'s>) -> Result<Option<u16>, CompileError> {
+    /// Resolves the `$ref` at `at`, found in schema `node`, to a node of this document.
+    fn resolve_ref(&mut self, at: Value<'s>, node: Value<'s>) -> Result<Option<u16>, CompileError> {
         let Some(js) = at.as_str() else {
             self.invalid(Kw::Ref, at, "must be a string")?;
             return Ok(None);
@@ -965,32 +1010,50 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             self.refuse(Kw::Ref, at, "reference longer than 256 bytes")?;
             return Ok(None);
         };
-        let (base, fragment) = match reference.split_once('#') {
-            Some((b, f)) => (b, f),
-            None => (reference, ""),
-        };
-        if !base.is_empty() {
-            let same = self
-                .root_id_len
-                .and_then(|n| self.root_id.get(..n))
-                .is_some_and(|id| id == base.as_bytes());
-            if !same {
-                self.refuse(
-                    Kw::Ref,
-                    at,
-                    "not a same-document reference (other documents are never fetched)",
-                )?;
+        const REMOTE: &str = "not a same-document reference (other documents are never fetched)";
+        // The resource the reference names, and the fragment within it.
+        let target;
+        let (resource, fragment, resource_uri) = if self.has_ids {
+            let resolved = self
+                .base_at(self.offset(node))
+                .and_then(|base| uri::resolve(base.as_str(), reference));
+            let Some(resolved) = resolved else {
+                self.refuse(Kw::Ref, at, "URI longer than 256 bytes")?;
                 return Ok(None);
+            };
+            target = resolved;
+            let (absolute, fragment) = match target.as_str().split_once('#') {
+                Some((a, f)) => (a, f),
+                None => (target.as_str(), ""),
+            };
+            match self.find_resource(absolute) {
+                Some(r) => (r, fragment, Some(absolute)),
+                None => {
+                    self.refuse(Kw::Ref, at, REMOTE)?;
+                    return Ok(None);
+                }
             }
-        }
-        let mut fbuf = [0u8; REF_CAPACITY];
-        let target = match percent_decode(fragment, &mut fbuf) {
-            None => None,
-            Some("") => Some(self.root),
-            Some(p) if p.starts_with('/') => resolve_pointer(self.root, p),
-            Some(name) => self.find_anchor(name),
+        } else {
+            // No `$id` anywhere: only a bare fragment stays in the document.
+            match reference.strip_prefix('#') {
+                Some(fragment) => (self.root, fragment, None),
+                None => {
+                    self.refuse(Kw::Ref, at, REMOTE)?;
+                    return Ok(None);
+                }
+            }
         };
-        match target {
+        let mut fbuf = [0u8; REF_CAPACITY];
+        let found = match percent_decode(fragment, &mut fbuf) {
+            None => None,
+            Some("") => Some(resource),
+            Some(p) if p.starts_with('/') => resolve_pointer(resource, p),
+            Some(name) => self.find_anchor(name, resource_uri),
+        };
+        if self.work.get() > REF_WORK_LIMIT {
+            return Err(CompileError::TooComplex);
+        }
+        match found {
             Some(t) => Ok(Some(self.child(t)?)),
             None => {
                 let pointer = self.ptr(at);
@@ -1000,12 +1063,83 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
     }
 
-    /// The schema object declaring `"$anchor": name`, searched at schema positions only.
-    fn find_anchor(&self, name: &str) -> Option<Value<'s>> {
+    /// The base URI of the schema starting at byte `target`: every `$id` on the way from the
+    /// root, resolved in turn (an empty base when there is none).
+    fn base_at(&self, target: usize) -> Option<Uri> {
+        let mut base = Uri::new();
+        let mut cur = self.root;
+        let mut pos = Pos::Schema;
+        loop {
+            if pos == Pos::Schema {
+                if let Some(id) = cur.get("$id").and_then(|v| v.as_str()) {
+                    let mut buf = [0u8; REF_CAPACITY];
+                    let id = id.decode_into(&mut buf).ok()?;
+                    let id = id.strip_suffix('#').unwrap_or(id);
+                    base = uri::resolve(base.as_str(), id)?;
+                }
+            }
+            if self.offset(cur) == target {
+                return Some(base);
+            }
+            self.charge(cur.raw().len());
+            match cur.kind() {
+                Kind::Object => {
+                    let (k, v) = cur.members()?.find(|(_, v)| self.contains(*v, target))?;
+                    pos = child_pos(pos, Some(k));
+                    cur = v;
+                }
+                Kind::Array => {
+                    cur = cur.elements()?.find(|e| self.contains(*e, target))?;
+                    pos = child_pos(pos, None);
+                }
+                _ => return None,
+            }
+        }
+    }
+
+    /// The schema whose base URI (without fragment) is `absolute`: the root or a schema with an
+    /// `$id` (an embedded resource).
+    fn find_resource(&self, absolute: &str) -> Option<Value<'s>> {
+        let is = |v: Value<'s>| {
+            self.base_at(self.offset(v))
+                .is_some_and(|u| u.without_fragment() == absolute)
+        };
+        if is(self.root) {
+            return Some(self.root);
+        }
+        let at = self.find_key("$id", |at| self.schema_with_key_at(at).is_some_and(is))?;
+        self.schema_with_key_at(at)
+    }
+
+    /// The schema object declaring `"$anchor": name`, searched at schema positions only and,
+    /// when `resource` is given, only in the resource with that URI.
+    fn find_anchor(&self, name: &str, resource: Option<&str>) -> Option<Value<'s>> {
         if !is_anchor_name_str(name) {
             return None;
         }
+        let accept = |at: usize| {
+            let Some(obj) = self.schema_with_key_at(at) else {
+                return false;
+            };
+            let named = obj
+                .get("$anchor")
+                .and_then(|a| a.as_str())
+                .is_some_and(|a| a.eq_str(name));
+            named
+                && resource.is_none_or(|r| {
+                    self.base_at(self.offset(obj))
+                        .is_some_and(|u| u.without_fragment() == r)
+                })
+        };
+        let at = self.find_key("$anchor", accept)?;
+        self.schema_with_key_at(at)
+    }
+
+    /// The byte offset of the first object key equal to `key` for which `accept` holds, found
+    /// by a linear scan of the (checked) document: no stack, no recursion.
+    fn find_key(&self, key: &str, mut accept: impl FnMut(usize) -> bool) -> Option<usize> {
         let bytes = self.doc.as_bytes();
+        self.charge(bytes.len());
         let mut i = 0usize;
         while let Some(&b) = bytes.get(i) {
             if b != b'"' {
@@ -1022,26 +1156,16 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                 }
             }
             i += 1;
-            let end = i;
-            let mut j = end;
+            let mut j = i;
             while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(j) {
                 j += 1;
             }
             if bytes.get(j) != Some(&b':') {
                 continue;
             }
-            let key = Value::from_checked(self.doc.get(start..end).unwrap_or_default());
-            if !key.as_str().is_some_and(|k| k.eq_str("$anchor")) {
-                continue;
-            }
-            if let Some(obj) = self.schema_with_key_at(start) {
-                let matches = obj
-                    .get("$anchor")
-                    .and_then(|a| a.as_str())
-                    .is_some_and(|a| a.eq_str(name));
-                if matches {
-                    return Some(obj);
-                }
+            let text = Value::from_checked(self.doc.get(start..i).unwrap_or_default());
+            if text.as_str().is_some_and(|k| k.eq_str(key)) && accept(start) {
+                return Some(start);
             }
         }
         None
@@ -1056,6 +1180,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             if pos == Pos::Data {
                 return None;
             }
+            self.charge(cur.raw().len());
             match cur.kind() {
                 Kind::Object => {
                     let mut members = cur.members()?;
@@ -1080,6 +1205,12 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                 _ => return None,
             }
         }
+    }
+
+    /// Counts `n` bytes of scanning against [`REF_WORK_LIMIT`].
+    fn charge(&self, n: usize) {
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        self.work.set(self.work.get().saturating_add(n));
     }
 
     fn contains(&self, v: Value<'s>, at: usize) -> bool {

@@ -403,6 +403,9 @@ pub enum CompileError {
         /// The capacity.
         capacity: usize,
     },
+    /// Resolving `$ref`s, `$id`s and `$anchor`s would scan more than
+    /// [`REF_WORK_LIMIT`](super::REF_WORK_LIMIT) bytes of the schema.
+    TooComplex,
     /// The compiler built an inconsistent program (a bug in this crate; please report it).
     Internal,
 }
@@ -430,11 +433,7 @@ impl fmt::Display for CompileError {
                 keyword,
                 pointer,
                 reason,
-            } => write!(
-                f,
-                "{}{pointer}: invalid `{keyword}`: {reason}",
-                at(pointer)
-            ),
+            } => write!(f, "{}{pointer}: invalid `{keyword}`: {reason}", at(pointer)),
             Self::UnresolvedRef { pointer } => write!(
                 f,
                 "{}{pointer}: `$ref` does not resolve inside the document",
@@ -454,6 +453,9 @@ impl fmt::Display for CompileError {
             Self::TextFull { capacity } => write!(
                 f,
                 "compiled schema needs more than {capacity} bytes of names and values"
+            ),
+            Self::TooComplex => f.write_str(
+                "resolving references needs more work than the compiler's bound (REF_WORK_LIMIT)",
             ),
             Self::Internal => f.write_str("internal error: inconsistent compiled program"),
         }

@@ -12,7 +12,7 @@ use core::cmp::Ordering;
 const EXP_LIMIT: i64 = 1 << 48;
 
 /// The most significant digits a `multipleOf` divisor may have (the remainder is computed in
-/// `u128`, which holds `divisor × 10` for every divisor below 10^18).
+/// `u64`, which holds `divisor × 10` for every divisor below 10^18).
 pub(crate) const MULTIPLE_OF_MAX_DIGITS: usize = 18;
 
 /// A checked JSON number lexeme viewed as an exact decimal.
@@ -226,21 +226,119 @@ impl<'a> Decimal<'a> {
             return Some(true);
         };
         // self = X × 10^a and divisor = D × 10^b, X and D without trailing zeros.
-        let mut d: u128 = 0;
+        // D < 10^18, so `r * 10 + 9 < 10^19` stays inside a u64 in the loop below.
+        let mut d: u64 = 0;
         for i in df..=dl {
-            d = d * 10 + u128::from(divisor.digit(i));
+            d = d * 10 + u64::from(divisor.digit(i));
         }
         let (a, b) = (self.place(xl), divisor.place(dl));
         if a < b {
             // X is not divisible by 10, so X × 10^a / 10^b is not even an integer.
             return Some(false);
         }
-        let mut r: u128 = 0;
+        let mut r: u64 = 0;
         for i in xf..=xl {
-            r = (r * 10 + u128::from(self.digit(i))) % d;
+            r = (r * 10 + u64::from(self.digit(i))) % d;
         }
         let shift = u64::try_from(a - b).unwrap_or(u64::MAX);
-        Some((r * pow10_mod(shift, d)).is_multiple_of(d))
+        if shift == 0 {
+            return Some(r == 0);
+        }
+        let d = u128::from(d);
+        Some((u128::from(r) * pow10_mod(shift, d)).is_multiple_of(d))
+    }
+}
+
+/// Exact comparison of two checked number lexemes. Lexemes without an exponent (the common
+/// case) are compared digit by digit in place; others go through [`Decimal`].
+pub(crate) fn cmp_lexemes(a: &str, b: &str) -> Ordering {
+    let (Some((an, az, ai, af)), Some((bn, bz, bi, bf))) = (split_plain(a), split_plain(b)) else {
+        return Decimal::parse_checked(a).cmp(&Decimal::parse_checked(b));
+    };
+    let sign = |neg: bool, zero: bool| {
+        if zero {
+            0i8
+        } else if neg {
+            -1
+        } else {
+            1
+        }
+    };
+    let (sa, sb) = (sign(an, az), sign(bn, bz));
+    if sa != sb || sa == 0 {
+        return sa.cmp(&sb);
+    }
+    // Integer parts have no leading zeros (JSON grammar), so longer is larger.
+    let mut magnitude = ai.len().cmp(&bi.len()).then_with(|| ai.cmp(bi));
+    if magnitude == Ordering::Equal {
+        // Fractions: compare the common prefix, then whichever is longer is larger unless
+        // its extra digits are all zeros.
+        let common = af.len().min(bf.len());
+        let (pa, pb) = (
+            af.get(..common).unwrap_or_default(),
+            bf.get(..common).unwrap_or_default(),
+        );
+        magnitude = pa.cmp(pb);
+        if magnitude == Ordering::Equal {
+            let extra_a = af
+                .get(common..)
+                .unwrap_or_default()
+                .iter()
+                .any(|&c| c != b'0');
+            let extra_b = bf
+                .get(common..)
+                .unwrap_or_default()
+                .iter()
+                .any(|&c| c != b'0');
+            magnitude = extra_a.cmp(&extra_b);
+        }
+    }
+    if sa < 0 {
+        magnitude.reverse()
+    } else {
+        magnitude
+    }
+}
+
+/// Sign, zero flag, integer digits and fraction digits of a lexeme, in one pass; `None` when
+/// it has an exponent.
+#[allow(clippy::type_complexity)]
+fn split_plain(s: &str) -> Option<(bool, bool, &[u8], &[u8])> {
+    let b = s.as_bytes();
+    let neg = b.first() == Some(&b'-');
+    let body = b.get(usize::from(neg)..).unwrap_or_default();
+    let mut dot = None;
+    for (i, &c) in body.iter().enumerate() {
+        match c {
+            b'.' => dot = Some(i),
+            b'e' | b'E' => return None,
+            _ => {}
+        }
+    }
+    let (int, frac) = match dot {
+        Some(dot) => (
+            body.get(..dot).unwrap_or_default(),
+            body.get(dot + 1..).unwrap_or_default(),
+        ),
+        None => (body, &[][..]),
+    };
+    let zero = int == b"0" && frac.iter().all(|&c| c == b'0');
+    Some((neg && !zero, zero, int, frac))
+}
+
+/// True when a checked number lexeme is a mathematical integer.
+pub(crate) fn lexeme_is_integer(raw: &str) -> bool {
+    let b = raw.as_bytes();
+    if b.iter().any(|&c| c == b'e' || c == b'E') {
+        return Decimal::parse_checked(raw).is_integer();
+    }
+    match b.iter().position(|&c| c == b'.') {
+        None => true,
+        Some(dot) => b
+            .get(dot + 1..)
+            .unwrap_or_default()
+            .iter()
+            .all(|&c| c == b'0'),
     }
 }
 
@@ -298,12 +396,24 @@ mod tests {
             d("18446744073709551616").cmp(&d("18446744073709551615")),
             Ordering::Greater
         );
-        assert_eq!(d("1e999999999999999999").cmp(&d("1e308")), Ordering::Greater);
+        assert_eq!(
+            d("1e999999999999999999").cmp(&d("1e308")),
+            Ordering::Greater
+        );
     }
 
     #[test]
     fn integers() {
-        for s in ["0", "-0", "1.0", "1e3", "1.5e1", "-12.000", "1e400", "123456789012345678901234567890"] {
+        for s in [
+            "0",
+            "-0",
+            "1.0",
+            "1e3",
+            "1.5e1",
+            "-12.000",
+            "1e400",
+            "123456789012345678901234567890",
+        ] {
             assert!(d(s).is_integer(), "{s}");
         }
         for s in ["0.5", "1.05e1", "1e-1", "-0.0001"] {
@@ -338,8 +448,50 @@ mod tests {
     }
 
     #[test]
+    fn lexeme_fast_paths_agree() {
+        let samples = [
+            "0",
+            "-0",
+            "0.0",
+            "-0.00",
+            "1",
+            "1.0",
+            "1.5",
+            "-1.5",
+            "10",
+            "9.99",
+            "10.001",
+            "-10",
+            "100",
+            "1e2",
+            "1E-2",
+            "0.01",
+            "-2.5e1",
+            "123456789012345678901234567890",
+            "0.5",
+            "-0.5",
+            "2",
+            "2.000",
+        ];
+        for a in samples {
+            for b in samples {
+                assert_eq!(cmp_lexemes(a, b), d(a).cmp(&d(b)), "{a} vs {b}");
+            }
+            assert_eq!(lexeme_is_integer(a), d(a).is_integer(), "{a}");
+        }
+    }
+
+    #[test]
     fn checked_parse_agrees() {
-        for s in ["0", "-0", "1.0", "1e3", "-12.50e-2", "0.000", "123456789012345678901234567890"] {
+        for s in [
+            "0",
+            "-0",
+            "1.0",
+            "1e3",
+            "-12.50e-2",
+            "0.000",
+            "123456789012345678901234567890",
+        ] {
             let (a, b) = (d(s), Decimal::parse_checked(s));
             assert_eq!(a.cmp(&b), Ordering::Equal, "{s}");
             assert_eq!(a.is_integer(), b.is_integer(), "{s}");

@@ -51,7 +51,7 @@ pub(crate) mod types {
 }
 
 /// A string in the program's text area.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Str {
     pub(crate) off: u16,
     pub(crate) len: u16,
@@ -59,7 +59,7 @@ pub(crate) struct Str {
 
 /// One instruction. Payload ops (`Child`, `EnumValue`, `Name`, `Prop`, `PatternProp`,
 /// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
     /// `type`: a mask of [`types`] bits.
     Type(u8),
@@ -181,6 +181,155 @@ pub(crate) enum Op {
     },
 }
 
+/// The wire form of an op: a tag and three numbers, written as postcard varints. One small
+/// fixed shape keeps the decoder a few hundred bytes of flash (a derived visitor for the whole
+/// enum costs several KiB).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) struct WireOp(u8, u32, u16, u16);
+
+impl Op {
+    /// The op as (tag, a, b, c).
+    pub(crate) fn to_wire(self) -> WireOp {
+        let s = |x: Str| (u32::from(x.off), x.len);
+        let w = |t: u8, a: u32, b: u16, c: u16| WireOp(t, a, b, c);
+        match self {
+            Op::Type(m) => w(0, u32::from(m), 0, 0),
+            Op::False => w(1, 0, 0, 0),
+            Op::Const(x) => w(2, s(x).0, s(x).1, 0),
+            Op::Enum(k) => w(3, u32::from(k), 0, 0),
+            Op::MultipleOf(x) => w(4, s(x).0, s(x).1, 0),
+            Op::Minimum(x) => w(5, s(x).0, s(x).1, 0),
+            Op::ExclusiveMinimum(x) => w(6, s(x).0, s(x).1, 0),
+            Op::Maximum(x) => w(7, s(x).0, s(x).1, 0),
+            Op::ExclusiveMaximum(x) => w(8, s(x).0, s(x).1, 0),
+            Op::MinLength(n) => w(9, n, 0, 0),
+            Op::MaxLength(n) => w(10, n, 0, 0),
+            Op::Pattern(x) => w(11, s(x).0, s(x).1, 0),
+            Op::MinItems(n) => w(12, n, 0, 0),
+            Op::MaxItems(n) => w(13, n, 0, 0),
+            Op::UniqueItems => w(14, 0, 0, 0),
+            Op::Items { prefix, rest } => w(15, u32::from(prefix), rest, 0),
+            Op::Contains(n) => w(16, u32::from(n), 0, 0),
+            Op::MinContains(n) => w(17, n, 0, 0),
+            Op::MaxContains(n) => w(18, n, 0, 0),
+            Op::Required(x) => w(19, s(x).0, s(x).1, 0),
+            Op::MinProperties(n) => w(20, n, 0, 0),
+            Op::MaxProperties(n) => w(21, n, 0, 0),
+            Op::Members {
+                props,
+                patterns,
+                additional,
+            } => w(22, u32::from(props), patterns, additional),
+            Op::PropertyNames(n) => w(23, u32::from(n), 0, 0),
+            Op::DependentRequired { trigger, count } => w(24, s(trigger).0, s(trigger).1, count),
+            Op::DependentSchema { trigger, node } => w(25, s(trigger).0, s(trigger).1, node),
+            Op::Ref(n) => w(26, u32::from(n), 0, 0),
+            Op::AllOf(k) => w(27, u32::from(k), 0, 0),
+            Op::AnyOf(k) => w(28, u32::from(k), 0, 0),
+            Op::OneOf(k) => w(29, u32::from(k), 0, 0),
+            Op::Not(n) => w(30, u32::from(n), 0, 0),
+            Op::If {
+                cond,
+                then,
+                otherwise,
+            } => w(31, u32::from(cond), then, otherwise),
+            Op::UnevaluatedItems(n) => w(32, u32::from(n), 0, 0),
+            Op::UnevaluatedProperties(n) => w(33, u32::from(n), 0, 0),
+            Op::Child(n) => w(34, u32::from(n), 0, 0),
+            Op::EnumValue(x) => w(35, s(x).0, s(x).1, 0),
+            Op::Name(x) => w(36, s(x).0, s(x).1, 0),
+            Op::Prop { name, node } => w(37, s(name).0, s(name).1, node),
+            Op::PatternProp { pattern, node } => w(38, s(pattern).0, s(pattern).1, node),
+        }
+    }
+
+    /// The op a wire form stands for; `None` for an unknown tag or a number out of range.
+    pub(crate) fn from_wire(WireOp(tag, a, b, c): WireOp) -> Option<Op> {
+        let a16 = u16::try_from(a).ok();
+        let a8 = u8::try_from(a).ok();
+        let s = || Some(Str { off: a16?, len: b });
+        Some(match tag {
+            0 => Op::Type(a8?),
+            1 => Op::False,
+            2 => Op::Const(s()?),
+            3 => Op::Enum(a16?),
+            4 => Op::MultipleOf(s()?),
+            5 => Op::Minimum(s()?),
+            6 => Op::ExclusiveMinimum(s()?),
+            7 => Op::Maximum(s()?),
+            8 => Op::ExclusiveMaximum(s()?),
+            9 => Op::MinLength(a),
+            10 => Op::MaxLength(a),
+            11 => Op::Pattern(s()?),
+            12 => Op::MinItems(a),
+            13 => Op::MaxItems(a),
+            14 => Op::UniqueItems,
+            15 => Op::Items {
+                prefix: a16?,
+                rest: b,
+            },
+            16 => Op::Contains(a16?),
+            17 => Op::MinContains(a),
+            18 => Op::MaxContains(a),
+            19 => Op::Required(s()?),
+            20 => Op::MinProperties(a),
+            21 => Op::MaxProperties(a),
+            22 => Op::Members {
+                props: a16?,
+                patterns: b,
+                additional: c,
+            },
+            23 => Op::PropertyNames(a16?),
+            24 => Op::DependentRequired {
+                trigger: s()?,
+                count: c,
+            },
+            25 => Op::DependentSchema {
+                trigger: s()?,
+                node: c,
+            },
+            26 => Op::Ref(a16?),
+            27 => Op::AllOf(a16?),
+            28 => Op::AnyOf(a16?),
+            29 => Op::OneOf(a16?),
+            30 => Op::Not(a16?),
+            31 => Op::If {
+                cond: a16?,
+                then: b,
+                otherwise: c,
+            },
+            32 => Op::UnevaluatedItems(a16?),
+            33 => Op::UnevaluatedProperties(a16?),
+            34 => Op::Child(a16?),
+            35 => Op::EnumValue(s()?),
+            36 => Op::Name(s()?),
+            37 => Op::Prop {
+                name: s()?,
+                node: c,
+            },
+            38 => Op::PatternProp {
+                pattern: s()?,
+                node: c,
+            },
+            _ => return None,
+        })
+    }
+}
+
+/// Serializes ops in their wire form.
+struct WireOps<'a>(&'a [Op]);
+
+impl Serialize for WireOps<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeSeq;
+        let mut seq = s.serialize_seq(Some(self.0.len()))?;
+        for op in self.0 {
+            seq.serialize_element(&op.to_wire())?;
+        }
+        seq.end()
+    }
+}
+
 /// Compile-time bookkeeping for one node (source span in the schema, and a mark used by the
 /// loop check). Unused once the program is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -281,9 +430,7 @@ impl<'p> Program<'p> {
             .nodes
             .get(i + 1)
             .map_or(self.ops.len(), |&e| usize::from(e));
-        self.ops
-            .get(usize::from(start)..end)
-            .unwrap_or_default()
+        self.ops.get(usize::from(start)..end).unwrap_or_default()
     }
 
     /// A string of the text area (empty when out of range, which a loaded program never is).
@@ -322,7 +469,7 @@ impl<'p> Program<'p> {
             magic: PROGRAM_MAGIC,
             version: PROGRAM_VERSION,
             nodes: self.nodes,
-            ops: self.ops,
+            ops: WireOps(self.ops),
             text: self.text,
         }
     }
@@ -393,7 +540,7 @@ struct Wire<'a> {
     magic: [u8; 4],
     version: u16,
     nodes: &'a [u16],
-    ops: &'a [Op],
+    ops: WireOps<'a>,
     text: &'a str,
 }
 
@@ -440,12 +587,14 @@ impl<'de> Visitor<'de> for ProgramSeed<'_> {
             .next_element_seed(SliceSeed {
                 slots: self.nodes,
                 status: &mut *self.status,
+                convert: Some,
             })?
             .ok_or_else(missing)?;
         let ops = seq
             .next_element_seed(SliceSeed {
                 slots: self.ops,
                 status: &mut *self.status,
+                convert: Op::from_wire,
             })?
             .ok_or_else(missing)?;
         let text: &'de str = seq.next_element()?.ok_or_else(missing)?;
@@ -453,13 +602,15 @@ impl<'de> Visitor<'de> for ProgramSeed<'_> {
     }
 }
 
-/// Decodes a sequence into a caller-provided slice; the value is the element count.
-struct SliceSeed<'s, T> {
+/// Decodes a sequence of `W` into a caller-provided slice of `T` (through `convert`, which
+/// rejects impossible values); the value is the element count.
+struct SliceSeed<'s, W, T> {
     slots: &'s mut [T],
     status: &'s mut Option<LoadError>,
+    convert: fn(W) -> Option<T>,
 }
 
-impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for SliceSeed<'_, T> {
+impl<'de, W: Deserialize<'de>, T> DeserializeSeed<'de> for SliceSeed<'_, W, T> {
     type Value = usize;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<usize, D::Error> {
@@ -467,7 +618,7 @@ impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for SliceSeed<'_, T> {
     }
 }
 
-impl<'de, T: Deserialize<'de>> Visitor<'de> for SliceSeed<'_, T> {
+impl<'de, W: Deserialize<'de>, T> Visitor<'de> for SliceSeed<'_, W, T> {
     type Value = usize;
 
     fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
@@ -476,12 +627,16 @@ impl<'de, T: Deserialize<'de>> Visitor<'de> for SliceSeed<'_, T> {
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<usize, A::Error> {
         let mut n = 0usize;
-        while let Some(item) = seq.next_element::<T>()? {
+        while let Some(item) = seq.next_element::<W>()? {
             let Some(slot) = self.slots.get_mut(n) else {
                 *self.status = Some(LoadError::TooLarge);
                 return Err(de::Error::custom("program larger than storage"));
             };
-            *slot = item;
+            let Some(value) = (self.convert)(item) else {
+                *self.status = Some(LoadError::Corrupt);
+                return Err(de::Error::custom("impossible instruction"));
+            };
+            *slot = value;
             n += 1;
         }
         Ok(n)
@@ -639,9 +794,7 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
                    k: u16,
                    check: &mut dyn FnMut(&Op) -> Result<(), LoadError>|
      -> Result<usize, LoadError> {
-        let items = ops
-            .get(i..i + usize::from(k))
-            .ok_or(LoadError::Corrupt)?;
+        let items = ops.get(i..i + usize::from(k)).ok_or(LoadError::Corrupt)?;
         for op in items {
             check(op)?;
         }
@@ -667,9 +820,7 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
             Op::MultipleOf(s) => {
                 number(s)?;
                 let d = Decimal::parse(text(s)?).ok_or(LoadError::Corrupt)?;
-                if d.is_zero()
-                    || d.is_negative()
-                    || d.significant_digits() > MULTIPLE_OF_MAX_DIGITS
+                if d.is_zero() || d.is_negative() || d.significant_digits() > MULTIPLE_OF_MAX_DIGITS
                 {
                     return Err(LoadError::Corrupt);
                 }
@@ -712,7 +863,10 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
                     _ => Err(LoadError::Corrupt),
                 })?;
                 i = payload(i, patterns, &mut |op| match op {
-                    Op::PatternProp { pattern: p, node: c } => pattern(*p).and_then(|()| node(*c)),
+                    Op::PatternProp {
+                        pattern: p,
+                        node: c,
+                    } => pattern(*p).and_then(|()| node(*c)),
                     _ => Err(LoadError::Corrupt),
                 })?;
             }

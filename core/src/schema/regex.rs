@@ -211,14 +211,8 @@ fn in_sets(sets: u8, c: char) -> bool {
 fn is_ecma_space(c: char) -> bool {
     matches!(
         c,
-        '\t' | '\n'
-            | '\u{b}'
-            | '\u{c}'
-            | '\r'
-            | ' '
-            | '\u{a0}'
-            | '\u{1680}'
-            | '\u{2000}'..='\u{200a}'
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
                 | '\u{2028}'
                 | '\u{2029}'
                 | '\u{202f}'
@@ -697,10 +691,7 @@ impl Parser<'_, '_> {
     }
 
     fn hex(&self, p: usize, n: usize) -> Result<u32, RegexError> {
-        let digits = self
-            .src
-            .get(p..p + n)
-            .ok_or(RegexError("bad hex escape"))?;
+        let digits = self.src.get(p..p + n).ok_or(RegexError("bad hex escape"))?;
         let mut v = 0u32;
         for b in digits.bytes() {
             let d = char::from(b)

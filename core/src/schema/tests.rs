@@ -10,7 +10,8 @@ type S = Storage<64, 512, 2048>;
 fn check(schema: &str, instance: &str) -> Result<(), String> {
     let mut storage = S::new();
     let p = compile(schema.as_bytes(), &mut storage).map_err(|e| e.to_string())?;
-    p.validate_bytes(instance.as_bytes()).map_err(|v| v.to_string())
+    p.validate_bytes(instance.as_bytes())
+        .map_err(|v| v.to_string())
 }
 
 fn violation(schema: &str, instance: &str) -> (String, &'static str) {
@@ -23,46 +24,216 @@ fn violation(schema: &str, instance: &str) -> (String, &'static str) {
 #[test]
 fn messages_are_byte_exact() {
     let cases: &[(&str, &str, &str, &str)] = &[
-        (r#"{"type":"integer"}"#, "1.5", "type", "(root): 1.5 is not of type integer"),
+        (
+            r#"{"type":"integer"}"#,
+            "1.5",
+            "type",
+            "(root): 1.5 is not of type integer",
+        ),
         (
             r#"{"type":["string","null"]}"#,
             "[1]",
             "type",
             "(root): an array is not of type null or string",
         ),
-        (r#"{"properties":{"level":{"maximum":10}}}"#, r#"{"level":12}"#, "maximum", "/level: 12 is greater than the maximum 10"),
-        (r#"{"minimum":-1.5}"#, "-2", "minimum", "(root): -2 is less than the minimum -1.5"),
-        (r#"{"exclusiveMinimum":0}"#, "0", "exclusiveMinimum", "(root): 0 is not greater than exclusiveMinimum 0"),
-        (r#"{"exclusiveMaximum":1e2}"#, "100.0", "exclusiveMaximum", "(root): 100.0 is not less than exclusiveMaximum 1e2"),
-        (r#"{"multipleOf":0.01}"#, "19.999", "multipleOf", "(root): 19.999 is not a multiple of 0.01"),
-        (r#"{"const":"on"}"#, r#""off""#, "const", r#"(root): "off" is not the const "on""#),
-        (r#"{"enum":["c","f"]}"#, r#""kelvin""#, "enum", r#"(root): "kelvin" is not one of the enum values"#),
-        (r#"{"minLength":3}"#, r#""é""#, "minLength", r#"(root): "é" is shorter than 3 characters"#),
-        (r#"{"maxLength":2}"#, r#""abcdefghijklmnopqrstuvwxyz""#, "maxLength", r#"(root): "abcdefghijklmno…" is longer than 2 characters"#),
-        (r#"{"pattern":"^[a-z]+$"}"#, r#""A1""#, "pattern", r#"(root): "A1" does not match ^[a-z]+$"#),
-        (r#"{"minItems":2}"#, "[1]", "minItems", "(root): 1 items, fewer than minItems 2"),
-        (r#"{"maxItems":1}"#, "[1,2]", "maxItems", "(root): more than maxItems 1 items"),
-        (r#"{"uniqueItems":true}"#, r#"[{"a":1,"b":[2]},3,{"b":[2.0],"a":1e0}]"#, "uniqueItems", "(root): items 0 and 2 are equal (uniqueItems)"),
-        (r#"{"prefixItems":[true],"items":false}"#, "[1,2]", "items", "(root): item 1 not allowed: at most 1 items"),
-        (r#"{"contains":{"type":"string"}}"#, "[1]", "contains", r#"(root): 0 items match "contains", need 1"#),
-        (r#"{"contains":{"type":"string"},"minContains":2}"#, r#"["a"]"#, "minContains", r#"(root): 1 items match "contains", need 2"#),
-        (r#"{"contains":true,"maxContains":1}"#, "[1,2]", "maxContains", "(root): more than maxContains 1 items match"),
-        (r#"{"required":["celsius"]}"#, "{}", "required", r#"(root): missing required property "celsius""#),
-        (r#"{"minProperties":1}"#, "{}", "minProperties", "(root): 0 properties, fewer than minProperties 1"),
-        (r#"{"maxProperties":0}"#, r#"{"a":1}"#, "maxProperties", "(root): more than maxProperties 0 properties"),
-        (r#"{"additionalProperties":false}"#, r#"{"extra":1}"#, "additionalProperties", r#"(root): property "extra" not allowed (additionalProperties)"#),
-        (r#"{"patternProperties":{"^x":false}}"#, r#"{"xy":1}"#, "patternProperties", r#"(root): property "xy" not allowed (patternProperties)"#),
-        (r#"{"propertyNames":{"maxLength":2}}"#, r#"{"abc":1}"#, "propertyNames", r#"(root): name "abc" fails propertyNames"#),
-        (r#"{"dependentRequired":{"a":["b"]}}"#, r#"{"a":1}"#, "dependentRequired", r#"(root): "a" requires property "b""#),
-        (r#"{"not":{"type":"null"}}"#, "null", "not", r#"(root): null must not match "not""#),
-        (r#"{"anyOf":[{"type":"string"},{"minimum":5}]}"#, "1", "anyOf", "(root): 1 matches no schema of anyOf"),
-        (r#"{"oneOf":[{"minimum":1},{"maximum":5}]}"#, "3", "oneOf", "(root): 3 matches oneOf 0 and 1, not one"),
-        (r#"{"oneOf":[{"minimum":10},{"maximum":0}]}"#, "3", "oneOf", "(root): 3 matches no schema of oneOf"),
-        (r#"{"if":{"minimum":0},"then":{"multipleOf":2},"else":{"const":-1}}"#, "3", "multipleOf", "(root): 3 is not a multiple of 2"),
-        (r#"false"#, "1", "false", "(root): not allowed (the schema is false)"),
-        (r#"{"unevaluatedProperties":false,"allOf":[{"properties":{"a":true}}]}"#, r#"{"a":1,"b":2}"#, "unevaluatedProperties", r#"(root): property "b" not allowed (unevaluatedProperties)"#),
-        (r#"{"prefixItems":[true],"unevaluatedItems":false}"#, "[1,2]", "unevaluatedItems", "(root): item 1 not allowed (unevaluatedItems)"),
-        (r#"{"items":{"properties":{"a/b~":{"type":"string"}}}}"#, r#"[{},{"a/b~":0}]"#, "type", "/1/a~1b~0: 0 is not of type string"),
+        (
+            r#"{"properties":{"level":{"maximum":10}}}"#,
+            r#"{"level":12}"#,
+            "maximum",
+            "/level: 12 is greater than the maximum 10",
+        ),
+        (
+            r#"{"minimum":-1.5}"#,
+            "-2",
+            "minimum",
+            "(root): -2 is less than the minimum -1.5",
+        ),
+        (
+            r#"{"exclusiveMinimum":0}"#,
+            "0",
+            "exclusiveMinimum",
+            "(root): 0 is not greater than exclusiveMinimum 0",
+        ),
+        (
+            r#"{"exclusiveMaximum":1e2}"#,
+            "100.0",
+            "exclusiveMaximum",
+            "(root): 100.0 is not less than exclusiveMaximum 1e2",
+        ),
+        (
+            r#"{"multipleOf":0.01}"#,
+            "19.999",
+            "multipleOf",
+            "(root): 19.999 is not a multiple of 0.01",
+        ),
+        (
+            r#"{"const":"on"}"#,
+            r#""off""#,
+            "const",
+            r#"(root): "off" is not the const "on""#,
+        ),
+        (
+            r#"{"enum":["c","f"]}"#,
+            r#""kelvin""#,
+            "enum",
+            r#"(root): "kelvin" is not one of the enum values"#,
+        ),
+        (
+            r#"{"minLength":3}"#,
+            r#""é""#,
+            "minLength",
+            r#"(root): "é" is shorter than 3 characters"#,
+        ),
+        (
+            r#"{"maxLength":2}"#,
+            r#""abcdefghijklmnopqrstuvwxyz""#,
+            "maxLength",
+            r#"(root): "abcdefghijklmno…" is longer than 2 characters"#,
+        ),
+        (
+            r#"{"pattern":"^[a-z]+$"}"#,
+            r#""A1""#,
+            "pattern",
+            r#"(root): "A1" does not match ^[a-z]+$"#,
+        ),
+        (
+            r#"{"minItems":2}"#,
+            "[1]",
+            "minItems",
+            "(root): 1 items, fewer than minItems 2",
+        ),
+        (
+            r#"{"maxItems":1}"#,
+            "[1,2]",
+            "maxItems",
+            "(root): more than maxItems 1 items",
+        ),
+        (
+            r#"{"uniqueItems":true}"#,
+            r#"[{"a":1,"b":[2]},3,{"b":[2.0],"a":1e0}]"#,
+            "uniqueItems",
+            "(root): items 0 and 2 are equal (uniqueItems)",
+        ),
+        (
+            r#"{"prefixItems":[true],"items":false}"#,
+            "[1,2]",
+            "items",
+            "(root): item 1 not allowed: at most 1 items",
+        ),
+        (
+            r#"{"contains":{"type":"string"}}"#,
+            "[1]",
+            "contains",
+            r#"(root): 0 items match "contains", need 1"#,
+        ),
+        (
+            r#"{"contains":{"type":"string"},"minContains":2}"#,
+            r#"["a"]"#,
+            "minContains",
+            r#"(root): 1 items match "contains", need 2"#,
+        ),
+        (
+            r#"{"contains":true,"maxContains":1}"#,
+            "[1,2]",
+            "maxContains",
+            "(root): more than maxContains 1 items match",
+        ),
+        (
+            r#"{"required":["celsius"]}"#,
+            "{}",
+            "required",
+            r#"(root): missing required property "celsius""#,
+        ),
+        (
+            r#"{"minProperties":1}"#,
+            "{}",
+            "minProperties",
+            "(root): 0 properties, fewer than minProperties 1",
+        ),
+        (
+            r#"{"maxProperties":0}"#,
+            r#"{"a":1}"#,
+            "maxProperties",
+            "(root): more than maxProperties 0 properties",
+        ),
+        (
+            r#"{"additionalProperties":false}"#,
+            r#"{"extra":1}"#,
+            "additionalProperties",
+            r#"(root): property "extra" not allowed (additionalProperties)"#,
+        ),
+        (
+            r#"{"patternProperties":{"^x":false}}"#,
+            r#"{"xy":1}"#,
+            "patternProperties",
+            r#"(root): property "xy" not allowed (patternProperties)"#,
+        ),
+        (
+            r#"{"propertyNames":{"maxLength":2}}"#,
+            r#"{"abc":1}"#,
+            "propertyNames",
+            r#"(root): name "abc" fails propertyNames"#,
+        ),
+        (
+            r#"{"dependentRequired":{"a":["b"]}}"#,
+            r#"{"a":1}"#,
+            "dependentRequired",
+            r#"(root): "a" requires property "b""#,
+        ),
+        (
+            r#"{"not":{"type":"null"}}"#,
+            "null",
+            "not",
+            r#"(root): null must not match "not""#,
+        ),
+        (
+            r#"{"anyOf":[{"type":"string"},{"minimum":5}]}"#,
+            "1",
+            "anyOf",
+            "(root): 1 matches no schema of anyOf",
+        ),
+        (
+            r#"{"oneOf":[{"minimum":1},{"maximum":5}]}"#,
+            "3",
+            "oneOf",
+            "(root): 3 matches oneOf 0 and 1, not one",
+        ),
+        (
+            r#"{"oneOf":[{"minimum":10},{"maximum":0}]}"#,
+            "3",
+            "oneOf",
+            "(root): 3 matches no schema of oneOf",
+        ),
+        (
+            r#"{"if":{"minimum":0},"then":{"multipleOf":2},"else":{"const":-1}}"#,
+            "3",
+            "multipleOf",
+            "(root): 3 is not a multiple of 2",
+        ),
+        (
+            r#"false"#,
+            "1",
+            "false",
+            "(root): not allowed (the schema is false)",
+        ),
+        (
+            r#"{"unevaluatedProperties":false,"allOf":[{"properties":{"a":true}}]}"#,
+            r#"{"a":1,"b":2}"#,
+            "unevaluatedProperties",
+            r#"(root): property "b" not allowed (unevaluatedProperties)"#,
+        ),
+        (
+            r#"{"prefixItems":[true],"unevaluatedItems":false}"#,
+            "[1,2]",
+            "unevaluatedItems",
+            "(root): item 1 not allowed (unevaluatedItems)",
+        ),
+        (
+            r#"{"items":{"properties":{"a/b~":{"type":"string"}}}}"#,
+            r#"[{},{"a/b~":0}]"#,
+            "type",
+            "/1/a~1b~0: 0 is not of type string",
+        ),
     ];
     for (schema, instance, keyword, text) in cases {
         let (got, kw) = violation(schema, instance);
@@ -75,13 +246,25 @@ fn messages_are_byte_exact() {
 fn json_equality_and_numbers() {
     assert!(check(r#"{"const":1}"#, "1.0").is_ok());
     assert!(check(r#"{"const":1}"#, "1e0").is_ok());
-    assert!(check(r#"{"const":{"a":[1,"é"],"b":null}}"#, r#"{"b":null,"a":[1.0,"\u00e9"]}"#).is_ok());
+    assert!(check(
+        r#"{"const":{"a":[1,"é"],"b":null}}"#,
+        r#"{"b":null,"a":[1.0,"\u00e9"]}"#
+    )
+    .is_ok());
     assert!(check(r#"{"const":{"a":1}}"#, r#"{"a":1,"b":1}"#).is_err());
     assert!(check(r#"{"enum":[[1,2]]}"#, "[1,2,3]").is_err());
     assert!(check(r#"{"type":"integer"}"#, "1e400").is_ok());
-    assert!(check(r#"{"maximum":18446744073709551615}"#, "18446744073709551616").is_err());
+    assert!(check(
+        r#"{"maximum":18446744073709551615}"#,
+        "18446744073709551616"
+    )
+    .is_err());
     assert!(check(r#"{"multipleOf":0.1}"#, "0.3").is_ok());
-    assert!(check(r#"{"uniqueItems":true}"#, r#"[1,"1",true,null,[1],{"1":1}]"#).is_ok());
+    assert!(check(
+        r#"{"uniqueItems":true}"#,
+        r#"[1,"1",true,null,[1],{"1":1}]"#
+    )
+    .is_ok());
 }
 
 #[test]
@@ -95,7 +278,41 @@ fn refs_anchors_and_ids() {
         check(schema, r#"{"u":"k"}"#).unwrap_err(),
         r#"/u: "k" is not one of the enum values"#
     );
-    assert_eq!(check(schema, r#"{"p":"x"}"#).unwrap_err(), r#"/p: "x" is not of type integer"#);
+    assert_eq!(
+        check(schema, r#"{"p":"x"}"#).unwrap_err(),
+        r#"/p: "x" is not of type integer"#
+    );
+    // Embedded resources: `$id` below the root changes the base URI of what it contains.
+    let schema = r##"{"$id":"http://example.com/root.json",
+        "properties":{"a":{"$ref":"item.json"},"b":{"$ref":"other/item.json#odd"},
+            "c":{"$ref":"urn:example:leaf#/$defs/x"}},
+        "$defs":{
+            "item":{"$id":"item.json","type":"integer","$anchor":"odd","multipleOf":2},
+            "nested":{"$id":"other/","$defs":{"i":{"$id":"item.json","$anchor":"odd","type":"string"}}},
+            "leaf":{"$id":"urn:example:leaf","$defs":{"x":{"$ref":"#/$defs/y"},"y":{"const":"y"}}}}}"##;
+    assert!(check(schema, r#"{"a":4,"b":"s","c":"y"}"#).is_ok());
+    assert_eq!(
+        check(schema, r#"{"a":3}"#).unwrap_err(),
+        "/a: 3 is not a multiple of 2"
+    );
+    assert_eq!(
+        check(schema, r#"{"b":1}"#).unwrap_err(),
+        "/b: 1 is not of type string"
+    );
+    assert_eq!(
+        check(schema, r#"{"c":"x"}"#).unwrap_err(),
+        r#"/c: "x" is not the const "y""#
+    );
+    // A URI that no resource of the document has is another document: refused.
+    let err = check(
+        r##"{"$id":"http://example.com/a.json","$ref":"b.json"}"##,
+        "1",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        "/$ref: `$ref` is refused: not a same-document reference (other documents are never fetched)"
+    );
     // An `$anchor` inside data (a `const`) is not a schema.
     let err = check(r##"{"const":{"$anchor":"x"},"$ref":"#x"}"##, "1").unwrap_err();
     assert_eq!(err, "/$ref: `$ref` does not resolve inside the document");
@@ -108,7 +325,8 @@ fn refusals_name_the_keyword_and_pointer() {
         "c":{"$dynamicRef":"#meta"},"d":{"$id":"inner"},"e":{"multipleOf":1.2345678901234567891}}}"##;
     let mut storage = S::new();
     let mut seen = Vec::new();
-    let first = compile_reporting(schema, &mut storage, &mut |e| seen.push(e.to_string())).unwrap_err();
+    let first =
+        compile_reporting(schema, &mut storage, &mut |e| seen.push(e.to_string())).unwrap_err();
     assert_eq!(
         seen,
         [
@@ -116,11 +334,16 @@ fn refusals_name_the_keyword_and_pointer() {
             "/properties/a/$ref: `$ref` is refused: not a same-document reference (other documents are never fetched)",
             "/properties/b/pattern: `pattern` is refused: backreference",
             "/properties/c/$dynamicRef: `$dynamicRef` is refused: dynamic references are not supported",
-            "/properties/d/$id: `$id` is refused: embedded resources ($id below the root) are not supported",
             "/properties/e/multipleOf: `multipleOf` is refused: divisors with more than 18 significant digits are not supported",
         ]
     );
-    assert!(matches!(first, CompileError::Refused { keyword: "$schema", .. }));
+    assert!(matches!(
+        first,
+        CompileError::Refused {
+            keyword: "$schema",
+            ..
+        }
+    ));
     let mut storage = S::new();
     let err = compile(br#"{"minLength":-1}"#, &mut storage).unwrap_err();
     assert_eq!(
@@ -128,7 +351,9 @@ fn refusals_name_the_keyword_and_pointer() {
         "/minLength: invalid `minLength`: must be a non-negative integer"
     );
     assert_eq!(
-        compile(b"{\"type\":", &mut storage).unwrap_err().to_string(),
+        compile(b"{\"type\":", &mut storage)
+            .unwrap_err()
+            .to_string(),
         "schema is not JSON: unexpected end of input at byte 8"
     );
 }
@@ -151,13 +376,84 @@ fn capacities_are_reported() {
 }
 
 #[test]
+fn every_op_round_trips_through_its_wire_form() {
+    use super::program::{Op, Str};
+    let x = Str { off: 7, len: 3 };
+    let ops = [
+        Op::Type(64),
+        Op::False,
+        Op::Const(x),
+        Op::Enum(2),
+        Op::MultipleOf(x),
+        Op::Minimum(x),
+        Op::ExclusiveMinimum(x),
+        Op::Maximum(x),
+        Op::ExclusiveMaximum(x),
+        Op::MinLength(1),
+        Op::MaxLength(u32::MAX),
+        Op::Pattern(x),
+        Op::MinItems(2),
+        Op::MaxItems(3),
+        Op::UniqueItems,
+        Op::Items { prefix: 2, rest: 9 },
+        Op::Contains(4),
+        Op::MinContains(0),
+        Op::MaxContains(7),
+        Op::Required(x),
+        Op::MinProperties(1),
+        Op::MaxProperties(2),
+        Op::Members {
+            props: 1,
+            patterns: 2,
+            additional: 0xffff,
+        },
+        Op::PropertyNames(3),
+        Op::DependentRequired {
+            trigger: x,
+            count: 2,
+        },
+        Op::DependentSchema {
+            trigger: x,
+            node: 5,
+        },
+        Op::Ref(6),
+        Op::AllOf(2),
+        Op::AnyOf(3),
+        Op::OneOf(4),
+        Op::Not(8),
+        Op::If {
+            cond: 1,
+            then: 2,
+            otherwise: 0xffff,
+        },
+        Op::UnevaluatedItems(2),
+        Op::UnevaluatedProperties(3),
+        Op::Child(9),
+        Op::EnumValue(x),
+        Op::Name(x),
+        Op::Prop { name: x, node: 4 },
+        Op::PatternProp {
+            pattern: x,
+            node: 5,
+        },
+    ];
+    for op in ops {
+        assert_eq!(Op::from_wire(op.to_wire()), Some(op), "{op:?}");
+    }
+}
+
+#[test]
 fn object_schema_detection() {
     let mut s = S::new();
-    assert!(compile(br#"{"type":"object"}"#, &mut s).unwrap().is_object_schema());
+    assert!(compile(br#"{"type":"object"}"#, &mut s)
+        .unwrap()
+        .is_object_schema());
     assert!(!compile(br#"{"type":["object","null"]}"#, &mut s)
         .unwrap()
         .is_object_schema());
-    assert!(!compile(br#"{"properties":{}}"#, &mut s).unwrap().is_object_schema());
+    assert!(!compile(br#"{"properties":{}}"#, &mut s)
+        .unwrap()
+        .is_object_schema());
     assert!(!compile(b"true", &mut s).unwrap().is_object_schema());
 }
 
@@ -177,13 +473,13 @@ fn postcard_program_is_byte_exact_and_loads() {
         b'E', b'M', b'S', b'P', // magic
         1,                      // version (varint)
         2, 0, 4,                // nodes: root at op 0, node 1 at op 4
-        6,                      // 6 ops:
-        0, 64,                  //   Type(object)
-        19, 0, 1,               //   Required("c": text 0..1)
+        6,                      // 6 ops, each (tag, a, b, c):
+        0, 64, 0, 0,            //   Type(object)
+        19, 0, 1, 0,            //   Required("c": text 0..1)
         22, 1, 0, 0xff, 0xff, 3, //  Members { props: 1, patterns: 0, additional: NONE }
         37, 0, 1, 1,            //   Prop { name: "c", node: 1 }
-        0, 8,                   //   node 1: Type(number)
-        7, 1, 2,                //   Maximum("50": text 1..3)
+        0, 8, 0, 0,             //   node 1: Type(number)
+        7, 1, 2, 0,             //   Maximum("50": text 1..3)
         3, b'c', b'5', b'0',    // text
     ];
     assert_eq!(bytes, expected);
@@ -191,7 +487,10 @@ fn postcard_program_is_byte_exact_and_loads() {
     let loaded = Program::from_postcard(bytes, &mut back).unwrap();
     assert_eq!(loaded.validate_bytes(br#"{"c":49.5}"#), Ok(()));
     assert_eq!(
-        loaded.validate_bytes(br#"{"c":51}"#).unwrap_err().to_string(),
+        loaded
+            .validate_bytes(br#"{"c":51}"#)
+            .unwrap_err()
+            .to_string(),
         "/c: 51 is greater than the maximum 50"
     );
     // Truncated, bad magic, other version, too large for the storage.
@@ -201,7 +500,10 @@ fn postcard_program_is_byte_exact_and_loads() {
     );
     let mut bad = bytes.to_vec();
     bad[0] = b'X';
-    assert_eq!(Program::from_postcard(&bad, &mut S::new()), Err(LoadError::BadMagic));
+    assert_eq!(
+        Program::from_postcard(&bad, &mut S::new()),
+        Err(LoadError::BadMagic)
+    );
     let mut v2 = bytes.to_vec();
     v2[4] = 2;
     assert_eq!(

@@ -12,7 +12,7 @@ use core::fmt::{self, Write};
 
 use super::compile::format_index;
 use super::error::{InstancePath, Message, PointerBuf, Violation, ViolationKind, POINTER_CAPACITY};
-use super::number::Decimal;
+use super::number::{cmp_lexemes, lexeme_is_integer, Decimal};
 use super::program::{types, Op, Program, Str, NONE};
 use super::regex::Regex;
 use super::ValidationLimits;
@@ -105,6 +105,7 @@ pub(crate) fn run(
         max_depth: limits.max_depth,
         quiet: 0,
         out: None,
+        end_hint: None,
     };
     let root = Path {
         parent: None,
@@ -129,6 +130,9 @@ struct Eval<'p> {
     max_depth: u16,
     quiet: u32,
     out: Option<Violation>,
+    /// Start and end address of the container most recently walked to its end, so that the
+    /// walk of its parent can step past it without scanning it again.
+    end_hint: Option<(usize, usize)>,
 }
 
 /// A short rendering of an instance value for messages.
@@ -199,8 +203,7 @@ fn type_matches(mask: u8, inst: Value<'_>) -> bool {
             if mask & types::NUMBER != 0 {
                 return true;
             }
-            return mask & types::INTEGER != 0
-                && Decimal::parse_checked(inst.raw()).is_integer();
+            return mask & types::INTEGER != 0 && lexeme_is_integer(inst.raw());
         }
     };
     mask & bit != 0
@@ -211,6 +214,13 @@ fn str_eq(a: JsonStr<'_>, b: JsonStr<'_>) -> bool {
         return a.raw() == b.raw();
     }
     a.chars().eq(b.chars())
+}
+
+/// Compiles `source` and searches `subject` with it. Kept out of line: the compiled automaton
+/// (about 1.6 KiB) must live only in this frame, not in every frame of the recursion.
+#[inline(never)]
+fn regex_matches(source: &str, subject: JsonStr<'_>) -> bool {
+    Regex::compile(source).is_ok_and(|re| re.is_match(subject.chars()))
 }
 
 fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
@@ -226,7 +236,14 @@ impl<'p> Eval<'p> {
         Value::from_checked(self.text(s))
     }
 
-    fn record(&mut self, kind: ViolationKind, keyword: &'static str, path: &Path<'_>) -> &mut Message {
+    #[inline(never)]
+    #[cold]
+    fn record(
+        &mut self,
+        kind: ViolationKind,
+        keyword: &'static str,
+        path: &Path<'_>,
+    ) -> &mut Message {
         let v = self.out.insert(Violation {
             kind,
             keyword,
@@ -236,7 +253,10 @@ impl<'p> Eval<'p> {
         &mut v.message
     }
 
-    /// Records a violation (unless quiet) and stops.
+    /// Records a violation (unless quiet) and stops. Out of line and cold: messages are built
+    /// only on the failure path, in their own frames.
+    #[inline(never)]
+    #[cold]
     fn fail(
         &mut self,
         path: &Path<'_>,
@@ -251,6 +271,8 @@ impl<'p> Eval<'p> {
         Err(Stop::Invalid)
     }
 
+    #[inline(never)]
+    #[cold]
     fn abort(&mut self, path: &Path<'_>, kind: ViolationKind) -> Flow {
         let (steps, depth) = (self.max_steps, self.max_depth);
         let budget = kind == ViolationKind::BudgetExceeded;
@@ -309,8 +331,6 @@ impl<'p> Eval<'p> {
         let ops = self.prog.node(node);
         let kind = inst.kind();
         let mut required: &[Op] = &[];
-        // The instance number, read once per node when a numeric keyword needs it.
-        let mut number: Option<Decimal<'_>> = None;
         // `minItems` / `maxItems` deferred to the `items` pass.
         let mut item_bounds = (0usize, usize::MAX);
         let mut i = 0;
@@ -329,32 +349,15 @@ impl<'p> Eval<'p> {
                         m.write_str("not allowed (the schema is false)")
                     })
                 }
-                Op::Const(s) => {
-                    let c = self.value(s);
-                    if !self.equal(inst, c, path)? {
-                        return self.fail(path, "const", |m| {
-                            write!(m, "{} is not the const {}", Brief(inst), Brief(c))
-                        });
-                    }
-                }
-                Op::Enum(k) => {
-                    let values = payload(ops, i, k);
+                Op::Const(_)
+                | Op::MinLength(_)
+                | Op::MaxLength(_)
+                | Op::Pattern(_)
+                | Op::MinProperties(_)
+                | Op::MaxProperties(_) => self.leaf(op, ops, i, inst, path)?,
+                Op::Enum(k) | Op::DependentRequired { count: k, .. } => {
+                    self.leaf(op, ops, i, inst, path)?;
                     i += usize::from(k);
-                    let mut found = false;
-                    for v in values {
-                        if let Op::EnumValue(s) = *v {
-                            let c = self.value(s);
-                            if self.equal(inst, c, path)? {
-                                found = true;
-                                break;
-                            }
-                        }
-                    }
-                    if !found {
-                        return self.fail(path, "enum", |m| {
-                            write!(m, "{} is not one of the enum values", Brief(inst))
-                        });
-                    }
                 }
                 Op::MultipleOf(s)
                 | Op::Minimum(s)
@@ -362,38 +365,7 @@ impl<'p> Eval<'p> {
                 | Op::Maximum(s)
                 | Op::ExclusiveMaximum(s) => {
                     if kind == Kind::Number {
-                        let x = *number.get_or_insert_with(|| Decimal::parse_checked(inst.raw()));
-                        self.number(op, s, x, inst, path)?;
-                    }
-                }
-                Op::MinLength(n) | Op::MaxLength(n) => {
-                    if let Some(s) = inst.as_str() {
-                        let min = matches!(op, Op::MinLength(_));
-                        // Count no further than needed to decide.
-                        let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
-                        let len = s.chars().take(limit).count();
-                        let n = usize::try_from(n).unwrap_or(usize::MAX);
-                        if min && len < n {
-                            return self.fail(path, "minLength", |m| {
-                                write!(m, "{} is shorter than {n} characters", Brief(inst))
-                            });
-                        }
-                        if !min && len > n {
-                            return self.fail(path, "maxLength", |m| {
-                                write!(m, "{} is longer than {n} characters", Brief(inst))
-                            });
-                        }
-                    }
-                }
-                Op::Pattern(s) => {
-                    if let Some(subject) = inst.as_str() {
-                        let source = self.text(s);
-                        let matched = Regex::compile(source).is_ok_and(|re| re.is_match(subject.chars()));
-                        if !matched {
-                            return self.fail(path, "pattern", |m| {
-                                write!(m, "{} does not match {source}", Brief(inst))
-                            });
-                        }
+                        self.number(op, s, inst, path)?;
                     }
                 }
                 Op::MinItems(n) | Op::MaxItems(n) => {
@@ -410,21 +382,8 @@ impl<'p> Eval<'p> {
                         } else {
                             item_bounds.1 = n_usize;
                         }
-                    } else if let Some(items) = inst.elements() {
-                        let min = matches!(op, Op::MinItems(_));
-                        let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
-                        let len = items.take(limit).count();
-                        let n = usize::try_from(n).unwrap_or(usize::MAX);
-                        if min && len < n {
-                            return self.fail(path, "minItems", |m| {
-                                write!(m, "{len} items, fewer than minItems {n}")
-                            });
-                        }
-                        if !min && len > n {
-                            return self.fail(path, "maxItems", |m| {
-                                write!(m, "more than maxItems {n} items")
-                            });
-                        }
+                    } else {
+                        self.leaf(op, ops, i, inst, path)?;
                     }
                 }
                 Op::UniqueItems => {
@@ -452,7 +411,8 @@ impl<'p> Eval<'p> {
                 Op::Required(_) => {
                     // A run of `required` names is checked in one pass over the members.
                     let start = i - 1;
-                    while i - start < REQUIRED_BATCH && matches!(ops.get(i), Some(Op::Required(_))) {
+                    while i - start < REQUIRED_BATCH && matches!(ops.get(i), Some(Op::Required(_)))
+                    {
                         i += 1;
                     }
                     let names = ops.get(start..i).unwrap_or_default();
@@ -467,24 +427,6 @@ impl<'p> Eval<'p> {
                         required = names;
                     } else if kind == Kind::Object {
                         self.required(names, inst, path)?;
-                    }
-                }
-                Op::MinProperties(n) | Op::MaxProperties(n) => {
-                    if let Some(members) = inst.members() {
-                        let min = matches!(op, Op::MinProperties(_));
-                        let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
-                        let len = members.take(limit).count();
-                        let n = usize::try_from(n).unwrap_or(usize::MAX);
-                        if min && len < n {
-                            return self.fail(path, "minProperties", |m| {
-                                write!(m, "{len} properties, fewer than minProperties {n}")
-                            });
-                        }
-                        if !min && len > n {
-                            return self.fail(path, "maxProperties", |m| {
-                                write!(m, "more than maxProperties {n} properties")
-                            });
-                        }
                     }
                 }
                 Op::Members {
@@ -503,22 +445,6 @@ impl<'p> Eval<'p> {
                 Op::PropertyNames(c) => {
                     if kind == Kind::Object {
                         self.property_names(c, inst, path)?;
-                    }
-                }
-                Op::DependentRequired { trigger, count } => {
-                    let names = payload(ops, i, count);
-                    i += usize::from(count);
-                    if kind == Kind::Object && inst.get(self.text(trigger)).is_some() {
-                        for n in names {
-                            if let Op::Name(s) = *n {
-                                if inst.get(self.text(s)).is_none() {
-                                    let (t, name) = (self.text(trigger), self.text(s));
-                                    return self.fail(path, "dependentRequired", |m| {
-                                        write!(m, "\"{t}\" requires property \"{name}\"")
-                                    });
-                                }
-                            }
-                        }
                     }
                 }
                 Op::DependentSchema { trigger, node } => {
@@ -590,6 +516,122 @@ impl<'p> Eval<'p> {
         Ok(())
     }
 
+    /// Keywords that do not apply subschemas, out of line so that the recursion's frames
+    /// (`eval` → applicator → `eval`) stay small. `i` is the index after `op` (its payload).
+    #[inline(never)]
+    fn leaf(&mut self, op: Op, ops: &[Op], i: usize, inst: Value<'_>, path: &Path<'_>) -> Flow {
+        let kind = inst.kind();
+        match op {
+            Op::Const(s) => {
+                let c = self.value(s);
+                if !self.equal(inst, c, path)? {
+                    return self.fail(path, "const", |m| {
+                        write!(m, "{} is not the const {}", Brief(inst), Brief(c))
+                    });
+                }
+            }
+            Op::Enum(k) => {
+                let values = payload(ops, i, k);
+                let mut found = false;
+                for v in values {
+                    if let Op::EnumValue(s) = *v {
+                        let c = self.value(s);
+                        if self.equal(inst, c, path)? {
+                            found = true;
+                            break;
+                        }
+                    }
+                }
+                if !found {
+                    return self.fail(path, "enum", |m| {
+                        write!(m, "{} is not one of the enum values", Brief(inst))
+                    });
+                }
+            }
+            Op::MinLength(n) | Op::MaxLength(n) => {
+                if let Some(s) = inst.as_str() {
+                    let min = matches!(op, Op::MinLength(_));
+                    let len = s.char_count();
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    if min && len < n {
+                        return self.fail(path, "minLength", |m| {
+                            write!(m, "{} is shorter than {n} characters", Brief(inst))
+                        });
+                    }
+                    if !min && len > n {
+                        return self.fail(path, "maxLength", |m| {
+                            write!(m, "{} is longer than {n} characters", Brief(inst))
+                        });
+                    }
+                }
+            }
+            Op::Pattern(s) => {
+                if let Some(subject) = inst.as_str() {
+                    let source = self.text(s);
+                    let matched = regex_matches(source, subject);
+                    if !matched {
+                        return self.fail(path, "pattern", |m| {
+                            write!(m, "{} does not match {source}", Brief(inst))
+                        });
+                    }
+                }
+            }
+            Op::MinProperties(n) | Op::MaxProperties(n) => {
+                if let Some(members) = inst.members() {
+                    let min = matches!(op, Op::MinProperties(_));
+                    let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
+                    let len = members.take(limit).count();
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    if min && len < n {
+                        return self.fail(path, "minProperties", |m| {
+                            write!(m, "{len} properties, fewer than minProperties {n}")
+                        });
+                    }
+                    if !min && len > n {
+                        return self.fail(path, "maxProperties", |m| {
+                            write!(m, "more than maxProperties {n} properties")
+                        });
+                    }
+                }
+            }
+            Op::DependentRequired { trigger, count } => {
+                let names = payload(ops, i, count);
+                if kind == Kind::Object && inst.get(self.text(trigger)).is_some() {
+                    for n in names {
+                        if let Op::Name(s) = *n {
+                            if inst.get(self.text(s)).is_none() {
+                                let (t, name) = (self.text(trigger), self.text(s));
+                                return self.fail(path, "dependentRequired", |m| {
+                                    write!(m, "\"{t}\" requires property \"{name}\"")
+                                });
+                            }
+                        }
+                    }
+                }
+            }
+            Op::MinItems(n) | Op::MaxItems(n) => {
+                if let Some(items) = inst.elements() {
+                    let min = matches!(op, Op::MinItems(_));
+                    let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
+                    let len = items.take(limit).count();
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    if min && len < n {
+                        return self.fail(path, "minItems", |m| {
+                            write!(m, "{len} items, fewer than minItems {n}")
+                        });
+                    }
+                    if !min && len > n {
+                        return self.fail(path, "maxItems", |m| {
+                            write!(m, "more than maxItems {n} items")
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// Checks up to [`REQUIRED_BATCH`] `Required` ops in one pass over the members.
     #[inline(never)]
     fn required(&mut self, names: &[Op], inst: Value<'_>, path: &Path<'_>) -> Flow {
@@ -635,10 +677,9 @@ impl<'p> Eval<'p> {
     }
 
     #[inline(never)]
-    fn number(&mut self, op: Op, s: Str, x: Decimal<'_>, inst: Value<'_>, path: &Path<'_>) -> Flow {
+    fn number(&mut self, op: Op, s: Str, inst: Value<'_>, path: &Path<'_>) -> Flow {
         let limit_text = self.text(s);
-        let limit = Decimal::parse_checked(limit_text);
-        let ord = x.cmp(&limit);
+        let ord = cmp_lexemes(inst.raw(), limit_text);
         let (ok, keyword, rel) = match op {
             Op::Minimum(_) => (ord != Ordering::Less, "minimum", "less than the minimum"),
             Op::ExclusiveMinimum(_) => (
@@ -646,14 +687,20 @@ impl<'p> Eval<'p> {
                 "exclusiveMinimum",
                 "not greater than exclusiveMinimum",
             ),
-            Op::Maximum(_) => (ord != Ordering::Greater, "maximum", "greater than the maximum"),
+            Op::Maximum(_) => (
+                ord != Ordering::Greater,
+                "maximum",
+                "greater than the maximum",
+            ),
             Op::ExclusiveMaximum(_) => (
                 ord == Ordering::Less,
                 "exclusiveMaximum",
                 "not less than exclusiveMaximum",
             ),
             _ => (
-                x.is_multiple_of(&limit).unwrap_or(false),
+                Decimal::parse_checked(inst.raw())
+                    .is_multiple_of(&Decimal::parse_checked(limit_text))
+                    .unwrap_or(false),
                 "multipleOf",
                 "not a multiple of",
             ),
@@ -669,10 +716,20 @@ impl<'p> Eval<'p> {
     /// JSON equality: numbers by value, strings after unescaping, objects in any order.
     fn equal(&mut self, a: Value<'_>, b: Value<'_>, path: &Path<'_>) -> Result<bool, Stop> {
         self.step(path)?;
+        // The same text is the same scalar; different texts may still be equal numbers or
+        // strings with escapes. (Containers are compared by structure: a container met during
+        // a walk can be open-ended, its text running past its end.)
+        let scalar = !matches!(a.kind(), Kind::Array | Kind::Object);
+        if scalar && a.raw() == b.raw() {
+            return Ok(true);
+        }
         Ok(match (a.kind(), b.kind()) {
-            (Kind::Number, Kind::Number) => {
-                let (x, y) = (Decimal::parse_checked(a.raw()), Decimal::parse_checked(b.raw()));
-                x.cmp(&y) == Ordering::Equal
+            (Kind::Number, Kind::Number) => cmp_lexemes(a.raw(), b.raw()) == Ordering::Equal,
+            // Different texts without escapes are different strings.
+            (Kind::String, Kind::String)
+                if !a.raw().as_bytes().contains(&b'\\') && !b.raw().as_bytes().contains(&b'\\') =>
+            {
+                false
             }
             (Kind::String, Kind::String) => match (a.as_str(), b.as_str()) {
                 (Some(x), Some(y)) => str_eq(x, y),
@@ -760,12 +817,13 @@ impl<'p> Eval<'p> {
         inst: Value<'_>,
         path: &Path<'_>,
     ) -> Flow {
-        let Some(elements) = inst.elements() else {
+        let Some(mut elements) = inst.elements() else {
             return Ok(());
         };
         let rest_is_false = rest != NONE && self.is_false(rest);
         let mut count = 0usize;
-        for (idx, item) in elements.enumerate() {
+        let mut idx = 0usize;
+        while let Some((item, open)) = elements.next_open() {
             count = idx + 1;
             if count > max {
                 return self.fail(path, "maxItems", |m| {
@@ -777,10 +835,8 @@ impl<'p> Eval<'p> {
                 _ => rest,
             };
             if child == NONE {
-                if idx >= prefix.len() {
-                    break;
-                }
-                continue;
+                // Only `prefixItems`: the remaining elements are not looked at.
+                return Ok(());
             }
             self.step(path)?;
             if idx >= prefix.len() && rest_is_false {
@@ -790,8 +846,17 @@ impl<'p> Eval<'p> {
                 });
             }
             let p = path.index(idx);
-            self.eval(child, item, &p)?;
+            match self.prog.node(child) {
+                [Op::Type(mask)] if type_matches(*mask, item) => self.step(&p)?,
+                _ => self.eval(child, item, &p)?,
+            }
+            if open {
+                let end = self.end_of(item);
+                elements.resume(item, end);
+            }
+            idx += 1;
         }
+        self.walked(inst, elements.end_addr());
         if count < min {
             return self.fail(path, "minItems", |m| {
                 write!(m, "{count} items, fewer than minItems {min}")
@@ -801,7 +866,14 @@ impl<'p> Eval<'p> {
     }
 
     #[inline(never)]
-    fn contains(&mut self, node: u16, min: u32, max: u32, inst: Value<'_>, path: &Path<'_>) -> Flow {
+    fn contains(
+        &mut self,
+        node: u16,
+        min: u32,
+        max: u32,
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Flow {
         if min == 0 && max == u32::MAX {
             return Ok(());
         }
@@ -850,35 +922,48 @@ impl<'p> Eval<'p> {
             n => (1u64 << n) - 1,
         };
         let mut found = 0u64;
-        let Some(members) = inst.members() else {
+        let Some(mut members) = inst.members() else {
             return Ok(());
         };
-        for (key, value) in members {
+        // Each member value is stepped onto without scanning it first; a container is walked
+        // once by its subschema, which leaves its end address behind for `resume`.
+        while let Some(key) = members.next_key() {
+            let Some(key) = key.as_str() else {
+                break;
+            };
+            let Some((value, open)) = members.open_value() else {
+                break;
+            };
             self.step(path)?;
-            if found != all {
-                for (bit, op) in required.iter().enumerate() {
-                    if let Op::Required(s) = *op {
-                        if found & (1 << bit) == 0 && self.key_is(key, s) {
-                            found |= 1 << bit;
-                            break;
-                        }
-                    }
-                }
-            }
             let p = path.key(key);
-            let mut matched = false;
+            let mut matched = None;
             for prop in props {
                 if let Op::Prop { name, node } = *prop {
                     if self.key_is(key, name) {
-                        matched = true;
+                        matched = Some(name);
                         self.member(node, "properties", key, value, path, &p)?;
                         break; // names in `properties` are unique
                     }
                 }
             }
+            if found != all {
+                // A required name usually shares its text with the `properties` entry.
+                let bit = required
+                    .iter()
+                    .position(|op| matches!(op, Op::Required(s) if Some(*s) == matched))
+                    .or_else(|| {
+                        required.iter().enumerate().position(|(bit, op)| {
+                            matches!(op, Op::Required(s) if found & (1 << bit) == 0 && self.key_is(key, *s))
+                        })
+                    });
+                if let Some(bit) = bit {
+                    found |= 1 << bit;
+                }
+            }
+            let mut matched = matched.is_some();
             for pat in pats {
                 if let Op::PatternProp { pattern, node } = *pat {
-                    let hit = Regex::compile(self.text(pattern)).is_ok_and(|re| re.is_match(key.chars()));
+                    let hit = regex_matches(self.text(pattern), key);
                     if hit {
                         matched = true;
                         self.member(node, "patternProperties", key, value, path, &p)?;
@@ -888,11 +973,29 @@ impl<'p> Eval<'p> {
             if !matched && additional != NONE {
                 self.member(additional, "additionalProperties", key, value, path, &p)?;
             }
+            if open {
+                let end = self.end_of(value);
+                members.resume(value, end);
+            }
         }
+        self.walked(inst, members.end_addr());
         if found != all {
             return self.missing(required, found, path);
         }
         Ok(())
+    }
+
+    /// Remembers that the container `value` was walked to its end (address just past it).
+    fn walked(&mut self, value: Value<'_>, end: Option<usize>) {
+        if let Some(end) = end {
+            self.end_hint = Some((value.raw().as_ptr() as usize, end));
+        }
+    }
+
+    /// The end address of `value` if the last complete walk was of this container.
+    fn end_of(&self, value: Value<'_>) -> Option<usize> {
+        let (start, end) = self.end_hint?;
+        (start == value.raw().as_ptr() as usize).then_some(end)
     }
 
     fn missing(&mut self, names: &[Op], found: u64, path: &Path<'_>) -> Flow {
@@ -916,12 +1019,15 @@ impl<'p> Eval<'p> {
         object: &Path<'_>,
         at: &Path<'_>,
     ) -> Flow {
-        if self.is_false(node) {
-            return self.fail(object, keyword, |m| {
+        match self.prog.node(node) {
+            [Op::False] => self.fail(object, keyword, |m| {
                 write!(m, "property {} not allowed ({keyword})", Quoted(key))
-            });
+            }),
+            // A lone `type` that holds needs no evaluation frame (a failing one is reported
+            // by `eval` as usual).
+            [Op::Type(mask)] if type_matches(*mask, value) => self.step(at),
+            _ => self.eval(node, value, at),
         }
-        self.eval(node, value, at)
     }
 
     #[inline(never)]
@@ -980,7 +1086,13 @@ impl<'p> Eval<'p> {
     }
 
     #[inline(never)]
-    fn unevaluated_properties(&mut self, own: &[Op], u: u16, inst: Value<'_>, path: &Path<'_>) -> Flow {
+    fn unevaluated_properties(
+        &mut self,
+        own: &[Op],
+        u: u16,
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Flow {
         for (key, value) in inst.members().into_iter().flatten() {
             self.step(path)?;
             if !self.prop_evaluated(own, true, inst, key, path)? {
@@ -1037,16 +1149,18 @@ impl<'p> Eval<'p> {
                             matches!(op, Op::Prop { name, .. } if key.eq_str(self.text(*name)))
                         })
                         || pats.iter().any(|op| match op {
-                            Op::PatternProp { pattern, .. } => Regex::compile(self.text(*pattern))
-                                .is_ok_and(|re| re.is_match(key.chars())),
+                            Op::PatternProp { pattern, .. } => {
+                                regex_matches(self.text(*pattern), key)
+                            }
                             _ => false,
                         })
                 }
                 Op::UnevaluatedProperties(_) => !own,
                 _ => {
-                    let (skip, hit) = self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
-                        e.prop_evaluated(e.prog.node(n), false, inst, key, path)
-                    })?;
+                    let (skip, hit) =
+                        self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
+                            e.prop_evaluated(e.prog.node(n), false, inst, key, path)
+                        })?;
                     i += skip;
                     hit
                 }
@@ -1083,9 +1197,10 @@ impl<'p> Eval<'p> {
                 }
                 Op::UnevaluatedItems(_) => !own,
                 _ => {
-                    let (skip, hit) = self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
-                        e.item_evaluated(e.prog.node(n), false, inst, idx, item, path)
-                    })?;
+                    let (skip, hit) =
+                        self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
+                            e.item_evaluated(e.prog.node(n), false, inst, idx, item, path)
+                        })?;
                     i += skip;
                     hit
                 }

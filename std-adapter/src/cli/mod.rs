@@ -10,7 +10,10 @@ pub mod schema;
 
 /// Runs the CLI with `args` (without the program name) and returns the process exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
-    let args: Vec<String> = args.into_iter().map(|a| a.to_string_lossy().into_owned()).collect();
+    let args: Vec<String> = args
+        .into_iter()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect();
     match args.first().map(String::as_str) {
         Some("--version") | Some("-V") => {
             println!("embedded-mcp {}", env!("CARGO_PKG_VERSION"));
@@ -18,7 +21,11 @@ pub fn main(args: Vec<OsString>) -> i32 {
         }
         Some("help") | Some("--help") | Some("-h") | None => {
             print_usage();
-            if args.is_empty() { 2 } else { 0 }
+            if args.is_empty() {
+                2
+            } else {
+                0
+            }
         }
         Some("schema") => schema::schema_main(args.get(1..).unwrap_or_default()),
         Some("bridge") => device_cmds::bridge_main(args.get(1..).unwrap_or_default()),

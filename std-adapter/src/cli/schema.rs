@@ -68,23 +68,18 @@ fn run(args: &[String]) -> i32 {
         Some("validate") => {
             let mut engine = "core";
             let mut files = Vec::new();
-            let mut i = 0;
-            while let Some(a) = rest.get(i) {
-                match a.as_str() {
-                    "--engine" => {
-                        i += 1;
-                        match rest.get(i).map(String::as_str) {
-                            Some(e @ ("core" | "full")) => engine = e,
-                            _ => return usage(),
-                        }
-                    }
-                    _ if a.starts_with("--engine=") => match a.trim_start_matches("--engine=") {
-                        e @ ("core" | "full") => engine = if e == "core" { "core" } else { "full" },
-                        _ => return usage(),
-                    },
-                    _ => files.push(a.as_str()),
+            let mut args = rest.iter().map(String::as_str);
+            while let Some(a) = args.next() {
+                let choice = match a {
+                    "--engine" => args.next(),
+                    _ => a.strip_prefix("--engine="),
+                };
+                match (a.starts_with("--engine"), choice) {
+                    (true, Some("core")) => engine = "core",
+                    (true, Some("full")) => engine = "full",
+                    (true, _) => return usage(),
+                    (false, _) => files.push(a),
                 }
-                i += 1;
             }
             match files.as_slice() {
                 [schema, instance] => validate(Path::new(schema), Path::new(instance), engine),

@@ -33,14 +33,26 @@ fn main() -> ! {
         // Values the compiler cannot know: the SysTick counter.
         let t = SYST::get_current();
         let reading = Reading {
-            sensor: if t & 2 == 0 { "temp-0" } else { "hum \"outdoor\"" },
+            sensor: if t & 2 == 0 {
+                "temp-0"
+            } else {
+                "hum \"outdoor\""
+            },
             channel: (t & 7) as u8,
             value: (t as f32) * 0.01 - 40.0,
-            unit: if t & 4 == 0 { Unit::Celsius } else { Unit::Percent },
+            unit: if t & 4 == 0 {
+                Unit::Celsius
+            } else {
+                Unit::Percent
+            },
             timestamp_ms: u64::from(t) * 1000,
             ok: t & 8 == 0,
         };
-        let era = if t & 1 == 0 { Era::Legacy } else { Era::Stateless };
+        let era = if t & 1 == 0 {
+            Era::Legacy
+        } else {
+            Era::Stateless
+        };
         let len = encode_structured(&mut buf, era, &reading).map_or(0, |done| done.len);
         core::hint::black_box(buf.get(..len));
     }

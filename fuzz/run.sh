@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# Builds every fuzz target and runs each for SECONDS (default 20) from its corpus
+# (fuzz/corpus/<target>: the checked-in seed-* files plus whatever earlier runs found), one
+# target at a time. Prints executions, coverage and corpus size per target; exits non-zero when
+# a target crashes, leaks, times out (an input taking over 10 s) or goes over 2 GB of RSS, with
+# the reproducer in fuzz/artifacts/<target>/.
+#
+# Needs the nightly toolchain; installs cargo-fuzz (`cargo install cargo-fuzz --locked`, about
+# 2 minutes on a 2-core machine) when it is missing.
+#
+# Usage: bash fuzz/run.sh [SECONDS] [TARGET...]
+set -euo pipefail
+cd "$(dirname "$0")"
+
+seconds=${1:-20}
+shift || true
+targets=("$@")
+if ((${#targets[@]} == 0)); then
+    targets=(line_reader engine result_decoder schema_compiler validator program_loader)
+fi
+
+if ! cargo +nightly --version >/dev/null 2>&1; then
+    echo "fuzz: the nightly toolchain is missing: rustup toolchain install nightly" >&2
+    exit 2
+fi
+if ! cargo +nightly fuzz --version >/dev/null 2>&1; then
+    echo "fuzz: installing cargo-fuzz" >&2
+    start=$(date +%s)
+    cargo install cargo-fuzz --locked >&2
+    echo "fuzz: cargo-fuzz installed in $(($(date +%s) - start)) s" >&2
+fi
+
+start=$(date +%s)
+cargo +nightly fuzz build >&2
+echo "fuzz: targets built in $(($(date +%s) - start)) s" >&2
+
+logs=$(mktemp -d)
+trap 'rm -rf "$logs"' EXIT
+status=0
+summary=()
+for t in "${targets[@]}"; do
+    mkdir -p "corpus/$t" "artifacts/$t"
+    echo "fuzz: $t for $seconds s" >&2
+    set +e
+    cargo +nightly fuzz run "$t" "corpus/$t" -- \
+        -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+        >"$logs/$t.log" 2>&1
+    rc=$?
+    set -e
+    execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log" | tail -1)
+    last=$(grep -E "^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)" "$logs/$t.log" | tail -1 || true)
+    cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
+    ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
+    corp=$(sed -n 's/.* corp: \([0-9]*\/[0-9A-Za-z]*\).*/\1/p' <<<"$last")
+    rate=$(sed -n 's/.* exec\/s: \([0-9]*\).*/\1/p' <<<"$last")
+    if ((rc == 0)); then
+        verdict=ok
+    else
+        verdict="FAILED (exit $rc)"
+        status=1
+        echo "----- $t: last lines of the log -----" >&2
+        tail -60 "$logs/$t.log" >&2
+        ls "artifacts/$t" >&2 || true
+    fi
+    summary+=("$(printf '%-16s %12s execs %8s exec/s  cov %6s  ft %6s  corpus %-12s %s' \
+        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$verdict")")
+done
+
+echo
+echo "fuzz: ${seconds} s per target"
+printf '%s\n' "${summary[@]}"
+exit $status
