@@ -5,6 +5,9 @@
 # same files. Every seed is under 4 KB. Program seeds are compiled with the project's own
 # `embedded-mcp schema compile` (built on demand).
 #
+# Inputs that once made a target fail are kept in fuzz/regressions/<target>/ and copied in as
+# seed-regression-* (each also has a test in tests/tests/hostile_regressions.rs).
+#
 # Usage: bash fuzz/make-seeds.sh        (EMBEDDED_MCP_SHARED overrides <root>/../shared)
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -181,6 +184,13 @@ with tempfile.TemporaryDirectory() as tmp:
         data = compact(tests[0]["data"]).encode()
         put("program_loader", name, len(prog).to_bytes(2, "little") + prog + data)
         programs += 1
+
+# Inputs that once failed (fuzz/regressions/<target>/<name>) stay in the corpus as seeds.
+if os.path.isdir("regressions"):
+    for target in sorted(os.listdir("regressions")):
+        for f in sorted(os.listdir(os.path.join("regressions", target))):
+            with open(os.path.join("regressions", target, f), "rb") as h:
+                put(target, "regression-" + f, h.read())
 
 for t in sorted(counts):
     print(f"{t}: {counts[t]} seeds")

@@ -62,7 +62,7 @@ impl Rng {
 
 /// Message `i` and its answer on a clean line.
 fn message(i: usize) -> (String, String) {
-    if i % 3 == 0 {
+    if i.is_multiple_of(3) {
         (
             format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"method\":\"ping\"}}\n"),
             format!("{{\"jsonrpc\":\"2.0\",\"id\":{i},\"result\":{{}}}}"),
@@ -320,7 +320,7 @@ fn run_seed<const N: usize>(seed: u64) -> (usize, usize, usize) {
 fn the_reader_resynchronises_after_dropped_flipped_and_inserted_bytes() {
     let (mut messages, mut intact, mut damaged) = (0, 0, 0);
     for seed in 0..600u64 {
-        let (m, i, d) = if seed % 2 == 0 {
+        let (m, i, d) = if seed.is_multiple_of(2) {
             run_seed::<512>(seed)
         } else {
             run_seed::<256>(seed)

@@ -58,17 +58,13 @@ impl<const N: usize> Big<N> {
 
     /// Appends a most significant limb (when there is room).
     fn push(&mut self, limb: u32) {
-        match self.limbs.get_mut(self.len) {
-            Some(slot) => {
-                *slot = limb;
-                self.len += 1;
-            }
-            None => {
-                #[cfg(test)]
-                {
-                    self.overflow |= limb != 0;
-                }
-            }
+        #[cfg(test)]
+        {
+            self.overflow |= self.len >= N && limb != 0;
+        }
+        if let Some(slot) = self.limbs.get_mut(self.len) {
+            *slot = limb;
+            self.len += 1;
         }
     }
 
