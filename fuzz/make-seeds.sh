@@ -15,10 +15,9 @@ root=$(cd .. && pwd)
 shared=${EMBEDDED_MCP_SHARED:-$root/../shared}
 [ -d "$shared/mcp-schema" ] || { echo "make-seeds: no $shared/mcp-schema" >&2; exit 1; }
 
+# Programs must be in the format of the current core: build the CLI (a no-op when fresh).
+(cd "$root" && cargo build -q -p embedded-mcp-std --bin embedded-mcp)
 cli="$root/target/debug/embedded-mcp"
-if [ ! -x "$cli" ]; then
-    (cd "$root" && cargo build -q -p embedded-mcp-std --bin embedded-mcp)
-fi
 
 rm -f corpus/*/seed-*
 python3 - "$shared" "$cli" <<'PY'

@@ -1,15 +1,17 @@
 //! Encode and decode of a `CallToolResult`, embedded-mcp against the host-SDK path on
-//! serde_json, for one sensor reading and for an array of 50. After criterion's report the
-//! ratios (serde_json time / embedded-mcp time) are printed twice: from criterion's median
-//! estimates of this run, and from an interleaved measurement (see `interleaved`).
+//! serde_json, for one sensor reading, for an array of 50, and for arrays of readings making
+//! results of about 1 KiB, 16 KiB and 256 KiB (to show that the cost grows linearly with the
+//! size). After criterion's report the ratios (serde_json time / embedded-mcp time) are printed
+//! twice: from criterion's median estimates of this run, and from an interleaved measurement
+//! (see `embedded_mcp_benches::measure::interleaved`), with ns per KiB for the size series.
 //!
 //! Run: `cargo bench -p embedded-mcp-benches --bench codec`
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::SystemTime;
 
 use criterion::{black_box, Criterion};
 use embedded_mcp::result::{encode_structured, Era, ResultView};
+use embedded_mcp_benches::measure::{criterion_dir, interleaved, load_average, median_ns};
 use embedded_mcp_benches::{host, reading, readings, SensorReading};
 
 const OURS: &str = "embedded_mcp";
@@ -18,16 +20,19 @@ const SDK: &str = "serde_json_sdk";
 /// The array case decodes into a fixed-capacity vector on both paths (no heap on ours).
 type Fifty = heapless::Vec<SensorReading, 50>;
 
+/// Output buffer of the encoders (room for the largest case).
+const BUF: usize = 512 * 1024;
+
 fn bench_encode(c: &mut Criterion, name: &str, value: &(impl serde::Serialize + ?Sized)) {
     let mut group = c.benchmark_group(name);
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = vec![0u8; BUF];
     group.bench_function(OURS, |b| {
         b.iter(|| {
             let done = encode_structured(&mut buf, Era::Stateless, black_box(value)).unwrap();
             black_box(done.len)
         })
     });
-    let mut out = Vec::with_capacity(64 * 1024);
+    let mut out = Vec::with_capacity(BUF);
     group.bench_function(SDK, |b| {
         b.iter(|| {
             host::encode(black_box(value), &mut out).unwrap();
@@ -65,76 +70,30 @@ where
 }
 
 fn encoded(value: &(impl serde::Serialize + ?Sized)) -> Vec<u8> {
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut buf = vec![0u8; BUF];
     let done = encode_structured(&mut buf, Era::Stateless, value).unwrap();
     buf.truncate(done.len);
     buf
 }
 
-/// Where criterion writes its estimates (the same rule criterion uses, pinned for this run).
-fn criterion_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(dir);
+/// Readings making an encoded result of at least `bytes` bytes.
+fn readings_for(bytes: usize) -> Vec<SensorReading> {
+    let mut n = 1;
+    while encoded(&readings(n)[..]).len() < bytes {
+        n = (n * 5 / 4).max(n + 1);
     }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let dir = target.join("criterion");
-    std::env::set_var("CRITERION_HOME", &dir);
-    dir
+    // Step back to the smallest count that reaches the size.
+    while n > 1 && encoded(&readings(n - 1)[..]).len() >= bytes {
+        n -= 1;
+    }
+    readings(n)
 }
 
-/// The median estimate (ns) of one benchmark, if it was measured during this run.
-fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
-    let path = dir.join(group).join(function).join("new/estimates.json");
-    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
-    if modified < since {
-        return None; // left over from an earlier run (filtered out this time)
-    }
-    let text = std::fs::read_to_string(&path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["median"]["point_estimate"].as_f64()
-}
+/// The size series: label, target size.
+const SIZES: [(&str, usize); 3] = [("1KiB", 1024), ("16KiB", 16 * 1024), ("256KiB", 256 * 1024)];
 
-/// Time per call (ns) of `ours` and of `sdk`, measured in alternating batches of about 2 ms
-/// (61 rounds, the order swapped every round), each side's fastest batch: on a shared machine
-/// other processes only ever add time, so the fastest batch is the closest to the cost of the
-/// code, and alternating gives both sides the same chances of a quiet moment.
-fn interleaved(mut ours: impl FnMut(), mut sdk: impl FnMut()) -> (f64, f64) {
-    fn calibrate(f: &mut impl FnMut()) -> u32 {
-        let mut n = 1u32;
-        loop {
-            let t = Instant::now();
-            for _ in 0..n {
-                f();
-            }
-            if t.elapsed() >= Duration::from_millis(2) || n >= 1 << 24 {
-                return n;
-            }
-            n *= 2;
-        }
-    }
-    fn batch(f: &mut impl FnMut(), n: u32) -> f64 {
-        let t = Instant::now();
-        for _ in 0..n {
-            f();
-        }
-        t.elapsed().as_nanos() as f64 / f64::from(n)
-    }
-    let (n_ours, n_sdk) = (calibrate(&mut ours), calibrate(&mut sdk));
-    let (mut a, mut b) = (Vec::new(), Vec::new());
-    for round in 0..61 {
-        if round % 2 == 0 {
-            a.push(batch(&mut ours, n_ours));
-            b.push(batch(&mut sdk, n_sdk));
-        } else {
-            b.push(batch(&mut sdk, n_sdk));
-            a.push(batch(&mut ours, n_ours));
-        }
-    }
-    let fastest = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
-    (fastest(&a), fastest(&b))
-}
+/// Decoded form of the size series: a fixed-capacity vector on both paths (no heap on ours).
+type Many = heapless::Vec<SensorReading, 1400>;
 
 fn main() {
     let dir = criterion_dir();
@@ -154,6 +113,20 @@ fn main() {
     bench_decode::<Fifty>(&mut c, "decode_50_readings", &fifty_bytes, |r| {
         assert_eq!(&r[..], &fifty[..])
     });
+    let series: Vec<(&str, Vec<SensorReading>, Vec<u8>)> = SIZES
+        .iter()
+        .map(|&(label, size)| {
+            let values = readings_for(size);
+            let bytes = encoded(&values[..]);
+            (label, values, bytes)
+        })
+        .collect();
+    for (label, values, bytes) in &series {
+        bench_encode(&mut c, &format!("encode_{label}"), &values[..]);
+        bench_decode::<Many>(&mut c, &format!("decode_{label}"), bytes, |r| {
+            assert_eq!(&r[..], &values[..])
+        });
+    }
     c.final_summary();
     let args: Vec<String> = std::env::args().collect();
     if args.iter().any(|a| a == "--test" || a == "--list") {
@@ -162,9 +135,17 @@ fn main() {
 
     println!();
     println!(
-        "ratios (serde_json host-SDK median / embedded-mcp median; result bytes: one {} B, fifty {} B):",
+        "load average at the end of criterion's run: {}",
+        load_average()
+    );
+    println!(
+        "ratios (serde_json host-SDK median / embedded-mcp median; result bytes: one {} B, fifty {} B{}):",
         one_bytes.len(),
-        fifty_bytes.len()
+        fifty_bytes.len(),
+        series
+            .iter()
+            .map(|(label, values, bytes)| format!(", {label} {} B ({} readings)", bytes.len(), values.len()))
+            .collect::<String>()
     );
     for (group, target) in [
         ("encode_reading", 3.0),
@@ -184,14 +165,31 @@ fn main() {
             _ => println!("  {group:<20} not measured in this run"),
         }
     }
+    for (label, _, bytes) in &series {
+        for (op, target) in [("encode", 3.0), ("decode", 2.0)] {
+            let group = format!("{op}_{label}");
+            match (
+                median_ns(&dir, &group, OURS, started),
+                median_ns(&dir, &group, SDK, started),
+            ) {
+                (Some(ours), Some(sdk)) => println!(
+                    "  {group:<20} embedded-mcp {ours:>10.1} ns  serde_json {sdk:>10.1} ns  ratio {:>5.2}x  (target >= {target}x: {})  embedded-mcp {:>7.1} ns/KiB",
+                    sdk / ours,
+                    if sdk / ours >= target { "met" } else { "NOT met" },
+                    ours * 1024.0 / bytes.len() as f64
+                ),
+                _ => println!("  {group:<20} not measured in this run"),
+            }
+        }
+    }
 
     // The same comparison measured interleaved (see `interleaved`): steadier on a busy machine.
     println!();
     println!(
         "ratios measured interleaved (ns per call in each side's fastest of 61 alternating ~2 ms batches):"
     );
-    let mut buf = vec![0u8; 64 * 1024];
-    let mut out = Vec::with_capacity(64 * 1024);
+    let mut buf = vec![0u8; BUF];
+    let mut out = Vec::with_capacity(BUF);
     let report = |group: &str, target: f64, (ours, sdk): (f64, f64)| {
         println!(
             "  {group:<20} embedded-mcp {ours:>10.1} ns  serde_json {sdk:>10.1} ns  ratio {:>5.2}x  (target >= {target}x: {})",
@@ -239,4 +237,45 @@ fn main() {
         },
     );
     report("decode_50_readings", 2.0, r);
+    for (label, values, bytes) in &series {
+        let per_kib = |ns: f64| ns * 1024.0 / bytes.len() as f64;
+        let (ours, sdk) = interleaved(
+            || {
+                black_box(
+                    encode_structured(&mut buf, Era::Stateless, black_box(&values[..])).unwrap(),
+                );
+            },
+            || {
+                host::encode(black_box(&values[..]), &mut out).unwrap();
+                black_box(out.len());
+            },
+        );
+        report(&format!("encode_{label}"), 3.0, (ours, sdk));
+        println!(
+            "  {:<20} embedded-mcp {:>7.1} ns/KiB, serde_json {:>7.1} ns/KiB",
+            "",
+            per_kib(ours),
+            per_kib(sdk)
+        );
+        let (ours, sdk) = interleaved(
+            || {
+                let view = ResultView::parse(black_box(bytes)).unwrap();
+                black_box(view.structured_as::<Many>(&mut []).unwrap());
+            },
+            || {
+                black_box(host::decode::<Many>(black_box(bytes)).unwrap());
+            },
+        );
+        report(&format!("decode_{label}"), 2.0, (ours, sdk));
+        println!(
+            "  {:<20} embedded-mcp {:>7.1} ns/KiB, serde_json {:>7.1} ns/KiB",
+            "",
+            per_kib(ours),
+            per_kib(sdk)
+        );
+    }
+    println!(
+        "load average after the interleaved runs: {}",
+        load_average()
+    );
 }

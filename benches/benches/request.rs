@@ -12,19 +12,25 @@
 //!   service loop needs. The handler builds the result the SDK way
 //!   (`CallToolResult::structured(serde_json::to_value(..))`).
 //!
+//! After criterion's report the ratio (rmcp time / embedded-mcp time) is printed twice: from
+//! criterion's medians of this run, and from an interleaved measurement
+//! (`embedded_mcp_benches::measure::interleaved`), with the machine's load average.
+//!
 //! Run: `cargo bench -p embedded-mcp-benches --bench request`.
 #![allow(unsafe_code)] // The counting global allocator below.
-#![allow(missing_docs)] // `criterion_group!` defines an undocumented function.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::hint::black_box;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use std::time::SystemTime;
+
+use criterion::{Criterion, Throughput};
 use embedded_mcp::server::{
     Annotations, Call, Done, Handler, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError,
 };
 use embedded_mcp::transport::{FeedResult, LineBuffer};
+use embedded_mcp_benches::measure::{criterion_dir, interleaved, load_average, median_ns};
 use embedded_mcp_benches::{reading, SensorReading};
 use serde::Deserialize;
 
@@ -243,7 +249,7 @@ fn show(label: &str, bytes: &[u8]) {
     println!("{label}: {}", String::from_utf8_lossy(bytes).trim_end());
 }
 
-fn bench(c: &mut Criterion) {
+fn bench(c: &mut Criterion) -> Measured {
     let wire = format!("{REQUEST}\n");
     let wire = wire.as_bytes();
 
@@ -283,7 +289,73 @@ fn bench(c: &mut Criterion) {
     });
     group.bench_function("rmcp", |b| b.iter(|| sdk.round(black_box(wire))));
     group.finish();
+    Measured {
+        server,
+        lines,
+        out,
+        sdk,
+        wire: wire.to_vec(),
+    }
 }
 
-criterion_group!(benches, bench);
-criterion_main!(benches);
+/// The two servers, ready for the interleaved measurement after criterion's.
+struct Measured {
+    server: Server<'static, Sensors, 1>,
+    lines: LineBuffer<1024>,
+    out: [u8; 1024],
+    sdk: Sdk,
+    wire: Vec<u8>,
+}
+
+fn main() {
+    let dir = criterion_dir();
+    let started = SystemTime::now();
+    let mut c = Criterion::default().configure_from_args();
+    let Measured {
+        mut server,
+        mut lines,
+        mut out,
+        mut sdk,
+        wire,
+    } = bench(&mut c);
+    c.final_summary();
+    let args: Vec<String> = std::env::args().collect();
+    if args.iter().any(|a| a == "--test" || a == "--list") {
+        return; // `cargo test --benches` or a listing: no measurements
+    }
+    println!();
+    println!(
+        "load average at the end of criterion's run: {}",
+        load_average()
+    );
+    let report = |how: &str, ours: f64, theirs: f64| {
+        println!(
+            "  {how:<12} embedded-mcp {ours:>9.1} ns  rmcp {theirs:>9.1} ns  ratio {:>5.2}x  (target >= 10x: {})",
+            theirs / ours,
+            if theirs / ours >= 10.0 { "met" } else { "NOT met" }
+        );
+    };
+    println!("ratios of a tools/call request line to its response line (rmcp / embedded-mcp):");
+    match (
+        median_ns(&dir, "tools_call_line", "embedded-mcp", started),
+        median_ns(&dir, "tools_call_line", "rmcp", started),
+    ) {
+        (Some(ours), Some(theirs)) => report("medians", ours, theirs),
+        _ => println!("  medians      not measured in this run"),
+    }
+    let (ours, theirs) = interleaved(
+        || {
+            black_box(engine_round(
+                &mut server,
+                &mut lines,
+                black_box(&wire),
+                &mut out,
+            ));
+        },
+        || {
+            black_box(sdk.round(black_box(&wire)));
+        },
+    );
+    report("interleaved", ours, theirs);
+    println!("load average after the interleaved run: {}", load_average());
+}

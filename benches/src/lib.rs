@@ -119,3 +119,84 @@ pub mod host {
         serde_json::from_value(structured)
     }
 }
+
+/// Measuring helpers shared by the benches: criterion's median estimates of this run, and an
+/// interleaved measurement that is steadier on a shared machine.
+pub mod measure {
+    use std::path::{Path, PathBuf};
+    use std::time::{Duration, Instant, SystemTime};
+
+    /// Where criterion writes its estimates (the same rule criterion uses, pinned for this run).
+    pub fn criterion_dir() -> PathBuf {
+        if let Some(dir) = std::env::var_os("CRITERION_HOME") {
+            return PathBuf::from(dir);
+        }
+        let target = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
+        let dir = target.join("criterion");
+        std::env::set_var("CRITERION_HOME", &dir);
+        dir
+    }
+
+    /// The median estimate (ns) of one benchmark, if it was measured during this run.
+    pub fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
+        let path = dir.join(group).join(function).join("new/estimates.json");
+        let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
+        if modified < since {
+            return None; // left over from an earlier run (filtered out this time)
+        }
+        let text = std::fs::read_to_string(&path).ok()?;
+        let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+        v["median"]["point_estimate"].as_f64()
+    }
+
+    /// Time per call (ns) of `ours` and of `peer`, measured in alternating batches of about
+    /// 2 ms (61 rounds, the order swapped every round), each side's fastest batch: on a shared
+    /// machine other processes only ever add time, so the fastest batch is the closest to the
+    /// cost of the code, and alternating gives both sides the same chances of a quiet moment.
+    pub fn interleaved(mut ours: impl FnMut(), mut peer: impl FnMut()) -> (f64, f64) {
+        fn calibrate(f: &mut impl FnMut()) -> u32 {
+            let mut n = 1u32;
+            loop {
+                let t = Instant::now();
+                for _ in 0..n {
+                    f();
+                }
+                if t.elapsed() >= Duration::from_millis(2) || n >= 1 << 24 {
+                    return n;
+                }
+                n *= 2;
+            }
+        }
+        fn batch(f: &mut impl FnMut(), n: u32) -> f64 {
+            let t = Instant::now();
+            for _ in 0..n {
+                f();
+            }
+            t.elapsed().as_nanos() as f64 / f64::from(n)
+        }
+        let (n_ours, n_peer) = (calibrate(&mut ours), calibrate(&mut peer));
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for round in 0..61 {
+            if round % 2 == 0 {
+                a.push(batch(&mut ours, n_ours));
+                b.push(batch(&mut peer, n_peer));
+            } else {
+                b.push(batch(&mut peer, n_peer));
+                a.push(batch(&mut ours, n_ours));
+            }
+        }
+        let fastest = |v: &[f64]| v.iter().copied().fold(f64::INFINITY, f64::min);
+        (fastest(&a), fastest(&b))
+    }
+
+    /// The load average of the machine (first figure of /proc/loadavg), to print beside
+    /// ratios measured on a shared machine.
+    pub fn load_average() -> String {
+        std::fs::read_to_string("/proc/loadavg")
+            .ok()
+            .and_then(|s| s.split_whitespace().next().map(str::to_owned))
+            .unwrap_or_else(|| "unknown".to_owned())
+    }
+}

@@ -70,8 +70,8 @@ fn check_frame(line: Option<&str>, overlong_id: Option<Option<String>>, response
         .and_then(|m| first(m, "id").map(|v| v.get().to_owned()));
     let error_code = members.as_ref().and_then(|m| {
         first(m, "error").map(|e| {
-            let e: serde_json::Value = serde_json::from_str(e.get()).expect("error object");
-            e["code"].to_string()
+            let error = top_level_members(e.get()).expect("an error object");
+            first(&error, "code").expect("a code").get().to_owned()
         })
     });
     if let Some(recovered) = overlong_id {

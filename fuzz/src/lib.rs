@@ -172,10 +172,73 @@ pub fn raw_lines(stream: &[u8]) -> VecDeque<&[u8]> {
     lines
 }
 
+/// A JSON document read by `serde_json` into canonical compact text: members in document order
+/// (duplicates kept), strings and keys re-escaped by `serde_json`, numbers as their lexeme.
+///
+/// Not `serde_json::Value`: its visitor gives the keys `$serde_json::private::RawValue` and
+/// `$serde_json::private::Number` a meaning of their own and then refuses valid JSON that
+/// uses them (the fuzzer found this within minutes). Here every key is just a key. With
+/// `arbitrary_precision` a number arrives as such a one-member map, so a number and the
+/// object `{"$serde_json::private::Number":"<lexeme>"}` read the same; both sides of every
+/// comparison are read this way.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canon(pub String);
+
+impl<'de> de::Deserialize<'de> for Canon {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Canon;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<Canon, E> {
+                Ok(Canon(v.to_string()))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Canon, E> {
+                Ok(Canon(v.to_string()))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Canon, E> {
+                Ok(Canon(v.to_string()))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Canon, E> {
+                Ok(Canon(v.to_string()))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Canon, E> {
+                serde_json::to_string(v).map(Canon).map_err(E::custom)
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<Canon, E> {
+                Ok(Canon("null".into()))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Canon, A::Error> {
+                let mut items = Vec::new();
+                while let Some(Canon(item)) = seq.next_element::<Canon>()? {
+                    items.push(item);
+                }
+                Ok(Canon(format!("[{}]", items.join(","))))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Canon, A::Error> {
+                let mut members = Vec::new();
+                while let Some((k, Canon(v))) = map.next_entry::<String, Canon>()? {
+                    let k = serde_json::to_string(&k).map_err(de::Error::custom)?;
+                    members.push(format!("{k}:{v}"));
+                }
+                Ok(Canon(format!("{{{}}}", members.join(","))))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// The canonical text of a JSON document, if `serde_json` reads it.
+pub fn canonical(bytes: &[u8]) -> Option<String> {
+    serde_json::from_slice::<Canon>(bytes).ok().map(|c| c.0)
+}
+
 /// True when `serde_json` accepts `bytes` as one JSON document (numbers of any size, strings
-/// checked for UTF-8 and lone surrogates).
+/// checked for UTF-8 and lone surrogates, nesting up to its 128 levels).
 pub fn serde_json_accepts(bytes: &[u8]) -> bool {
-    serde_json::from_slice::<serde_json::Value>(bytes).is_ok()
+    canonical(bytes).is_some()
 }
 
 /// Nesting depth of arrays and objects in valid JSON text (`1` for `{}`), counted outside

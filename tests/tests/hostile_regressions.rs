@@ -39,3 +39,29 @@ fn a_properties_object_larger_than_the_storage_is_refused_at_once() {
     assert_eq!(err, CompileError::TooManyNodes { capacity: 4096 });
     assert!(took < Duration::from_secs(2), "took {took:?}");
 }
+
+/// fuzz target `result_decoder`, after 4.7 million runs: a result with a member named
+/// `$serde_json::private::RawValue` (serde_json's private marker) was accepted by the core,
+/// rightly, and refused by the target's `serde_json::Value` oracle, which gives that key a
+/// meaning of its own. The oracle was wrong (fixed in `fuzz/src/lib.rs`, `Canon`); this pins
+/// down that the core treats every key as a key, through decoding and re-encoding.
+#[test]
+fn serde_json_marker_keys_are_ordinary_keys() {
+    use embedded_mcp::json::Value;
+    use embedded_mcp::result::{encode_structured_raw, Era, ResultView};
+
+    let input = br#"{"content":[{"type":"image","data":"igoAAAAggg","mimeType":"image/png","arnotats":{"$serde_json::private::RawValue":["user"],"priority":0.9}}],"isError":false}"#;
+    let view = ResultView::parse(input).expect("a valid result");
+    assert_eq!(view.content().count(), 1);
+    let value = Value::parse(
+        br#"{"$serde_json::private::Number":"1.5","$serde_json::private::RawValue":[1]}"#,
+    )
+    .expect("JSON");
+    let mut buf = [0u8; 256];
+    let done = encode_structured_raw(&mut buf, Era::Stateless, value).expect("fits");
+    let again = ResultView::parse(&buf[..done.len]).expect("decodes");
+    assert_eq!(
+        again.structured().expect("structured").raw(),
+        r#"{"$serde_json::private::Number":"1.5","$serde_json::private::RawValue":[1]}"#
+    );
+}

@@ -2,6 +2,8 @@
 
 use core::fmt;
 
+use super::{Dec, Text};
+
 /// Why a value could not be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -29,7 +31,9 @@ impl fmt::Display for EncodeError {
         match self {
             Self::BufferTooSmall { needed, capacity } => write!(
                 f,
-                "output buffer too small: {needed} bytes needed, {capacity} available"
+                "output buffer too small: {} bytes needed, {} available",
+                Dec::of(*needed),
+                Dec::of(*capacity)
             ),
             Self::NonFiniteFloat => f.write_str("NaN or infinite float cannot be encoded as JSON"),
             Self::KeyMustBeString => f.write_str("JSON object keys must be strings"),
@@ -126,8 +130,8 @@ impl fmt::Display for DecodeErrorKind {
             Self::InvalidType => "invalid type",
             Self::InvalidValue => "invalid value",
             Self::InvalidLength => "invalid length",
-            Self::MissingField(name) => return write!(f, "missing field `{name}`"),
-            Self::DuplicateField(name) => return write!(f, "duplicate field `{name}`"),
+            Self::MissingField(name) => return write!(f, "missing field `{}`", Text(name)),
+            Self::DuplicateField(name) => return write!(f, "duplicate field `{}`", Text(name)),
             Self::UnknownField => "unknown field",
             Self::UnknownVariant => "unknown variant",
             Self::Custom => "invalid data",
@@ -138,7 +142,7 @@ impl fmt::Display for DecodeErrorKind {
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, self.offset)
+        write!(f, "{} at byte {}", self.kind, Dec::of(self.offset))
     }
 }
 

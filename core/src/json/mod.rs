@@ -10,6 +10,7 @@
 //!   deserialises a `T: Deserialize` with escaped strings decoded into caller-provided scratch.
 
 mod de;
+mod display;
 mod error;
 mod escape;
 // Compiled always, so that the tests compare it with `ryu` whatever the features.
@@ -22,6 +23,7 @@ mod sink;
 mod value;
 
 pub use de::{from_slice, from_value};
+pub(crate) use display::{Dec, Text};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub(crate) use escape::{escape_mask, plain_run};
 pub use escape::{write_escaped, write_string};

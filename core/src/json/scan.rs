@@ -138,32 +138,30 @@ impl<'a> Scanner<'a> {
     pub(crate) fn skip_checked(&mut self) {
         self.skip_ws();
         match self.peek() {
-            Some(b'"') => self.skip_checked_string(),
+            Some(b'"') => {
+                self.skip_checked_string();
+            }
             Some(b'{' | b'[') => {
                 let mut depth = 0usize;
                 loop {
-                    let rest = self.bytes.get(self.pos..).unwrap_or_default();
-                    let Some(i) = rest
-                        .iter()
-                        .position(|&b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'))
-                    else {
-                        self.pos = self.bytes.len();
-                        return;
-                    };
-                    self.pos += i;
+                    // Straight to the next quote, bracket or brace, eight bytes at a time.
+                    self.pos += until_structural(self.bytes.get(self.pos..).unwrap_or_default());
                     match self.peek() {
-                        Some(b'"') => self.skip_checked_string(),
+                        Some(b'"') => {
+                            self.skip_checked_string();
+                        }
                         Some(b'{' | b'[') => {
                             depth += 1;
                             self.pos += 1;
                         }
-                        _ => {
+                        Some(_) => {
                             self.pos += 1;
                             depth = depth.saturating_sub(1);
                             if depth == 0 {
                                 return;
                             }
                         }
+                        None => return,
                     }
                 }
             }
@@ -179,26 +177,24 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Moves past a checked string; `pos` is at its opening quote.
-    pub(crate) fn skip_checked_string(&mut self) {
+    /// Moves past a checked string; `pos` is at its opening quote. True when the string holds
+    /// an escape.
+    pub(crate) fn skip_checked_string(&mut self) -> bool {
         self.pos += 1;
+        let mut escaped = false;
         loop {
-            // Strings are mostly short keys here: a plain byte loop beats word-at-a-time.
-            let rest = self.bytes.get(self.pos..).unwrap_or_default();
-            self.pos += rest
-                .iter()
-                .position(|&b| b == b'"' || b == b'\\')
-                .unwrap_or(rest.len());
+            self.pos += until_quote(self.bytes.get(self.pos..).unwrap_or_default());
             match self.peek() {
                 Some(b'"') => {
                     self.pos += 1;
-                    return;
+                    return escaped;
                 }
                 // A backslash: the escaped byte cannot end the string.
-                Some(b'\\') => self.pos += 2,
-                // (A control character cannot be in checked text; step over it regardless.)
-                Some(_) => self.pos += 1,
-                None => return,
+                Some(_) => {
+                    self.pos += 2;
+                    escaped = true;
+                }
+                None => return escaped,
             }
         }
     }
@@ -409,6 +405,62 @@ impl<'a> Scanner<'a> {
     }
 }
 
+const LO: u64 = 0x0101_0101_0101_0101;
+const HI: u64 = 0x8080_8080_8080_8080;
+
+/// Bit 7 of each byte of `word` (little-endian) is set where the byte equals `b`. Bytes above
+/// the lowest flagged one may be flagged wrongly (borrows), so only the lowest flag is exact.
+#[inline]
+fn equal_mask(word: u64, b: u8) -> u64 {
+    let x = word ^ (LO * u64::from(b));
+    x.wrapping_sub(LO) & !x & HI
+}
+
+/// The number of leading bytes before the first byte for which `mask` flags a match, eight
+/// bytes at a time, the tail byte by byte with `is_match`.
+#[inline]
+fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool) -> usize {
+    let mut n = 0;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+            break;
+        };
+        // The lowest flag of an OR of masks is the lowest exact flag of one of them.
+        let found = mask(u64::from_le_bytes(word));
+        if found != 0 {
+            return n + (found.trailing_zeros() / 8) as usize;
+        }
+        n += 8;
+    }
+    let rest = chunks.remainder();
+    n + rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len())
+}
+
+/// Leading bytes of checked text before a quote, bracket or brace.
+#[inline]
+fn until_structural(bytes: &[u8]) -> usize {
+    until(
+        bytes,
+        |word| {
+            // `b | 0x20` is `{` only for `{` and `[`, and `}` only for `}` and `]`.
+            let folded = word | (LO * 0x20);
+            equal_mask(word, b'"') | equal_mask(folded, b'{') | equal_mask(folded, b'}')
+        },
+        |b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'),
+    )
+}
+
+/// Leading bytes of a checked string's body before its closing quote or a backslash.
+#[inline]
+fn until_quote(bytes: &[u8]) -> usize {
+    until(
+        bytes,
+        |word| equal_mask(word, b'"') | equal_mask(word, b'\\'),
+        |b| b == b'"' || b == b'\\',
+    )
+}
+
 #[inline]
 pub(crate) fn hex_digit(b: u8) -> Option<u8> {
     match b {
@@ -504,5 +556,116 @@ mod tests {
         let huge = Limits { max_depth: 255 };
         let e = Scanner::new(deep).document(huge).unwrap_err();
         assert_eq!(e.offset, usize::from(MAX_DEPTH_LIMIT));
+    }
+
+    /// Where a checked value starting at `pos` ends, one byte at a time (the reference for the
+    /// word-at-a-time `skip_checked`).
+    fn reference_skip(bytes: &[u8], mut pos: usize) -> usize {
+        let (mut depth, mut in_string) = (0usize, false);
+        let scalar = !matches!(bytes[pos], b'"' | b'{' | b'[');
+        while pos < bytes.len() {
+            let b = bytes[pos];
+            pos += 1;
+            if in_string {
+                match b {
+                    b'\\' => pos += 1,
+                    b'"' => {
+                        in_string = false;
+                        if depth == 0 {
+                            return pos;
+                        }
+                    }
+                    _ => {}
+                }
+                continue;
+            }
+            if scalar && matches!(b, b',' | b'}' | b']' | b' ') {
+                return pos - 1;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'{' | b'[' => depth += 1,
+                b'}' | b']' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return pos;
+                    }
+                }
+                _ => {}
+            }
+        }
+        pos
+    }
+
+    #[test]
+    fn skipping_checked_values_matches_a_byte_by_byte_skip() {
+        // Random documents with strings holding brackets, quotes and backslashes (escaped),
+        // long keys, and every nesting shape; every value start is skipped both ways.
+        let pieces = [
+            r#""io.modelcontextprotocol/protocolVersion""#,
+            r#""a\"b]}""#,
+            r#""\\""#,
+            r#""{[é\u00e9]}""#,
+            r#""""#,
+            "12.5e-3",
+            "true",
+            "null",
+            r#""0123456789abcdef0123456789""#,
+        ];
+        let mut state = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move |n: usize| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            (state % n as u64) as usize
+        };
+        fn value(next: &mut dyn FnMut(usize) -> usize, pieces: &[&str], depth: usize) -> String {
+            let count = next(4);
+            match next(3) {
+                0 if depth < 6 => {
+                    let members: std::vec::Vec<String> = (0..count)
+                        .map(|_| {
+                            let key = pieces[[0, 1, 8][next(3)]];
+                            std::format!("{key}:{}", value(next, pieces, depth + 1))
+                        })
+                        .collect();
+                    std::format!("{{{}}}", members.join(","))
+                }
+                1 if depth < 6 => {
+                    let elements: std::vec::Vec<String> =
+                        (0..count).map(|_| value(next, pieces, depth + 1)).collect();
+                    std::format!("[{}]", elements.join(","))
+                }
+                _ => pieces[next(pieces.len())].into(),
+            }
+        }
+        use std::string::String;
+        for _ in 0..300 {
+            let doc = value(&mut next, &pieces, 0);
+            let doc = std::format!("[{doc}]");
+            assert!(
+                Scanner::new(&doc).document(Limits::default()).is_ok(),
+                "{doc}"
+            );
+            let bytes = doc.as_bytes();
+            // Every position where a value starts: after `[`, `,` or `:` outside strings.
+            let mut starts = std::vec::Vec::new();
+            let mut in_string = false;
+            let mut i = 0;
+            while i < bytes.len() {
+                match (in_string, bytes[i]) {
+                    (true, b'\\') => i += 1,
+                    (true, b'"') | (false, b'"') => in_string = !in_string,
+                    (false, b'[' | b',' | b':') if bytes[i + 1] != b']' => starts.push(i + 1),
+                    _ => {}
+                }
+                i += 1;
+            }
+            for start in starts {
+                let mut scan = Scanner::at(&doc, start);
+                scan.skip_checked();
+                assert_eq!(scan.pos, reference_skip(bytes, start), "{doc} at {start}");
+            }
+        }
     }
 }

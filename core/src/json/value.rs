@@ -205,6 +205,13 @@ impl<'a> Members<'a> {
     /// member's value, which must be stepped over next ([`Members::open_value`] or
     /// [`Members::skip_value`]).
     pub(crate) fn next_key(&mut self) -> Option<Value<'a>> {
+        let (start, end, _) = self.step_key()?;
+        Some(Value::from_checked(self.scan.slice_str(start, end)))
+    }
+
+    /// Steps over the next key and its colon: the key's span (quotes included) and whether it
+    /// holds an escape.
+    fn step_key(&mut self) -> Option<(usize, usize, bool)> {
         let b = self.scan.peek_token().ok()?;
         if b == b'}' {
             return None;
@@ -219,11 +226,11 @@ impl<'a> Members<'a> {
         if self.scan.peek_token().ok()? != b'"' {
             return None;
         }
-        let key_start = self.scan.pos;
-        self.scan.skip_checked_string();
-        let key = Value::from_checked(self.scan.slice_str(key_start, self.scan.pos));
+        let start = self.scan.pos;
+        let escaped = self.scan.skip_checked_string();
+        let end = self.scan.pos;
         self.scan.expect(b':').ok()?;
-        Some(key)
+        Some((start, end, escaped))
     }
 
     /// Steps onto the current member's value; see [`open_value`].
@@ -253,8 +260,11 @@ impl<'a> Iterator for Members<'a> {
     type Item = (JsonStr<'a>, Value<'a>);
 
     fn next(&mut self) -> Option<Self::Item> {
-        let (key, value) = self.next_pair()?;
-        Some((key.as_str()?, value))
+        // The key's escape flag comes from stepping over it: no second scan of the key.
+        let (start, end, escaped) = self.step_key()?;
+        let body = self.scan.slice_str(start + 1, end.saturating_sub(1));
+        let value = next_value(&mut self.scan)?;
+        Some((JsonStr { body, escaped }, value))
     }
 }
 

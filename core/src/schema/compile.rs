@@ -10,7 +10,8 @@
 use super::error::{CompileError, PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPACITY};
 use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
 use super::program::{find_loop, types, verify_structure, Op, Parts, Program, Scratch, Str, NONE};
-use super::regex::Regex;
+#[cfg(feature = "pattern")]
+use super::regex::{self, RegexError};
 use super::uri::{self, Uri};
 use super::SCHEMA_MAX_DEPTH;
 use crate::json::{DecodeErrorKind, JsonStr, Kind, Limits, Value};
@@ -25,6 +26,10 @@ pub const REF_WORK_LIMIT: u64 = 64 << 20;
 
 /// How far back the text area is searched for an identical string to reuse.
 const DEDUP_WINDOW: usize = 1024;
+
+/// Why `pattern` and `patternProperties` are refused without the `pattern` feature.
+#[cfg(not(feature = "pattern"))]
+const NO_PATTERN: &str = "regular expressions need the `pattern` feature of embedded-mcp";
 
 /// The 2020-12 meta-schema URIs accepted in `$schema`.
 const DIALECTS: [&str; 2] = [
@@ -113,6 +118,20 @@ fn child_pos(parent: Pos, key: Option<JsonStr<'_>>) -> Pos {
     }
 }
 
+/// Why compilation stopped early: a problem (the [`CompileError`] is in
+/// `Compiler::first`) or a bound; converted to a [`CompileError`] once, at the top. Internal
+/// results carry this one byte instead of a 120-byte [`CompileError`], which keeps the
+/// compiler's frames small.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Halt {
+    Problem,
+    TooManyNodes,
+    TooManyOps,
+    TextFull,
+    TooComplex,
+    Internal,
+}
+
 /// Receives every problem in "collect" mode.
 pub(crate) type Report<'r> = Option<&'r mut dyn FnMut(&CompileError)>;
 
@@ -181,8 +200,10 @@ pub(crate) fn compile<'p>(
         .is_some();
     match c.run() {
         Ok(()) => {}
-        Err(e) => {
-            if let Some(r) = c.report.as_mut() {
+        Err(halt) => {
+            let e = c.error(halt);
+            // A problem was reported when found; a capacity or internal error is reported here.
+            if let (Some(r), false) = (c.report.as_mut(), halt == Halt::Problem) {
                 r(&e);
             }
             return Err(e);
@@ -208,7 +229,7 @@ fn fail<T>(report: Report<'_>, e: CompileError) -> Result<T, CompileError> {
 }
 
 impl<'s, 'p> Compiler<'s, 'p, '_> {
-    fn run(&mut self) -> Result<(), CompileError> {
+    fn run(&mut self) -> Result<(), Halt> {
         self.child(self.root)?;
         let mut next = 0;
         while next < self.n_nodes {
@@ -257,16 +278,41 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
 
     // ---- errors -------------------------------------------------------------------------
 
-    fn problem(&mut self, e: CompileError) -> Result<(), CompileError> {
-        match self.report.as_mut() {
+    /// A refused or invalid keyword: reported (and compilation goes on) in "collect" mode,
+    /// otherwise kept as the error and compilation stops.
+    fn problem(&mut self, e: CompileError) -> Result<(), Halt> {
+        let collect = match self.report.as_mut() {
             Some(r) => {
                 r(&e);
-                if self.first.is_none() {
-                    self.first = Some(e);
-                }
-                Ok(())
+                true
             }
-            None => Err(e),
+            None => false,
+        };
+        if self.first.is_none() {
+            self.first = Some(e);
+        }
+        if collect {
+            Ok(())
+        } else {
+            Err(Halt::Problem)
+        }
+    }
+
+    /// The error a [`Halt`] stands for.
+    fn error(&mut self, halt: Halt) -> CompileError {
+        match halt {
+            Halt::Problem => self.first.take().unwrap_or(CompileError::Internal),
+            Halt::TooManyNodes => CompileError::TooManyNodes {
+                capacity: self.nodes.len(),
+            },
+            Halt::TooManyOps => CompileError::TooManyOps {
+                capacity: self.ops.len(),
+            },
+            Halt::TextFull => CompileError::TextFull {
+                capacity: self.text.len(),
+            },
+            Halt::TooComplex => CompileError::TooComplex,
+            Halt::Internal => CompileError::Internal,
         }
     }
 
@@ -278,7 +324,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         pointer_at(self.doc, self.root, self.offset(at))
     }
 
-    fn refuse(&mut self, kw: Kw, at: Value<'s>, reason: &'static str) -> Result<(), CompileError> {
+    fn refuse(&mut self, kw: Kw, at: Value<'s>, reason: &'static str) -> Result<(), Halt> {
         let pointer = self.ptr(at);
         self.problem(CompileError::Refused {
             keyword: kw.name(),
@@ -287,7 +333,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         })
     }
 
-    fn invalid(&mut self, kw: Kw, at: Value<'s>, reason: &'static str) -> Result<(), CompileError> {
+    fn invalid(&mut self, kw: Kw, at: Value<'s>, reason: &'static str) -> Result<(), Halt> {
         let pointer = self.ptr(at);
         self.problem(CompileError::Invalid {
             keyword: kw.name(),
@@ -298,25 +344,19 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
 
     // ---- storage ------------------------------------------------------------------------
 
-    fn emit(&mut self, op: Op) -> Result<(), CompileError> {
-        let capacity = self.ops.len();
-        let slot = self
-            .ops
-            .get_mut(self.n_ops)
-            .ok_or(CompileError::TooManyOps { capacity })?;
+    fn emit(&mut self, op: Op) -> Result<(), Halt> {
+        let slot = self.ops.get_mut(self.n_ops).ok_or(Halt::TooManyOps)?;
         *slot = op;
         self.n_ops += 1;
         Ok(())
     }
 
-    fn count16(&self, n: usize) -> Result<u16, CompileError> {
-        u16::try_from(n).map_err(|_| CompileError::TooManyOps {
-            capacity: self.ops.len(),
-        })
+    fn count16(&self, n: usize) -> Result<u16, Halt> {
+        u16::try_from(n).map_err(|_| Halt::TooManyOps)
     }
 
     /// The node for subschema `v`, queued for compilation if new.
-    fn child(&mut self, v: Value<'s>) -> Result<u16, CompileError> {
+    fn child(&mut self, v: Value<'s>) -> Result<u16, Halt> {
         let start = u32::try_from(self.offset(v)).unwrap_or(u32::MAX);
         let known = self
             .scratch
@@ -325,20 +365,18 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             .iter()
             .position(|s| s.start == start);
         if let Some(id) = known {
-            return u16::try_from(id).map_err(|_| CompileError::Internal);
+            return u16::try_from(id).map_err(|_| Halt::Internal);
         }
-        let capacity = self.nodes.len();
         let slot = self
             .scratch
             .get_mut(self.n_nodes)
-            .ok_or(CompileError::TooManyNodes { capacity })?;
+            .ok_or(Halt::TooManyNodes)?;
         *slot = Scratch {
             start,
             len: u32::try_from(v.raw().len()).unwrap_or(u32::MAX),
             mark: 0,
         };
-        let id =
-            u16::try_from(self.n_nodes).map_err(|_| CompileError::TooManyNodes { capacity })?;
+        let id = u16::try_from(self.n_nodes).map_err(|_| Halt::TooManyNodes)?;
         self.n_nodes += 1;
         Ok(id)
     }
@@ -358,36 +396,27 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
     }
 
     /// Stores `s` in the text area (reusing an earlier identical string).
-    fn put_text(&mut self, s: &str) -> Result<Str, CompileError> {
+    fn put_text(&mut self, s: &str) -> Result<Str, Halt> {
         let bytes = s.as_bytes();
-        let capacity = self.text.len();
         let end = self.n_text + bytes.len();
-        let dst = self
-            .text
-            .get_mut(self.n_text..end)
-            .ok_or(CompileError::TextFull { capacity })?;
+        let dst = self.text.get_mut(self.n_text..end).ok_or(Halt::TextFull)?;
         dst.copy_from_slice(bytes);
         self.commit_text(bytes.len())
     }
 
     /// Stores the decoded string.
-    fn put_json_str(&mut self, s: JsonStr<'_>) -> Result<Str, CompileError> {
+    fn put_json_str(&mut self, s: JsonStr<'_>) -> Result<Str, Halt> {
         if let Some(plain) = s.as_plain() {
             return self.put_text(plain);
         }
-        let capacity = self.text.len();
         let tail = self.text.get_mut(self.n_text..).unwrap_or_default();
-        let len = s
-            .decode_into(tail)
-            .map_err(|_| CompileError::TextFull { capacity })?
-            .len();
+        let len = s.decode_into(tail).map_err(|_| Halt::TextFull)?.len();
         self.commit_text(len)
     }
 
     /// The `len` bytes just written after the used area: reuse an identical earlier string,
     /// or keep them.
-    fn commit_text(&mut self, len: usize) -> Result<Str, CompileError> {
-        let capacity = self.text.len();
+    fn commit_text(&mut self, len: usize) -> Result<Str, Halt> {
         let (used, tail) = self.text.split_at(self.n_text.min(self.text.len()));
         let new = tail.get(..len).unwrap_or_default();
         // Search only the most recent bytes: repeated names (`required` and `properties` of one
@@ -410,20 +439,18 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                 off
             }
         };
-        let too_big = CompileError::TextFull { capacity };
         Ok(Str {
-            off: u16::try_from(off).map_err(|_| too_big)?,
-            len: u16::try_from(len).map_err(|_| too_big)?,
+            off: u16::try_from(off).map_err(|_| Halt::TextFull)?,
+            len: u16::try_from(len).map_err(|_| Halt::TextFull)?,
         })
     }
 
     // ---- keywords -----------------------------------------------------------------------
 
-    fn compile_node(&mut self, id: usize) -> Result<(), CompileError> {
+    #[inline(never)]
+    fn compile_node(&mut self, id: usize) -> Result<(), Halt> {
         let v = self.node_value(id);
-        let start = u16::try_from(self.n_ops).map_err(|_| CompileError::TooManyOps {
-            capacity: self.ops.len(),
-        })?;
+        let start = u16::try_from(self.n_ops).map_err(|_| Halt::TooManyOps)?;
         if let Some(slot) = self.nodes.get_mut(id) {
             *slot = start;
         }
@@ -514,7 +541,10 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn core_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
+    /// Out of line, like [`Compiler::resolve_ref`]: its `$id` buffer stays out of
+    /// `compile_node`'s frame.
+    #[inline(never)]
+    fn core_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), Halt> {
         if let Some(s) = get(Kw::Schema) {
             match s.as_str() {
                 Some(uri) if DIALECTS.iter().any(|d| uri.eq_str(d)) => {}
@@ -561,7 +591,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn type_keyword(&mut self, t: Value<'s>) -> Result<(), CompileError> {
+    fn type_keyword(&mut self, t: Value<'s>) -> Result<(), Halt> {
         let name_bit = |s: JsonStr<'_>| {
             types::NAMES
                 .iter()
@@ -593,7 +623,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
     }
 
-    fn enum_keyword(&mut self, e: Value<'s>) -> Result<(), CompileError> {
+    fn enum_keyword(&mut self, e: Value<'s>) -> Result<(), Halt> {
         let Some(items) = e.elements() else {
             return self.invalid(Kw::Enum, e, "must be an array");
         };
@@ -608,7 +638,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
 
     /// A non-negative integer keyword value, saturated to `u32::MAX` (exact: no instance
     /// below 4 GiB has that many items, properties or characters).
-    fn count(&mut self, kw: Kw, v: Value<'s>) -> Result<Option<u32>, CompileError> {
+    fn count(&mut self, kw: Kw, v: Value<'s>) -> Result<Option<u32>, Halt> {
         let n = v
             .as_number()
             .and_then(|n| Decimal::parse(n.raw()))
@@ -622,7 +652,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
     }
 
-    fn number(&mut self, kw: Kw, v: Value<'s>) -> Result<Option<Str>, CompileError> {
+    fn number(&mut self, kw: Kw, v: Value<'s>) -> Result<Option<Str>, Halt> {
         match v.as_number() {
             Some(n) => Ok(Some(self.put_text(n.raw())?)),
             None => {
@@ -632,10 +662,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         }
     }
 
-    fn number_keywords(
-        &mut self,
-        get: &dyn Fn(Kw) -> Option<Value<'s>>,
-    ) -> Result<(), CompileError> {
+    fn number_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), Halt> {
         if let Some(m) = get(Kw::MultipleOf) {
             match m.as_number().and_then(|n| Decimal::parse(n.raw())) {
                 Some(d) if d.is_zero() || d.is_negative() => {
@@ -671,10 +698,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn string_keywords(
-        &mut self,
-        get: &dyn Fn(Kw) -> Option<Value<'s>>,
-    ) -> Result<(), CompileError> {
+    fn string_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), Halt> {
         for (kw, make) in [
             (Kw::MinLength, Op::MinLength as fn(u32) -> Op),
             (Kw::MaxLength, Op::MaxLength),
@@ -686,44 +710,80 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             }
         }
         if let Some(p) = get(Kw::Pattern) {
-            if let Some(s) = self.pattern(Kw::Pattern, p, p.as_str())? {
-                self.emit(Op::Pattern(s))?;
-            }
+            self.pattern_keyword(p)?;
         }
         Ok(())
     }
 
-    /// Stores a regular expression after checking it is inside the supported subset.
-    fn pattern(
-        &mut self,
-        kw: Kw,
-        at: Value<'s>,
-        source: Option<JsonStr<'_>>,
-    ) -> Result<Option<Str>, CompileError> {
-        let Some(source) = source else {
-            self.invalid(kw, at, "must be a string")?;
-            return Ok(None);
+    /// `pattern`: its source (kept for messages), then its automaton.
+    fn pattern_keyword(&mut self, p: Value<'s>) -> Result<(), Halt> {
+        let Some(source) = p.as_str() else {
+            return self.invalid(Kw::Pattern, p, "must be a string");
         };
-        let s = self.put_json_str(source)?;
-        let text = core::str::from_utf8(
-            self.text
-                .get(usize::from(s.off)..usize::from(s.off) + usize::from(s.len))
-                .unwrap_or_default(),
-        )
-        .unwrap_or_default();
-        match Regex::compile(text) {
-            Ok(_) => Ok(Some(s)),
-            Err(e) => {
-                self.refuse(kw, at, e.0)?;
-                Ok(None)
+        #[cfg(not(feature = "pattern"))]
+        {
+            let _ = source;
+            self.refuse(Kw::Pattern, p, NO_PATTERN)
+        }
+        #[cfg(feature = "pattern")]
+        {
+            let s = self.put_json_str(source)?;
+            if let Some(states) = self.check_regex(Kw::Pattern, p, s)? {
+                self.emit(Op::Pattern(s))?;
+                self.emit_regex(s, states)?;
             }
+            Ok(())
         }
     }
 
-    fn array_keywords(
-        &mut self,
-        get: &dyn Fn(Kw) -> Option<Value<'s>>,
-    ) -> Result<(), CompileError> {
+    /// The stored string `s`.
+    #[cfg(feature = "pattern")]
+    fn stored(&self, s: Str) -> &str {
+        let start = usize::from(s.off);
+        self.text
+            .get(start..start + usize::from(s.len))
+            .and_then(|t| core::str::from_utf8(t).ok())
+            .unwrap_or_default()
+    }
+
+    /// Checks the regular expression stored at `s` against the subset: its number of
+    /// automaton states, or `None` once the refusal is reported.
+    #[cfg(feature = "pattern")]
+    fn check_regex(&mut self, kw: Kw, at: Value<'s>, s: Str) -> Result<Option<u8>, Halt> {
+        match regex::check(self.stored(s)) {
+            Ok(states) => Ok(Some(states)),
+            Err(RegexError::Refused(reason)) => {
+                self.refuse(kw, at, reason)?;
+                Ok(None)
+            }
+            Err(RegexError::Full) => Err(Halt::Internal),
+        }
+    }
+
+    /// Emits the `Regex` block (header and automaton) of the checked regular expression stored
+    /// at `s`, which has `states` states.
+    #[cfg(feature = "pattern")]
+    fn emit_regex(&mut self, s: Str, states: u8) -> Result<(), Halt> {
+        let full = Halt::TooManyOps;
+        let start = usize::from(s.off);
+        let source = self
+            .text
+            .get(start..start + usize::from(s.len))
+            .and_then(|t| core::str::from_utf8(t).ok())
+            .unwrap_or_default();
+        let block = self.ops.get_mut(self.n_ops + 1..).ok_or(full)?;
+        let len = match regex::compile_into(source, states, block) {
+            Ok(len) => len,
+            Err(RegexError::Full) => return Err(full),
+            Err(RegexError::Refused(_)) => return Err(Halt::Internal),
+        };
+        let len16 = u16::try_from(len).map_err(|_| full)?;
+        self.emit(Op::Regex { len: len16, states })?;
+        self.n_ops += len;
+        Ok(())
+    }
+
+    fn array_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), Halt> {
         for (kw, make) in [
             (Kw::MinItems, Op::MinItems as fn(u32) -> Op),
             (Kw::MaxItems, Op::MaxItems),
@@ -791,10 +851,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         Ok(())
     }
 
-    fn object_keywords(
-        &mut self,
-        get: &dyn Fn(Kw) -> Option<Value<'s>>,
-    ) -> Result<(), CompileError> {
+    fn object_keywords(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), Halt> {
         if let Some(r) = get(Kw::Required) {
             let ok = r
                 .elements()
@@ -875,7 +932,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
 
     /// Draft 7 `dependencies`, kept for compatibility: an array value acts as
     /// `dependentRequired`, a schema value as `dependentSchemas`.
-    fn dependencies(&mut self, d: Value<'s>) -> Result<(), CompileError> {
+    fn dependencies(&mut self, d: Value<'s>) -> Result<(), Halt> {
         let valid = d.members().is_some_and(|mut m| {
             m.all(|(_, v)| match v.kind() {
                 Kind::Array => v
@@ -910,7 +967,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
     }
 
     /// `properties`, `patternProperties` and `additionalProperties` as one `Members` op.
-    fn members(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), CompileError> {
+    fn members(&mut self, get: &dyn Fn(Kw) -> Option<Value<'s>>) -> Result<(), Halt> {
         let props = get(Kw::Properties);
         let pats = get(Kw::PatternProperties);
         let additional = get(Kw::AdditionalProperties);
@@ -928,9 +985,8 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                 Some(members) => {
                     // Every member needs a node: refuse an object that cannot fit before the
                     // quadratic duplicate check (20 000 members took minutes).
-                    let capacity = self.nodes.len();
-                    if members.clone().count() > capacity.saturating_sub(self.n_nodes) {
-                        return Err(CompileError::TooManyNodes { capacity });
+                    if members.clone().count() > self.nodes.len().saturating_sub(self.n_nodes) {
+                        return Err(Halt::TooManyNodes);
                     }
                     if has_duplicate_keys(members) {
                         self.invalid(kw, map, "a name appears twice")?;
@@ -940,30 +996,34 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             }
         }
         // Check every pattern before emitting, so a refusal leaves no half-built op.
+        #[cfg(feature = "pattern")]
         for (key, schema) in pats.and_then(|p| p.members()).into_iter().flatten() {
-            let mut buf = [0u8; REF_CAPACITY];
-            let refused = match key.decode_into(&mut buf) {
-                Ok(source) => Regex::compile(source).err().map(|e| e.0),
-                Err(_) => Some("pattern longer than 256 bytes"),
-            };
-            if let Some(reason) = refused {
-                self.refuse(Kw::PatternProperties, schema, reason)?;
+            let s = self.put_json_str(key)?;
+            if self
+                .check_regex(Kw::PatternProperties, schema, s)?
+                .is_none()
+            {
                 ok = false;
             }
+        }
+        #[cfg(not(feature = "pattern"))]
+        if let Some(p) = pats.filter(|p| p.members().is_some_and(|mut m| m.next().is_some())) {
+            self.refuse(Kw::PatternProperties, p, NO_PATTERN)?;
+            ok = false;
         }
         if !ok {
             return Ok(());
         }
         let n_props = props.and_then(|p| p.members()).map_or(0, |m| m.count());
-        let n_pats = pats.and_then(|p| p.members()).map_or(0, |m| m.count());
         let additional = additional
             .map(|a| self.child(a))
             .transpose()?
             .unwrap_or(NONE);
-        let (props_count, patterns_count) = (self.count16(n_props)?, self.count16(n_pats)?);
+        let props_count = self.count16(n_props)?;
+        let members_at = self.n_ops;
         self.emit(Op::Members {
             props: props_count,
-            patterns: patterns_count,
+            patterns: 0,
             additional,
         })?;
         for (key, schema) in props.and_then(|p| p.members()).into_iter().flatten() {
@@ -971,20 +1031,27 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             let node = self.child(schema)?;
             self.emit(Op::Prop { name, node })?;
         }
-        for (key, schema) in pats.and_then(|p| p.members()).into_iter().flatten() {
-            let pattern = self.put_json_str(key)?;
-            let node = self.child(schema)?;
-            self.emit(Op::PatternProp { pattern, node })?;
+        #[cfg(feature = "pattern")]
+        {
+            let section = self.n_ops;
+            for (key, schema) in pats.and_then(|p| p.members()).into_iter().flatten() {
+                let pattern = self.put_json_str(key)?;
+                let node = self.child(schema)?;
+                self.emit(Op::PatternProp { pattern, node })?;
+                let states = regex::check(self.stored(pattern)).map_err(|_| Halt::Internal)?;
+                self.emit_regex(pattern, states)?;
+            }
+            let patterns = self.count16(self.n_ops - section)?;
+            if let Some(Op::Members { patterns: slot, .. }) = self.ops.get_mut(members_at) {
+                *slot = patterns;
+            }
         }
+        #[cfg(not(feature = "pattern"))]
+        let _ = members_at;
         Ok(())
     }
 
-    fn schema_list(
-        &mut self,
-        kw: Kw,
-        list: Value<'s>,
-        make: fn(u16) -> Op,
-    ) -> Result<(), CompileError> {
+    fn schema_list(&mut self, kw: Kw, list: Value<'s>, make: fn(u16) -> Op) -> Result<(), Halt> {
         let Some(items) = list.elements().filter(|e| e.clone().next().is_some()) else {
             return self.invalid(kw, list, "must be a non-empty array of schemas");
         };
@@ -999,8 +1066,11 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
 
     // ---- references ---------------------------------------------------------------------
 
-    /// Resolves the `$ref` at `at`, found in schema `node`, to a node of this document.
-    fn resolve_ref(&mut self, at: Value<'s>, node: Value<'s>) -> Result<Option<u16>, CompileError> {
+    /// Resolves the `$ref` at `at`, found in schema `node`, to a node of this document. Out of
+    /// line: its 256-byte buffers exist only while a reference is resolved, not in the frame of
+    /// every keyword's compilation.
+    #[inline(never)]
+    fn resolve_ref(&mut self, at: Value<'s>, node: Value<'s>) -> Result<Option<u16>, Halt> {
         let Some(js) = at.as_str() else {
             self.invalid(Kw::Ref, at, "must be a string")?;
             return Ok(None);
@@ -1051,7 +1121,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             Some(name) => self.find_anchor(name, resource_uri),
         };
         if self.work.get() > REF_WORK_LIMIT {
-            return Err(CompileError::TooComplex);
+            return Err(Halt::TooComplex);
         }
         match found {
             Some(t) => Ok(Some(self.child(t)?)),

@@ -481,6 +481,9 @@ pub enum LoadError {
     Corrupt,
     /// The output buffer is too small (when writing a program).
     BufferTooSmall,
+    /// The program uses something this build of the crate leaves out: the named cargo feature
+    /// of `embedded-mcp` (`"pattern"` for regular expressions).
+    NeedsFeature(&'static str),
 }
 
 impl fmt::Display for LoadError {
@@ -492,6 +495,10 @@ impl fmt::Display for LoadError {
             Self::TooLarge => f.write_str("schema program larger than the storage"),
             Self::Corrupt => f.write_str("schema program is corrupt"),
             Self::BufferTooSmall => f.write_str("output buffer too small for the program"),
+            Self::NeedsFeature(feature) => write!(
+                f,
+                "schema program needs the `{feature}` feature of embedded-mcp"
+            ),
         }
     }
 }

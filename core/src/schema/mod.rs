@@ -41,6 +41,7 @@ mod compile;
 mod error;
 mod number;
 mod program;
+#[cfg(feature = "pattern")]
 mod regex;
 #[cfg(test)]
 mod tests;

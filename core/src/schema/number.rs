@@ -226,7 +226,9 @@ impl<'a> Decimal<'a> {
             return Some(true);
         };
         // self = X × 10^a and divisor = D × 10^b, X and D without trailing zeros.
-        // D < 10^18, so `r * 10 + 9 < 10^19` stays inside a u64 in the loop below.
+        // 1 <= D < 10^18, so `r * 10 + 9 < 10^19` stays inside a u64 in the loops below, and
+        // no step needs a division or 128-bit arithmetic (both are large and slow on small
+        // cores).
         let mut d: u64 = 0;
         for i in df..=dl {
             d = d * 10 + u64::from(divisor.digit(i));
@@ -236,61 +238,60 @@ impl<'a> Decimal<'a> {
             // X is not divisible by 10, so X × 10^a / 10^b is not even an integer.
             return Some(false);
         }
+        if d == 1 {
+            // Every integer is a multiple of 1 (divisors such as `0.01`, `0.1`, `1e-8`).
+            return Some(true);
+        }
         let mut r: u64 = 0;
         for i in xf..=xl {
-            r = (r * 10 + u64::from(self.digit(i))) % d;
+            r = digit_step(r, self.digit(i), d);
         }
+        // X × 10^shift mod D.
         let shift = u64::try_from(a - b).unwrap_or(u64::MAX);
-        if shift == 0 {
+        if shift <= 64 {
+            for _ in 0..shift {
+                r = digit_step(r, 0, d);
+            }
             return Some(r == 0);
         }
-        let d = u128::from(d);
-        Some((u128::from(r) * pow10_mod(shift, d)).is_multiple_of(d))
+        Some(mul_mod(r, pow10_mod(shift, d), d) == 0)
     }
 }
 
 /// Exact comparison of two checked number lexemes. Lexemes without an exponent (the common
 /// case) are compared digit by digit in place; others go through [`Decimal`].
 pub(crate) fn cmp_lexemes(a: &str, b: &str) -> Ordering {
-    let (Some((an, az, ai, af)), Some((bn, bz, bi, bf))) = (split_plain(a), split_plain(b)) else {
+    // Different signs decide without reading the digits (a number whose first digit is not
+    // `0` is not zero: JSON has no leading zeros).
+    if let (Some(x), Some(y)) = (nonzero_sign(a), nonzero_sign(b)) {
+        if x != y {
+            return x.cmp(&y);
+        }
+    }
+    let (Some((sa, ai, af)), Some((sb, bi, bf))) = (split_plain(a), split_plain(b)) else {
         return Decimal::parse_checked(a).cmp(&Decimal::parse_checked(b));
     };
-    let sign = |neg: bool, zero: bool| {
-        if zero {
-            0i8
-        } else if neg {
-            -1
-        } else {
-            1
-        }
-    };
-    let (sa, sb) = (sign(an, az), sign(bn, bz));
     if sa != sb || sa == 0 {
         return sa.cmp(&sb);
     }
     // Integer parts have no leading zeros (JSON grammar), so longer is larger.
-    let mut magnitude = ai.len().cmp(&bi.len()).then_with(|| ai.cmp(bi));
+    let mut magnitude = ai.len().cmp(&bi.len());
+    if magnitude == Ordering::Equal {
+        magnitude = cmp_digits(ai, bi);
+    }
     if magnitude == Ordering::Equal {
         // Fractions: compare the common prefix, then whichever is longer is larger unless
         // its extra digits are all zeros.
-        let common = af.len().min(bf.len());
-        let (pa, pb) = (
-            af.get(..common).unwrap_or_default(),
-            bf.get(..common).unwrap_or_default(),
-        );
-        magnitude = pa.cmp(pb);
+        magnitude = cmp_digits(af, bf);
         if magnitude == Ordering::Equal {
-            let extra_a = af
-                .get(common..)
-                .unwrap_or_default()
-                .iter()
-                .any(|&c| c != b'0');
-            let extra_b = bf
-                .get(common..)
-                .unwrap_or_default()
-                .iter()
-                .any(|&c| c != b'0');
-            magnitude = extra_a.cmp(&extra_b);
+            let common = af.len().min(bf.len());
+            let extra = |f: &[u8]| {
+                f.get(common..)
+                    .unwrap_or_default()
+                    .iter()
+                    .any(|&c| c != b'0')
+            };
+            magnitude = extra(af).cmp(&extra(bf));
         }
     }
     if sa < 0 {
@@ -300,57 +301,155 @@ pub(crate) fn cmp_lexemes(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// Sign, zero flag, integer digits and fraction digits of a lexeme, in one pass; `None` when
-/// it has an exponent.
-#[allow(clippy::type_complexity)]
-fn split_plain(s: &str) -> Option<(bool, bool, &[u8], &[u8])> {
-    let b = s.as_bytes();
-    let neg = b.first() == Some(&b'-');
-    let body = b.get(usize::from(neg)..).unwrap_or_default();
-    let mut dot = None;
-    for (i, &c) in body.iter().enumerate() {
-        match c {
-            b'.' => dot = Some(i),
-            b'e' | b'E' => return None,
-            _ => {}
+/// The sign of a lexeme whose first digit is not `0` (so it is not zero); `None` otherwise.
+fn nonzero_sign(s: &str) -> Option<i8> {
+    match s.as_bytes() {
+        [b'-', b'1'..=b'9', ..] => Some(-1),
+        [b'1'..=b'9', ..] => Some(1),
+        _ => None,
+    }
+}
+
+/// The first difference between two digit strings over their common length.
+fn cmp_digits(a: &[u8], b: &[u8]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        if x != y {
+            return x.cmp(y);
         }
     }
-    let (int, frac) = match dot {
-        Some(dot) => (
-            body.get(..dot).unwrap_or_default(),
-            body.get(dot + 1..).unwrap_or_default(),
-        ),
-        None => (body, &[][..]),
+    Ordering::Equal
+}
+
+/// Sign (-1, 0 or 1), integer digits and fraction digits of a checked lexeme, in one pass;
+/// `None` when it has an exponent.
+fn split_plain(s: &str) -> Option<(i8, &[u8], &[u8])> {
+    let b = s.as_bytes();
+    let (neg, body) = match b.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, b),
+    };
+    let int_len = body
+        .iter()
+        .position(|c| !c.is_ascii_digit())
+        .unwrap_or(body.len());
+    let int = body.get(..int_len).unwrap_or_default();
+    let frac = match body.get(int_len..).unwrap_or_default().split_first() {
+        None => &[][..],
+        Some((b'.', frac)) if frac.iter().all(u8::is_ascii_digit) => frac,
+        Some(_) => return None, // an exponent
     };
     let zero = int == b"0" && frac.iter().all(|&c| c == b'0');
-    Some((neg && !zero, zero, int, frac))
+    Some(match (zero, neg) {
+        (true, _) => (0, int, frac),
+        (false, true) => (-1, int, frac),
+        (false, false) => (1, int, frac),
+    })
 }
 
 /// True when a checked number lexeme is a mathematical integer.
 pub(crate) fn lexeme_is_integer(raw: &str) -> bool {
     let b = raw.as_bytes();
-    if b.iter().any(|&c| c == b'e' || c == b'E') {
-        return Decimal::parse_checked(raw).is_integer();
+    // One pass: digits (and a sign) only is an integer; a fraction of zeros is too.
+    let Some(dot_or_exp) = b.iter().position(|&c| matches!(c, b'.' | b'e' | b'E')) else {
+        return true;
+    };
+    let rest = b.get(dot_or_exp + 1..).unwrap_or_default();
+    if b.get(dot_or_exp) == Some(&b'.') && rest.iter().all(|&c| c == b'0') {
+        return true;
     }
-    match b.iter().position(|&c| c == b'.') {
-        None => true,
-        Some(dot) => b
-            .get(dot + 1..)
-            .unwrap_or_default()
-            .iter()
-            .all(|&c| c == b'0'),
+    Decimal::parse_checked(raw).is_integer()
+}
+
+/// True when the checked lexeme `x` is a multiple of the checked lexeme `divisor` (`false`
+/// for a divisor the compiler refuses). Out of line: the validator's frames stay small.
+#[inline(never)]
+pub(crate) fn lexeme_is_multiple_of(x: &str, divisor: &str) -> bool {
+    // A power of ten without exponent (`0.01`, `1`, `100`, the usual divisors) and an
+    // instance without exponent: only the digits' positions matter.
+    if let (Some(k), Some((_, int, frac))) = (power_of_ten(divisor), split_plain(x)) {
+        let frac_len = frac.iter().rposition(|&c| c != b'0').map_or(0, |p| p + 1);
+        return match usize::try_from(k) {
+            // 10^-k: at most k significant fraction digits.
+            Err(_) => frac_len as u64 <= k.unsigned_abs(),
+            // 10^k: an integer whose last k digits are zeros (or zero).
+            Ok(k) => {
+                frac_len == 0
+                    && (int == b"0"
+                        || int.len() > k
+                            && int
+                                .get(int.len() - k..)
+                                .is_some_and(|z| z.iter().all(|&c| c == b'0')))
+            }
+        };
+    }
+    Decimal::parse_checked(x)
+        .is_multiple_of(&Decimal::parse_checked(divisor))
+        .unwrap_or(false)
+}
+
+/// `k` when the lexeme (without exponent) is exactly 10^k.
+fn power_of_ten(s: &str) -> Option<i64> {
+    let (sign, int, frac) = split_plain(s)?;
+    if sign != 1 {
+        return None;
+    }
+    let zeros = |d: &[u8]| d.iter().all(|&c| c == b'0');
+    if int != b"0" {
+        // `1`, `10`, `100`, …, with a fraction of zeros if any.
+        let (first, rest) = int.split_first()?;
+        return (*first == b'1' && zeros(rest) && zeros(frac))
+            .then(|| i64::try_from(rest.len()).ok())
+            .flatten();
+    }
+    // `0.1`, `0.01`, …, possibly followed by zeros.
+    let one = frac.iter().position(|&c| c != b'0')?;
+    let after = frac.get(one + 1..).unwrap_or_default();
+    (frac.get(one) == Some(&b'1') && zeros(after))
+        .then(|| i64::try_from(one + 1).ok().map(|k| -k))
+        .flatten()
+}
+
+/// `(r × 10 + digit) mod m` for `r < m <= 10^18`, by subtraction (the sum is below `10 m`).
+fn digit_step(r: u64, digit: u8, m: u64) -> u64 {
+    let mut x = r * 10 + u64::from(digit);
+    while x >= m {
+        x -= m;
+    }
+    x
+}
+
+/// `(a + b) mod m` for `a, b < m < 2^63`.
+fn add_mod(a: u64, b: u64, m: u64) -> u64 {
+    let s = a + b;
+    if s >= m {
+        s - m
+    } else {
+        s
     }
 }
 
-/// 10^e mod m for m < 10^18 (products stay below 2^128).
-fn pow10_mod(mut e: u64, m: u128) -> u128 {
-    let mut result = 1 % m;
-    let mut base = 10 % m;
+/// `(a × b) mod m` for `a, b < m < 2^63`, by doubling and adding.
+fn mul_mod(a: u64, mut b: u64, m: u64) -> u64 {
+    let (mut a, mut r) = (a, 0);
+    while b > 0 {
+        if b & 1 == 1 {
+            r = add_mod(r, a, m);
+        }
+        a = add_mod(a, a, m);
+        b >>= 1;
+    }
+    r
+}
+
+/// `10^e mod m` for `1 <= m <= 10^18`.
+fn pow10_mod(mut e: u64, m: u64) -> u64 {
+    let mut result = digit_step(0, 1, m);
+    let mut base = digit_step(1, 0, m);
     while e > 0 {
         if e & 1 == 1 {
-            result = result * base % m;
+            result = mul_mod(result, base, m);
         }
-        base = base * base % m;
+        base = mul_mod(base, base, m);
         e >>= 1;
     }
     result
@@ -443,8 +542,95 @@ mod tests {
         assert!(m("12391239123", "1e-8"));
         assert!(m("-6", "3"));
         assert!(m("19.99", "0.01"));
+        // Shifts beyond the short loop go through modular exponentiation.
+        assert!(m("7e100", "7e30"));
+        assert!(!m("1e100", "7e30"));
+        assert!(!m("1e100", "3"));
+        assert!(m("3e100", "3"));
+        assert!(m("999999999999999999e80", "999999999999999999"));
+        assert!(!m("999999999999999998e80", "999999999999999999"));
+        assert!(m("12e70", "0.000000000000000004"));
+        assert!(lexeme_is_multiple_of("1013.25", "0.01"));
+        assert!(!lexeme_is_multiple_of("1013.255", "0.01"));
+        assert!(!lexeme_is_multiple_of("1", "0"));
         assert_eq!(d("1").is_multiple_of(&d("0")), None);
         assert_eq!(d("1").is_multiple_of(&d("1234567890123456789")), None);
+    }
+
+    /// `x × 10^e mod m` the slow, obvious way with 128-bit products.
+    fn reference_mod(x: u64, e: u64, m: u64) -> u64 {
+        let m = u128::from(m);
+        let mut r = u128::from(x) % m;
+        for _ in 0..e {
+            r = r * 10 % m;
+        }
+        r as u64
+    }
+
+    #[test]
+    fn modular_steps_agree_with_128_bit_arithmetic() {
+        for m in [
+            1u64,
+            2,
+            3,
+            7,
+            9,
+            10,
+            97,
+            999_983,
+            123_456_789_012_345_678,
+            999_999_999_999_999_999,
+        ] {
+            for x in [0u64, 1, 5, 42, 999_999, 123_456_789_012_345] {
+                for e in [0u64, 1, 2, 17, 64, 65, 100, 301] {
+                    let x = x % m;
+                    let fast = mul_mod(x, pow10_mod(e, m), m);
+                    assert_eq!(fast, reference_mod(x, e, m), "{x} × 10^{e} mod {m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn power_of_ten_divisors_agree_with_exact_arithmetic() {
+        let xs = [
+            "0",
+            "-0",
+            "0.0",
+            "1",
+            "-1",
+            "10",
+            "100",
+            "1000",
+            "120",
+            "1013.25",
+            "1013.250",
+            "1013.255",
+            "-19.99",
+            "0.001",
+            "0.0100",
+            "5",
+            "50",
+            "500.00",
+            "123456789012345678901",
+        ];
+        let divisors = [
+            "1", "10", "100", "1.0", "0.1", "0.01", "0.010", "0.001", "0.5", "2",
+        ];
+        for x in xs {
+            for d in divisors {
+                let exact = Decimal::parse_checked(x)
+                    .is_multiple_of(&Decimal::parse_checked(d))
+                    .unwrap();
+                assert_eq!(lexeme_is_multiple_of(x, d), exact, "{x} multipleOf {d}");
+            }
+        }
+        assert_eq!(power_of_ten("0.01"), Some(-2));
+        assert_eq!(power_of_ten("100.0"), Some(2));
+        assert_eq!(power_of_ten("1"), Some(0));
+        assert_eq!(power_of_ten("0.5"), None);
+        assert_eq!(power_of_ten("1e2"), None);
+        assert_eq!(power_of_ten("-1"), None);
     }
 
     #[test]
@@ -472,6 +658,11 @@ mod tests {
             "-0.5",
             "2",
             "2.000",
+            "-7",
+            "-70",
+            "1.0e1",
+            "5e-0",
+            "0e5",
         ];
         for a in samples {
             for b in samples {

@@ -17,7 +17,8 @@ use serde::{Deserialize, Serialize};
 
 use super::error::LoadError;
 use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
-use super::regex::Regex;
+#[cfg(feature = "pattern")]
+use super::regex;
 use crate::json::{Kind, Limits, Value};
 
 /// An absent optional child.
@@ -26,8 +27,9 @@ pub(crate) const NONE: u16 = u16::MAX;
 /// Magic bytes at the start of a postcard program.
 pub const PROGRAM_MAGIC: [u8; 4] = *b"EMSP";
 
-/// Version of the postcard program format written by this crate.
-pub const PROGRAM_VERSION: u16 = 1;
+/// Version of the postcard program format written by this crate (2: regular expressions are
+/// stored compiled, as automata, instead of as source to compile at every match).
+pub const PROGRAM_VERSION: u16 = 2;
 
 /// Bit of the `type` mask for each JSON Schema type.
 pub(crate) mod types {
@@ -58,7 +60,9 @@ pub(crate) struct Str {
 }
 
 /// One instruction. Payload ops (`Child`, `EnumValue`, `Name`, `Prop`, `PatternProp`,
-/// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them.
+/// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them; a
+/// `Regex` block (its header, then `len` `Re*` ops) only right after `Pattern` or a
+/// `PatternProp`. Eight bytes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
     /// `type`: a mask of [`types`] bits.
@@ -83,7 +87,7 @@ pub(crate) enum Op {
     MinLength(u32),
     /// `maxLength` in code points.
     MaxLength(u32),
-    /// `pattern` (regular expression source).
+    /// `pattern` (regular expression source, for messages), followed by its `Regex` block.
     Pattern(Str),
     /// `minItems`.
     MinItems(u32),
@@ -110,12 +114,13 @@ pub(crate) enum Op {
     MinProperties(u32),
     /// `maxProperties`.
     MaxProperties(u32),
-    /// `properties` (`props` `Prop` follow), `patternProperties` (`patterns` `PatternProp`
-    /// follow), `additionalProperties` (`additional`, or [`NONE`]).
+    /// `properties` (`props` `Prop` follow), `patternProperties` (`patterns` ops follow: each
+    /// entry a `PatternProp` and its `Regex` block), `additionalProperties` (`additional`, or
+    /// [`NONE`]).
     Members {
         /// Number of `Prop` that follow.
         props: u16,
-        /// Number of `PatternProp` that follow the `Prop`s.
+        /// Number of ops of the `patternProperties` entries that follow the `Prop`s.
         patterns: u16,
         /// The `additionalProperties` schema.
         additional: u16,
@@ -172,12 +177,53 @@ pub(crate) enum Op {
         /// Its schema.
         node: u16,
     },
-    /// Payload of `Members`: a `patternProperties` entry.
+    /// Payload of `Members`: a `patternProperties` entry, followed by its `Regex` block.
     PatternProp {
-        /// The regular expression.
+        /// The regular expression's source.
         pattern: Str,
         /// Its schema.
         node: u16,
+    },
+    /// Header of a compiled regular expression: `len` ops follow, the first `states` of them
+    /// automaton states, the rest class ranges (see `regex::nfa`).
+    Regex {
+        /// Ops that follow.
+        len: u16,
+        /// How many of them are states (1 to 128).
+        states: u8,
+    },
+    /// Automaton state: this code point.
+    ReChar(char),
+    /// Automaton state: any code point but a line terminator.
+    ReAny,
+    /// Automaton state: a character class over the `ranges` `ReRange`s at block offset `at`
+    /// and the escapes in `flags` (`regex::class`).
+    ReClass {
+        /// Block offset of the first range.
+        at: u16,
+        /// Number of ranges.
+        ranges: u8,
+        /// `regex::class` bits.
+        flags: u8,
+    },
+    /// Automaton state: continue at both states.
+    ReSplit(u8, u8),
+    /// Automaton state: continue at this state.
+    ReJmp(u8),
+    /// Automaton state: only at the start of the subject.
+    ReStart,
+    /// Automaton state: only at the end of the subject.
+    ReEnd,
+    /// Automaton state: a match.
+    ReMatch,
+    /// A class range `lo..=hi` (see [`Op::re_range`]; `hi` is split to keep ops at 8 bytes).
+    ReRange {
+        /// The first code point.
+        lo: char,
+        /// The last code point's low 16 bits.
+        hi_low: u16,
+        /// The last code point's high bits.
+        hi_plane: u8,
     },
 }
 
@@ -186,6 +232,14 @@ pub(crate) enum Op {
 /// enum costs several KiB).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub(crate) struct WireOp(u8, u32, u16, u16);
+
+#[cfg(test)]
+impl WireOp {
+    /// The same wire op with another `a`.
+    pub(crate) fn with_a(self, a: u32) -> Self {
+        Self(self.0, a, self.2, self.3)
+    }
+}
 
 impl Op {
     /// The op as (tag, a, b, c).
@@ -240,6 +294,49 @@ impl Op {
             Op::Name(x) => w(36, s(x).0, s(x).1, 0),
             Op::Prop { name, node } => w(37, s(name).0, s(name).1, node),
             Op::PatternProp { pattern, node } => w(38, s(pattern).0, s(pattern).1, node),
+            Op::Regex { len, states } => w(39, u32::from(len), u16::from(states), 0),
+            Op::ReChar(c) => w(40, u32::from(c), 0, 0),
+            Op::ReAny => w(41, 0, 0, 0),
+            Op::ReClass { at, ranges, flags } => {
+                w(42, u32::from(at), u16::from(ranges), u16::from(flags))
+            }
+            Op::ReSplit(a, b) => w(43, u32::from(a), u16::from(b), 0),
+            Op::ReJmp(a) => w(44, u32::from(a), 0, 0),
+            Op::ReStart => w(45, 0, 0, 0),
+            Op::ReEnd => w(46, 0, 0, 0),
+            Op::ReMatch => w(47, 0, 0, 0),
+            Op::ReRange {
+                lo,
+                hi_low,
+                hi_plane,
+            } => w(48, u32::from(lo), hi_low, u16::from(hi_plane)),
+        }
+    }
+
+    /// A class range op (`lo <= hi` is checked where ranges are loaded).
+    #[cfg(feature = "pattern")]
+    pub(crate) fn re_range(lo: char, hi: char) -> Op {
+        let hi = u32::from(hi);
+        Op::ReRange {
+            lo,
+            hi_low: (hi & 0xffff) as u16,
+            hi_plane: (hi >> 16) as u8,
+        }
+    }
+
+    /// The range of a `ReRange` op.
+    #[cfg(feature = "pattern")]
+    pub(crate) fn range(&self) -> Option<(char, char)> {
+        match *self {
+            Op::ReRange {
+                lo,
+                hi_low,
+                hi_plane,
+            } => Some((
+                lo,
+                char::from_u32(u32::from(hi_plane) << 16 | u32::from(hi_low))?,
+            )),
+            _ => None,
         }
     }
 
@@ -311,6 +408,27 @@ impl Op {
                 pattern: s()?,
                 node: c,
             },
+            39 => Op::Regex {
+                len: a16?,
+                states: u8::try_from(b).ok()?,
+            },
+            40 => Op::ReChar(char::from_u32(a)?),
+            41 => Op::ReAny,
+            42 => Op::ReClass {
+                at: a16?,
+                ranges: u8::try_from(b).ok()?,
+                flags: u8::try_from(c).ok()?,
+            },
+            43 => Op::ReSplit(a8?, u8::try_from(b).ok()?),
+            44 => Op::ReJmp(a8?),
+            45 => Op::ReStart,
+            46 => Op::ReEnd,
+            47 => Op::ReMatch,
+            48 => Op::ReRange {
+                lo: char::from_u32(a)?,
+                hi_low: b,
+                hi_plane: u8::try_from(c).ok()?,
+            },
             _ => return None,
         })
     }
@@ -352,6 +470,8 @@ impl Scratch {
 /// (65 534 nodes, 65 535 ops and bytes) are not used.
 ///
 /// In RAM a node costs 14 bytes (2 in the program, 12 of compile-time scratch), an op 8 bytes.
+/// A regular expression (feature `pattern`) takes one op per automaton state and class range,
+/// plus a header.
 ///
 /// ```
 /// use embedded_mcp::schema::{compile, Storage};
@@ -669,6 +789,7 @@ pub(crate) fn in_place_children(ops: &[Op], mut f: impl FnMut(u16)) {
                     }
                 }
             }
+            Op::Regex { len, .. } => i += usize::from(len),
             _ => {}
         }
     }
@@ -784,10 +905,23 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
             .map(drop)
             .map_err(|_| LoadError::Corrupt)
     };
-    let pattern = |s: Str| -> Result<(), LoadError> {
-        Regex::compile(text(s)?)
-            .map(drop)
-            .map_err(|_| LoadError::Corrupt)
+    // The `Regex` block at `ops[i]`; the index after it.
+    let regex_block = |i: usize| -> Result<usize, LoadError> {
+        let Some(&Op::Regex { len, states }) = ops.get(i) else {
+            return Err(LoadError::Corrupt);
+        };
+        let end = i + 1 + usize::from(len);
+        let block = ops.get(i + 1..end).ok_or(LoadError::Corrupt)?;
+        #[cfg(feature = "pattern")]
+        return match regex::verify(states, block) {
+            true => Ok(end),
+            false => Err(LoadError::Corrupt),
+        };
+        #[cfg(not(feature = "pattern"))]
+        {
+            let _ = (states, block);
+            Err(LoadError::NeedsFeature("pattern"))
+        }
     };
     // Payloads `ops[i..i+k]`, each checked by `check`.
     let payload = |i: usize,
@@ -834,7 +968,10 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
             | Op::MaxItems(_)
             | Op::MinProperties(_)
             | Op::MaxProperties(_) => {}
-            Op::Pattern(s) => pattern(s)?,
+            Op::Pattern(s) => {
+                text(s)?;
+                i = regex_block(i)?;
+            }
             Op::Items { prefix, rest } => {
                 optional(rest)?;
                 i = payload(i, prefix, &mut |op| match op {
@@ -862,13 +999,18 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
                     Op::Prop { name, node: c } => text(*name).and_then(|_| node(*c)),
                     _ => Err(LoadError::Corrupt),
                 })?;
-                i = payload(i, patterns, &mut |op| match op {
-                    Op::PatternProp {
-                        pattern: p,
-                        node: c,
-                    } => pattern(*p).and_then(|()| node(*c)),
-                    _ => Err(LoadError::Corrupt),
-                })?;
+                let end = i + usize::from(patterns);
+                while i < end {
+                    let Some(&Op::PatternProp { pattern, node: c }) = ops.get(i) else {
+                        return Err(LoadError::Corrupt);
+                    };
+                    text(pattern)?;
+                    node(c)?;
+                    i = regex_block(i + 1)?;
+                }
+                if i != end {
+                    return Err(LoadError::Corrupt);
+                }
             }
             Op::PropertyNames(c)
             | Op::Ref(c)
@@ -908,7 +1050,17 @@ fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadError> {
             | Op::EnumValue(_)
             | Op::Name(_)
             | Op::Prop { .. }
-            | Op::PatternProp { .. } => return Err(LoadError::Corrupt),
+            | Op::PatternProp { .. }
+            | Op::Regex { .. }
+            | Op::ReChar(_)
+            | Op::ReAny
+            | Op::ReClass { .. }
+            | Op::ReSplit(..)
+            | Op::ReJmp(_)
+            | Op::ReStart
+            | Op::ReEnd
+            | Op::ReMatch
+            | Op::ReRange { .. } => return Err(LoadError::Corrupt),
         }
     }
     Ok(())

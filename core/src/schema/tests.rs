@@ -91,12 +91,6 @@ fn messages_are_byte_exact() {
             r#"(root): "abcdefghijklmno…" is longer than 2 characters"#,
         ),
         (
-            r#"{"pattern":"^[a-z]+$"}"#,
-            r#""A1""#,
-            "pattern",
-            r#"(root): "A1" does not match ^[a-z]+$"#,
-        ),
-        (
             r#"{"minItems":2}"#,
             "[1]",
             "minItems",
@@ -161,12 +155,6 @@ fn messages_are_byte_exact() {
             r#"{"extra":1}"#,
             "additionalProperties",
             r#"(root): property "extra" not allowed (additionalProperties)"#,
-        ),
-        (
-            r#"{"patternProperties":{"^x":false}}"#,
-            r#"{"xy":1}"#,
-            "patternProperties",
-            r#"(root): property "xy" not allowed (patternProperties)"#,
         ),
         (
             r#"{"propertyNames":{"maxLength":2}}"#,
@@ -240,6 +228,121 @@ fn messages_are_byte_exact() {
         assert_eq!(&got, text, "{schema} / {instance}");
         assert_eq!(&kw, keyword, "{schema} / {instance}");
     }
+}
+
+#[cfg(feature = "pattern")]
+#[test]
+fn pattern_messages_are_byte_exact() {
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            r#"{"pattern":"^[a-z]+$"}"#,
+            r#""A1""#,
+            "pattern",
+            r#"(root): "A1" does not match ^[a-z]+$"#,
+        ),
+        (
+            r#"{"patternProperties":{"^x":false}}"#,
+            r#"{"xy":1}"#,
+            "patternProperties",
+            r#"(root): property "xy" not allowed (patternProperties)"#,
+        ),
+        (
+            r#"{"patternProperties":{"^x":{"type":"string"},"y$":{"maxLength":1}},
+                "additionalProperties":false}"#,
+            r#"{"xay":"a","xy":"ab"}"#,
+            "maxLength",
+            r#"/xy: "ab" is longer than 1 characters"#,
+        ),
+        (
+            r#"{"patternProperties":{"^x":true},"unevaluatedProperties":false}"#,
+            r#"{"x1":1,"y":2}"#,
+            "unevaluatedProperties",
+            r#"(root): property "y" not allowed (unevaluatedProperties)"#,
+        ),
+    ];
+    for (schema, instance, keyword, text) in cases {
+        let (got, kw) = violation(schema, instance);
+        assert_eq!(&got, text, "{schema} / {instance}");
+        assert_eq!(&kw, keyword, "{schema} / {instance}");
+    }
+    assert!(check(r#"{"pattern":"^\\d+$"}"#, r#""123""#).is_ok());
+    assert!(check(r#"{"pattern":"é"}"#, r#""caf\u00e9""#).is_ok());
+    assert!(check(
+        r#"{"patternProperties":{"^[a-z]{2}$":{"type":"integer"}},"additionalProperties":false}"#,
+        r#"{"ab":1,"cd":2}"#
+    )
+    .is_ok());
+}
+
+/// `{"pattern":"^a[b-c]"}` as a postcard program: the automaton is stored in the program.
+#[rustfmt::skip]
+const PATTERN_PROGRAM: &[u8] = &[
+    b'E', b'M', b'S', b'P', 2, // magic, version
+    1, 0,                      // one node, at op 0
+    7,                         // 7 ops, each (tag, a, b, c):
+    11, 0, 7, 0,               //   Pattern("^a[b-c]": text 0..7)
+    39, 5, 4, 0,               //   Regex { len: 5, states: 4 }
+    45, 0, 0, 0,               //     0: ReStart
+    40, 97, 0, 0,              //     1: ReChar('a')
+    42, 4, 1, 0,               //     2: ReClass { ranges at 4, 1 range, flags 0 }
+    47, 0, 0, 0,               //     3: ReMatch
+    48, 98, 99, 0,             //     4: ReRange('b'..='c')
+    7, b'^', b'a', b'[', b'b', b'-', b'c', b']', // text
+];
+
+#[cfg(feature = "pattern")]
+#[test]
+fn pattern_program_is_byte_exact() {
+    let mut storage = S::new();
+    let program = compile(br#"{"pattern":"^a[b-c]"}"#, &mut storage).unwrap();
+    let mut buf = [0u8; 64];
+    assert_eq!(program.to_postcard(&mut buf).unwrap(), PATTERN_PROGRAM);
+    let mut back = S::new();
+    let loaded = Program::from_postcard(PATTERN_PROGRAM, &mut back).unwrap();
+    assert!(loaded.validate_bytes(br#""acx""#).is_ok());
+    assert!(loaded.validate_bytes(br#""xab""#).is_err());
+    // A target out of range, a range out of order: corrupt.
+    let mut bad = PATTERN_PROGRAM.to_vec();
+    bad[25] = 9; // ReClass ranges at 9, past the block
+    assert_eq!(
+        Program::from_postcard(&bad, &mut S::new()),
+        Err(LoadError::Corrupt)
+    );
+    let mut bad = PATTERN_PROGRAM.to_vec();
+    bad[34] = 97; // ReRange('b'..='a')
+    assert_eq!(
+        Program::from_postcard(&bad, &mut S::new()),
+        Err(LoadError::Corrupt)
+    );
+}
+
+#[cfg(not(feature = "pattern"))]
+#[test]
+fn patterns_need_the_feature() {
+    let mut storage = S::new();
+    for (schema, refusal) in [
+        (
+            r#"{"pattern":"^a"}"#,
+            "/pattern: `pattern` is refused: regular expressions need the `pattern` feature of embedded-mcp",
+        ),
+        (
+            r#"{"patternProperties":{"^a":true}}"#,
+            "/patternProperties: `patternProperties` is refused: regular expressions need the `pattern` feature of embedded-mcp",
+        ),
+    ] {
+        let err = compile(schema.as_bytes(), &mut storage).unwrap_err();
+        assert_eq!(err.to_string(), refusal);
+    }
+    // Without regular expressions, an empty `patternProperties` still compiles.
+    assert!(check(r#"{"patternProperties":{}}"#, "{}").is_ok());
+    assert_eq!(
+        Program::from_postcard(PATTERN_PROGRAM, &mut S::new()),
+        Err(LoadError::NeedsFeature("pattern"))
+    );
+    assert_eq!(
+        LoadError::NeedsFeature("pattern").to_string(),
+        "schema program needs the `pattern` feature of embedded-mcp"
+    );
 }
 
 #[test]
@@ -320,6 +423,10 @@ fn refs_anchors_and_ids() {
 
 #[test]
 fn refusals_name_the_keyword_and_pointer() {
+    #[cfg(feature = "pattern")]
+    const PATTERN: &str = "/properties/b/pattern: `pattern` is refused: backreference";
+    #[cfg(not(feature = "pattern"))]
+    const PATTERN: &str = "/properties/b/pattern: `pattern` is refused: regular expressions need the `pattern` feature of embedded-mcp";
     let schema = br##"{"$schema":"http://json-schema.org/draft-07/schema#",
         "properties":{"a":{"$ref":"other.json"},"b":{"pattern":"(x)\\1"},
         "c":{"$dynamicRef":"#meta"},"d":{"$id":"inner"},"e":{"multipleOf":1.2345678901234567891}}}"##;
@@ -332,7 +439,7 @@ fn refusals_name_the_keyword_and_pointer() {
         [
             "/$schema: `$schema` is refused: only JSON Schema 2020-12 is supported (no other $schema)",
             "/properties/a/$ref: `$ref` is refused: not a same-document reference (other documents are never fetched)",
-            "/properties/b/pattern: `pattern` is refused: backreference",
+            PATTERN,
             "/properties/c/$dynamicRef: `$dynamicRef` is refused: dynamic references are not supported",
             "/properties/e/multipleOf: `multipleOf` is refused: divisors with more than 18 significant digits are not supported",
         ]
@@ -436,10 +543,42 @@ fn every_op_round_trips_through_its_wire_form() {
             pattern: x,
             node: 5,
         },
+        Op::Regex {
+            len: 300,
+            states: 128,
+        },
+        Op::ReChar('🐲'),
+        Op::ReAny,
+        Op::ReClass {
+            at: 130,
+            ranges: 48,
+            flags: 0x85,
+        },
+        Op::ReSplit(1, 127),
+        Op::ReJmp(4),
+        Op::ReStart,
+        Op::ReEnd,
+        Op::ReMatch,
+        Op::ReRange {
+            lo: 'a',
+            hi_low: 0xfffd,
+            hi_plane: 0x10,
+        },
     ];
     for op in ops {
         assert_eq!(Op::from_wire(op.to_wire()), Some(op), "{op:?}");
     }
+    // Code points that are not characters do not load.
+    assert_eq!(
+        Op::from_wire(Op::ReChar('a').to_wire().with_a(0xd800)),
+        None
+    );
+    assert_eq!(
+        Op::from_wire(Op::ReChar('a').to_wire().with_a(0x11_0000)),
+        None
+    );
+    // Eight bytes an op (the RAM figures of `Storage` rely on it).
+    assert_eq!(core::mem::size_of::<Op>(), 8);
 }
 
 #[test]
@@ -471,7 +610,7 @@ fn postcard_program_is_byte_exact_and_loads() {
     #[rustfmt::skip]
     let expected: &[u8] = &[
         b'E', b'M', b'S', b'P', // magic
-        1,                      // version (varint)
+        2,                      // version (varint)
         2, 0, 4,                // nodes: root at op 0, node 1 at op 4
         6,                      // 6 ops, each (tag, a, b, c):
         0, 64, 0, 0,            //   Type(object)
@@ -504,11 +643,11 @@ fn postcard_program_is_byte_exact_and_loads() {
         Program::from_postcard(&bad, &mut S::new()),
         Err(LoadError::BadMagic)
     );
-    let mut v2 = bytes.to_vec();
-    v2[4] = 2;
+    let mut v1 = bytes.to_vec();
+    v1[4] = 1;
     assert_eq!(
-        Program::from_postcard(&v2, &mut S::new()),
-        Err(LoadError::UnsupportedVersion(2))
+        Program::from_postcard(&v1, &mut S::new()),
+        Err(LoadError::UnsupportedVersion(1))
     );
     assert_eq!(
         Program::from_postcard(bytes, &mut Storage::<1, 8, 8>::new()),

@@ -12,9 +12,10 @@ use core::fmt::{self, Write};
 
 use super::compile::format_index;
 use super::error::{InstancePath, Message, PointerBuf, Violation, ViolationKind, POINTER_CAPACITY};
-use super::number::{cmp_lexemes, lexeme_is_integer, Decimal};
+use super::number::{cmp_lexemes, lexeme_is_integer, lexeme_is_multiple_of};
 use super::program::{types, Op, Program, Str, NONE};
-use super::regex::Regex;
+#[cfg(feature = "pattern")]
+use super::regex;
 use super::ValidationLimits;
 use crate::json::{JsonStr, Kind, Value};
 
@@ -42,12 +43,14 @@ struct Path<'a> {
 #[derive(Clone, Copy)]
 enum Seg<'a> {
     Root,
-    Key(JsonStr<'a>),
+    /// A member name: the string value, quotes and escapes included (decoded only when a
+    /// violation's path is built).
+    Key(Value<'a>),
     Index(usize),
 }
 
 impl<'a> Path<'a> {
-    fn key(&'a self, k: JsonStr<'a>) -> Path<'a> {
+    fn key(&'a self, k: Value<'a>) -> Path<'a> {
         Path {
             parent: Some(self),
             seg: Seg::Key(k),
@@ -69,7 +72,8 @@ impl<'a> Path<'a> {
                 Seg::Root => true,
                 Seg::Key(k) => {
                     let mut buf = [0u8; POINTER_CAPACITY];
-                    match k.decode_into(&mut buf) {
+                    let decoded = k.as_str().map(|k| k.decode_into(&mut buf));
+                    match decoded.unwrap_or(Ok("")) {
                         Ok(s) => p.push_front(s),
                         Err(_) => {
                             p.truncate_front();
@@ -183,12 +187,12 @@ impl fmt::Display for TypeNames {
     }
 }
 
-/// A property name in quotes, as JSON text.
-struct Quoted<'a>(JsonStr<'a>);
+/// A property name in quotes, as JSON text (the name's string value).
+struct Quoted<'a>(Value<'a>);
 
 impl fmt::Display for Quoted<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "\"{}\"", self.0.raw())
+        f.write_str(self.0.raw())
     }
 }
 
@@ -209,6 +213,103 @@ fn type_matches(mask: u8, inst: Value<'_>) -> bool {
     mask & bit != 0
 }
 
+/// A member name as the validator compares it: its string value, the text between the
+/// quotes, and whether that text has escapes (found with a plain byte loop: names are short).
+struct Name<'a> {
+    value: Value<'a>,
+    body: &'a [u8],
+    escaped: bool,
+}
+
+impl<'a> Name<'a> {
+    fn of(value: Value<'a>) -> Self {
+        let raw = value.raw().as_bytes();
+        let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+        Self {
+            value,
+            body,
+            escaped: has_backslash(raw),
+        }
+    }
+}
+
+/// True when `text` holds a `\`: eight bytes at a time (the last word overlaps the one before
+/// it), a byte at a time below eight bytes. Faster than `memchr` on names this short.
+fn has_backslash(text: &[u8]) -> bool {
+    const LO: u64 = 0x0101_0101_0101_0101;
+    const HI: u64 = 0x8080_8080_8080_8080;
+    if text.len() < 8 {
+        #[allow(clippy::manual_contains)] // `contains` calls `memchr`
+        return text.iter().any(|&b| b == b'\\');
+    }
+    let word = |at: usize| {
+        text.get(at..at + 8)
+            .and_then(|w| <[u8; 8]>::try_from(w).ok())
+            .map_or(0, u64::from_le_bytes)
+    };
+    // Exact for "is there such a byte" (only the position of further ones can be wrong).
+    let hit = |w: u64| {
+        let x = w ^ (LO * u64::from(b'\\'));
+        x.wrapping_sub(LO) & !x & HI != 0
+    };
+    let mut at = 0;
+    while at + 8 < text.len() {
+        if hit(word(at)) {
+            return true;
+        }
+        at += 8;
+    }
+    hit(word(text.len() - 8))
+}
+
+/// Most bytes of JSON text one code point takes inside a string: a surrogate pair escape
+/// (`\uD83D\uDE00`). A UTF-8 sequence takes 1 to 4, other escapes 2 or 6.
+const MAX_TEXT_PER_CHAR: usize = 12;
+
+/// True when the string `inst` has at least `n` code points, counting no further than needed.
+fn has_min_chars(inst: Value<'_>, n: usize) -> bool {
+    let text = inst.raw().len().saturating_sub(2);
+    if text >= n.saturating_mul(MAX_TEXT_PER_CHAR) {
+        return true;
+    }
+    if text < n {
+        return false;
+    }
+    inst.as_str()
+        .is_some_and(|s| s.chars().take(n).count() == n)
+}
+
+/// True when the string `inst` has at most `n` code points, counting no further than needed.
+fn has_max_chars(inst: Value<'_>, n: usize) -> bool {
+    let text = inst.raw().len().saturating_sub(2);
+    if text <= n {
+        return true;
+    }
+    inst.as_str()
+        .is_some_and(|s| s.chars().take(n.saturating_add(1)).count() <= n)
+}
+
+#[cfg(test)]
+mod backslash_tests {
+    use super::has_backslash;
+
+    #[test]
+    fn every_position_and_length() {
+        for len in 0..40 {
+            let plain = std::vec![b'a'; len];
+            assert!(!has_backslash(&plain), "{len}");
+            for at in 0..len {
+                let mut t = plain.clone();
+                t[at] = b'\\';
+                assert!(has_backslash(&t), "{len} {at}");
+                // Bytes next to a backslash in value (0x5b, 0x5d, 0xdc) are not one.
+                t[at] = [0x5b, 0x5d, 0xdc, 0x5c ^ 0x80][at % 4];
+                assert!(!has_backslash(&t), "{len} {at}");
+            }
+        }
+    }
+}
+
 fn str_eq(a: JsonStr<'_>, b: JsonStr<'_>) -> bool {
     if !a.has_escapes() && !b.has_escapes() {
         return a.raw() == b.raw();
@@ -216,11 +317,45 @@ fn str_eq(a: JsonStr<'_>, b: JsonStr<'_>) -> bool {
     a.chars().eq(b.chars())
 }
 
-/// Compiles `source` and searches `subject` with it. Kept out of line: the compiled automaton
-/// (about 1.6 KiB) must live only in this frame, not in every frame of the recursion.
-#[inline(never)]
-fn regex_matches(source: &str, subject: JsonStr<'_>) -> bool {
-    Regex::compile(source).is_ok_and(|re| re.is_match(subject.chars()))
+/// The `Regex` block at `ops[i]`: its number of states, its automaton, and the index after it.
+fn regex_block(ops: &[Op], i: usize) -> (u8, &[Op], usize) {
+    match ops.get(i) {
+        Some(&Op::Regex { len, states }) => {
+            let end = i + 1 + usize::from(len);
+            (states, ops.get(i + 1..end).unwrap_or_default(), end)
+        }
+        _ => (0, &[], i + 1),
+    }
+}
+
+/// Searches `subject` with a stored automaton: `Some(found)`. `None` without the `pattern`
+/// feature, where no program can hold one (the compiler refuses regular expressions and the
+/// loader rejects them); callers then fail closed.
+fn regex_search(states: u8, block: &[Op], subject: JsonStr<'_>) -> Option<bool> {
+    #[cfg(feature = "pattern")]
+    return Some(regex::is_match(states, block, subject.chars()));
+    #[cfg(not(feature = "pattern"))]
+    {
+        let _ = (states, block, subject);
+        None
+    }
+}
+
+/// The failure message of a regular expression in a build without them (unreachable, see
+/// [`regex_search`]).
+const NO_REGEX: &str = "regular expressions are not built in (feature `pattern`)";
+
+/// True when a `patternProperties` entry of `pats` (a `Members` pattern section) matches `key`.
+fn pattern_hit(pats: &[Op], key: JsonStr<'_>) -> bool {
+    let mut j = 0;
+    while let Some(Op::PatternProp { .. }) = pats.get(j) {
+        let (states, block, next) = regex_block(pats, j + 1);
+        j = next;
+        if regex_search(states, block, key) == Some(true) {
+            return true;
+        }
+    }
+    false
 }
 
 fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
@@ -261,7 +396,7 @@ impl<'p> Eval<'p> {
         &mut self,
         path: &Path<'_>,
         keyword: &'static str,
-        message: impl FnOnce(&mut Message) -> fmt::Result,
+        message: &mut dyn FnMut(&mut Message) -> fmt::Result,
     ) -> Flow {
         if self.quiet == 0 {
             let m = self.record(ViolationKind::Invalid, keyword, path);
@@ -304,10 +439,24 @@ impl<'p> Eval<'p> {
     }
 
     /// Applies node `node` to `inst`.
+    ///
+    /// A subschema that a node applies last to the same instance (`$ref`, the last of `allOf`,
+    /// the taken `if` branch) is evaluated in this frame, not in a new one: it still counts as
+    /// a level of [`ValidationLimits::max_depth`] and a step, but takes no stack.
     fn eval(&mut self, node: u16, inst: Value<'_>, path: &Path<'_>) -> Flow {
-        self.enter(path)?;
-        let r = self.eval_ops(node, inst, path);
-        self.depth -= 1;
+        let depth = self.depth;
+        let mut node = node;
+        let r = loop {
+            if let Err(e) = self.enter(path) {
+                break Err(e);
+            }
+            match self.eval_ops(node, inst, path) {
+                Ok(Some(next)) => node = next,
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.depth = depth;
         r
     }
 
@@ -327,7 +476,14 @@ impl<'p> Eval<'p> {
         matches!(self.prog.node(node), [Op::False])
     }
 
-    fn eval_ops(&mut self, node: u16, inst: Value<'_>, path: &Path<'_>) -> Flow {
+    /// Runs the ops of `node` on `inst`; `Some(next)` when the last op hands the instance on
+    /// to subschema `next` (see [`Eval::eval`]).
+    fn eval_ops(
+        &mut self,
+        node: u16,
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Result<Option<u16>, Stop> {
         let ops = self.prog.node(node);
         let kind = inst.kind();
         let mut required: &[Op] = &[];
@@ -339,15 +495,15 @@ impl<'p> Eval<'p> {
             match op {
                 Op::Type(mask) => {
                     if !type_matches(mask, inst) {
-                        return self.fail(path, "type", |m| {
+                        self.fail(path, "type", &mut |m| {
                             write!(m, "{} is not of type {}", Brief(inst), TypeNames(mask))
-                        });
+                        })?;
                     }
                 }
                 Op::False => {
-                    return self.fail(path, "false", |m| {
+                    self.fail(path, "false", &mut |m| {
                         m.write_str("not allowed (the schema is false)")
-                    })
+                    })?;
                 }
                 Op::Const(_)
                 | Op::MinLength(_)
@@ -452,12 +608,21 @@ impl<'p> Eval<'p> {
                         self.eval(node, inst, path)?;
                     }
                 }
-                Op::Ref(n) => self.eval(n, inst, path)?,
+                Op::Ref(n) => {
+                    if i >= ops.len() {
+                        return Ok(Some(n));
+                    }
+                    self.eval(n, inst, path)?;
+                }
                 Op::AllOf(k) => {
                     let children = payload(ops, i, k);
                     i += usize::from(k);
-                    for c in children {
+                    let last = children.len().saturating_sub(1);
+                    for (j, c) in children.iter().enumerate() {
                         if let Op::Child(n) = *c {
+                            if j == last && i >= ops.len() {
+                                return Ok(Some(n));
+                            }
                             self.eval(n, inst, path)?;
                         }
                     }
@@ -474,9 +639,9 @@ impl<'p> Eval<'p> {
                 }
                 Op::Not(n) => {
                     if self.test(n, inst, path)? {
-                        return self.fail(path, "not", |m| {
+                        self.fail(path, "not", &mut |m| {
                             write!(m, "{} must not match \"not\"", Brief(inst))
-                        });
+                        })?;
                     }
                 }
                 Op::If {
@@ -490,6 +655,9 @@ impl<'p> Eval<'p> {
                         otherwise
                     };
                     if branch != NONE {
+                        if i >= ops.len() {
+                            return Ok(Some(branch));
+                        }
                         self.eval(branch, inst, path)?;
                     }
                 }
@@ -503,6 +671,8 @@ impl<'p> Eval<'p> {
                         self.unevaluated_properties(ops, u, inst, path)?;
                     }
                 }
+                // An automaton is read by the `Pattern` before it.
+                Op::Regex { len, .. } => i += usize::from(len),
                 // Payloads are consumed by their keyword.
                 Op::MinContains(_)
                 | Op::MaxContains(_)
@@ -510,10 +680,19 @@ impl<'p> Eval<'p> {
                 | Op::EnumValue(_)
                 | Op::Name(_)
                 | Op::Prop { .. }
-                | Op::PatternProp { .. } => {}
+                | Op::PatternProp { .. }
+                | Op::ReChar(_)
+                | Op::ReAny
+                | Op::ReClass { .. }
+                | Op::ReSplit(..)
+                | Op::ReJmp(_)
+                | Op::ReStart
+                | Op::ReEnd
+                | Op::ReMatch
+                | Op::ReRange { .. } => {}
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// Keywords that do not apply subschemas, out of line so that the recursion's frames
@@ -525,54 +704,45 @@ impl<'p> Eval<'p> {
             Op::Const(s) => {
                 let c = self.value(s);
                 if !self.equal(inst, c, path)? {
-                    return self.fail(path, "const", |m| {
+                    return self.fail(path, "const", &mut |m| {
                         write!(m, "{} is not the const {}", Brief(inst), Brief(c))
                     });
                 }
             }
             Op::Enum(k) => {
                 let values = payload(ops, i, k);
-                let mut found = false;
-                for v in values {
-                    if let Op::EnumValue(s) = *v {
-                        let c = self.value(s);
-                        if self.equal(inst, c, path)? {
-                            found = true;
-                            break;
-                        }
-                    }
-                }
-                if !found {
-                    return self.fail(path, "enum", |m| {
+                if !self.in_enum(inst, values, path)? {
+                    return self.fail(path, "enum", &mut |m| {
                         write!(m, "{} is not one of the enum values", Brief(inst))
                     });
                 }
             }
-            Op::MinLength(n) | Op::MaxLength(n) => {
-                if let Some(s) = inst.as_str() {
-                    let min = matches!(op, Op::MinLength(_));
-                    let len = s.char_count();
-                    let n = usize::try_from(n).unwrap_or(usize::MAX);
-                    if min && len < n {
-                        return self.fail(path, "minLength", |m| {
-                            write!(m, "{} is shorter than {n} characters", Brief(inst))
-                        });
-                    }
-                    if !min && len > n {
-                        return self.fail(path, "maxLength", |m| {
-                            write!(m, "{} is longer than {n} characters", Brief(inst))
-                        });
-                    }
+            Op::MinLength(n) | Op::MaxLength(n) if kind == Kind::String => {
+                let min = matches!(op, Op::MinLength(_));
+                let n = usize::try_from(n).unwrap_or(usize::MAX);
+                if min && !has_min_chars(inst, n) {
+                    return self.fail(path, "minLength", &mut |m| {
+                        write!(m, "{} is shorter than {n} characters", Brief(inst))
+                    });
+                }
+                if !min && !has_max_chars(inst, n) {
+                    return self.fail(path, "maxLength", &mut |m| {
+                        write!(m, "{} is longer than {n} characters", Brief(inst))
+                    });
                 }
             }
             Op::Pattern(s) => {
                 if let Some(subject) = inst.as_str() {
-                    let source = self.text(s);
-                    let matched = regex_matches(source, subject);
-                    if !matched {
-                        return self.fail(path, "pattern", |m| {
-                            write!(m, "{} does not match {source}", Brief(inst))
-                        });
+                    let (states, block, _) = regex_block(ops, i);
+                    match regex_search(states, block, subject) {
+                        Some(true) => {}
+                        Some(false) => {
+                            let source = self.text(s);
+                            return self.fail(path, "pattern", &mut |m| {
+                                write!(m, "{} does not match {source}", Brief(inst))
+                            });
+                        }
+                        None => return self.fail(path, "pattern", &mut |m| m.write_str(NO_REGEX)),
                     }
                 }
             }
@@ -583,12 +753,12 @@ impl<'p> Eval<'p> {
                     let len = members.take(limit).count();
                     let n = usize::try_from(n).unwrap_or(usize::MAX);
                     if min && len < n {
-                        return self.fail(path, "minProperties", |m| {
+                        return self.fail(path, "minProperties", &mut |m| {
                             write!(m, "{len} properties, fewer than minProperties {n}")
                         });
                     }
                     if !min && len > n {
-                        return self.fail(path, "maxProperties", |m| {
+                        return self.fail(path, "maxProperties", &mut |m| {
                             write!(m, "more than maxProperties {n} properties")
                         });
                     }
@@ -601,7 +771,7 @@ impl<'p> Eval<'p> {
                         if let Op::Name(s) = *n {
                             if inst.get(self.text(s)).is_none() {
                                 let (t, name) = (self.text(trigger), self.text(s));
-                                return self.fail(path, "dependentRequired", |m| {
+                                return self.fail(path, "dependentRequired", &mut |m| {
                                     write!(m, "\"{t}\" requires property \"{name}\"")
                                 });
                             }
@@ -616,12 +786,12 @@ impl<'p> Eval<'p> {
                     let len = items.take(limit).count();
                     let n = usize::try_from(n).unwrap_or(usize::MAX);
                     if min && len < n {
-                        return self.fail(path, "minItems", |m| {
+                        return self.fail(path, "minItems", &mut |m| {
                             write!(m, "{len} items, fewer than minItems {n}")
                         });
                     }
                     if !min && len > n {
-                        return self.fail(path, "maxItems", |m| {
+                        return self.fail(path, "maxItems", &mut |m| {
                             write!(m, "more than maxItems {n} items")
                         });
                     }
@@ -632,6 +802,38 @@ impl<'p> Eval<'p> {
         Ok(())
     }
 
+    /// True when `inst` equals one of the `EnumValue`s (JSON equality, one step each).
+    fn in_enum(&mut self, inst: Value<'_>, values: &[Op], path: &Path<'_>) -> Result<bool, Stop> {
+        let raw = inst.raw();
+        // A string without escapes equals a string value exactly when their texts are equal,
+        // or when the value has escapes and decodes to it.
+        let plain_string = inst.kind() == Kind::String && !raw.as_bytes().contains(&b'\\');
+        for v in values {
+            let Op::EnumValue(s) = *v else { continue };
+            let c = self.value(s);
+            if plain_string {
+                self.step(path)?;
+                let text = c.raw();
+                if text == raw {
+                    return Ok(true);
+                }
+                if c.kind() != Kind::String || !text.as_bytes().contains(&b'\\') {
+                    continue;
+                }
+                if let (Some(x), Some(y)) = (inst.as_str(), c.as_str()) {
+                    if str_eq(x, y) {
+                        return Ok(true);
+                    }
+                }
+                continue;
+            }
+            if self.equal(inst, c, path)? {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
     /// Checks up to [`REQUIRED_BATCH`] `Required` ops in one pass over the members.
     #[inline(never)]
     fn required(&mut self, names: &[Op], inst: Value<'_>, path: &Path<'_>) -> Flow {
@@ -640,13 +842,14 @@ impl<'p> Eval<'p> {
             n => (1u64 << n) - 1,
         };
         let mut found = 0u64;
-        let Some(members) = inst.members() else {
+        let Some(mut members) = inst.members() else {
             return Ok(());
         };
-        for (key, _) in members {
+        while let Some((key, _)) = members.next_pair() {
+            let key = Name::of(key);
             for (bit, op) in names.iter().enumerate() {
                 if let Op::Required(s) = *op {
-                    if found & (1 << bit) == 0 && self.key_is(key, s) {
+                    if found & (1 << bit) == 0 && self.key_is(&key, s) {
                         found |= 1 << bit;
                         break;
                     }
@@ -661,7 +864,15 @@ impl<'p> Eval<'p> {
 
     /// True when the member name `key` equals the program string `s`.
     #[inline]
-    fn key_is(&self, key: JsonStr<'_>, s: Str) -> bool {
+    fn key_is(&self, key: &Name<'_>, s: Str) -> bool {
+        if key.escaped {
+            return key.value.as_str().is_some_and(|k| k.eq_str(self.text(s)));
+        }
+        let raw = key.body;
+        // Most names differ in length: compare that before touching the text.
+        if raw.len() != usize::from(s.len) {
+            return false;
+        }
         let start = usize::from(s.off);
         let name = self
             .prog
@@ -669,46 +880,43 @@ impl<'p> Eval<'p> {
             .as_bytes()
             .get(start..start + usize::from(s.len))
             .unwrap_or_default();
-        if key.has_escapes() {
-            return key.eq_str(self.text(s));
-        }
-        let raw = key.raw().as_bytes();
-        raw.len() == name.len() && raw.first() == name.first() && raw == name
+        raw.first() == name.first() && raw == name
     }
 
     #[inline(never)]
     fn number(&mut self, op: Op, s: Str, inst: Value<'_>, path: &Path<'_>) -> Flow {
         let limit_text = self.text(s);
-        let ord = cmp_lexemes(inst.raw(), limit_text);
-        let (ok, keyword, rel) = match op {
-            Op::Minimum(_) => (ord != Ordering::Less, "minimum", "less than the minimum"),
-            Op::ExclusiveMinimum(_) => (
-                ord == Ordering::Greater,
-                "exclusiveMinimum",
-                "not greater than exclusiveMinimum",
-            ),
-            Op::Maximum(_) => (
-                ord != Ordering::Greater,
-                "maximum",
-                "greater than the maximum",
-            ),
-            Op::ExclusiveMaximum(_) => (
-                ord == Ordering::Less,
-                "exclusiveMaximum",
-                "not less than exclusiveMaximum",
-            ),
-            _ => (
-                Decimal::parse_checked(inst.raw())
-                    .is_multiple_of(&Decimal::parse_checked(limit_text))
-                    .unwrap_or(false),
+        let (ok, keyword, rel) = if let Op::MultipleOf(_) = op {
+            (
+                lexeme_is_multiple_of(inst.raw(), limit_text),
                 "multipleOf",
                 "not a multiple of",
-            ),
+            )
+        } else {
+            let ord = cmp_lexemes(inst.raw(), limit_text);
+            match op {
+                Op::Minimum(_) => (ord != Ordering::Less, "minimum", "less than the minimum"),
+                Op::ExclusiveMinimum(_) => (
+                    ord == Ordering::Greater,
+                    "exclusiveMinimum",
+                    "not greater than exclusiveMinimum",
+                ),
+                Op::Maximum(_) => (
+                    ord != Ordering::Greater,
+                    "maximum",
+                    "greater than the maximum",
+                ),
+                _ => (
+                    ord == Ordering::Less,
+                    "exclusiveMaximum",
+                    "not less than exclusiveMaximum",
+                ),
+            }
         };
         if ok {
             return Ok(());
         }
-        self.fail(path, keyword, |m| {
+        self.fail(path, keyword, &mut |m| {
             write!(m, "{} is {rel} {limit_text}", Brief(inst))
         })
     }
@@ -798,7 +1006,7 @@ impl<'p> Eval<'p> {
             for (j, b) in outer.clone().enumerate() {
                 if self.equal(a, b, path)? {
                     let j = i + 1 + j;
-                    return self.fail(path, "uniqueItems", |m| {
+                    return self.fail(path, "uniqueItems", &mut |m| {
                         write!(m, "items {i} and {j} are equal (uniqueItems)")
                     });
                 }
@@ -821,12 +1029,18 @@ impl<'p> Eval<'p> {
             return Ok(());
         };
         let rest_is_false = rest != NONE && self.is_false(rest);
+        // A lone `type` needs no evaluation frame; look the `items` schema up once.
+        let lone_type = |ops: &[Op]| match ops {
+            [Op::Type(mask)] => Some(*mask),
+            _ => None,
+        };
+        let rest_type = lone_type(self.prog.node(rest));
         let mut count = 0usize;
         let mut idx = 0usize;
         while let Some((item, open)) = elements.next_open() {
             count = idx + 1;
             if count > max {
-                return self.fail(path, "maxItems", |m| {
+                return self.fail(path, "maxItems", &mut |m| {
                     write!(m, "more than maxItems {max} items")
                 });
             }
@@ -841,13 +1055,17 @@ impl<'p> Eval<'p> {
             self.step(path)?;
             if idx >= prefix.len() && rest_is_false {
                 let allowed = prefix.len();
-                return self.fail(path, "items", |m| {
+                return self.fail(path, "items", &mut |m| {
                     write!(m, "item {idx} not allowed: at most {allowed} items")
                 });
             }
             let p = path.index(idx);
-            match self.prog.node(child) {
-                [Op::Type(mask)] if type_matches(*mask, item) => self.step(&p)?,
+            let child_type = match idx < prefix.len() {
+                true => lone_type(self.prog.node(child)),
+                false => rest_type,
+            };
+            match child_type {
+                Some(mask) if type_matches(mask, item) => self.step(&p)?,
                 _ => self.eval(child, item, &p)?,
             }
             if open {
@@ -858,7 +1076,7 @@ impl<'p> Eval<'p> {
         }
         self.walked(inst, elements.end_addr());
         if count < min {
-            return self.fail(path, "minItems", |m| {
+            return self.fail(path, "minItems", &mut |m| {
                 write!(m, "{count} items, fewer than minItems {min}")
             });
         }
@@ -887,7 +1105,7 @@ impl<'p> Eval<'p> {
             if self.test(node, item, &p)? {
                 count += 1;
                 if count > max {
-                    return self.fail(path, "maxContains", |m| {
+                    return self.fail(path, "maxContains", &mut |m| {
                         write!(m, "more than maxContains {max} items match")
                     });
                 }
@@ -898,7 +1116,7 @@ impl<'p> Eval<'p> {
         }
         if count < min {
             let keyword = if min == 1 { "contains" } else { "minContains" };
-            return self.fail(path, keyword, |m| {
+            return self.fail(path, keyword, &mut |m| {
                 write!(m, "{count} items match \"contains\", need {min}")
             });
         }
@@ -922,29 +1140,36 @@ impl<'p> Eval<'p> {
             n => (1u64 << n) - 1,
         };
         let mut found = 0u64;
+        let mut hint = 0usize;
         let Some(mut members) = inst.members() else {
             return Ok(());
         };
         // Each member value is stepped onto without scanning it first; a container is walked
         // once by its subschema, which leaves its end address behind for `resume`.
         while let Some(key) = members.next_key() {
-            let Some(key) = key.as_str() else {
-                break;
-            };
             let Some((value, open)) = members.open_value() else {
                 break;
             };
+            let name = Name::of(key);
             self.step(path)?;
             let p = path.key(key);
             let mut matched = None;
-            for prop in props {
-                if let Op::Prop { name, node } = *prop {
-                    if self.key_is(key, name) {
-                        matched = Some(name);
+            // Members usually come in the order of `properties`: start looking after the
+            // entry that matched last.
+            let mut k = hint;
+            for _ in 0..props.len() {
+                if k >= props.len() {
+                    k = 0;
+                }
+                if let Some(&Op::Prop { name: s, node }) = props.get(k) {
+                    if self.key_is(&name, s) {
+                        matched = Some(s);
+                        hint = k + 1;
                         self.member(node, "properties", key, value, path, &p)?;
                         break; // names in `properties` are unique
                     }
                 }
+                k += 1;
             }
             if found != all {
                 // A required name usually shares its text with the `properties` entry.
@@ -953,7 +1178,7 @@ impl<'p> Eval<'p> {
                     .position(|op| matches!(op, Op::Required(s) if Some(*s) == matched))
                     .or_else(|| {
                         required.iter().enumerate().position(|(bit, op)| {
-                            matches!(op, Op::Required(s) if found & (1 << bit) == 0 && self.key_is(key, *s))
+                            matches!(op, Op::Required(s) if found & (1 << bit) == 0 && self.key_is(&name, *s))
                         })
                     });
                 if let Some(bit) = bit {
@@ -961,12 +1186,19 @@ impl<'p> Eval<'p> {
                 }
             }
             let mut matched = matched.is_some();
-            for pat in pats {
-                if let Op::PatternProp { pattern, node } = *pat {
-                    let hit = regex_matches(self.text(pattern), key);
-                    if hit {
+            let mut j = 0;
+            while let Some(&Op::PatternProp { node, .. }) = pats.get(j) {
+                let (states, block, next) = regex_block(pats, j + 1);
+                j = next;
+                let Some(text) = key.as_str() else { break };
+                match regex_search(states, block, text) {
+                    Some(true) => {
                         matched = true;
                         self.member(node, "patternProperties", key, value, path, &p)?;
+                    }
+                    Some(false) => {}
+                    None => {
+                        return self.fail(path, "patternProperties", &mut |m| m.write_str(NO_REGEX))
                     }
                 }
             }
@@ -1004,7 +1236,7 @@ impl<'p> Eval<'p> {
             Some(Op::Required(s)) => self.text(*s),
             _ => "",
         };
-        self.fail(path, "required", |m| {
+        self.fail(path, "required", &mut |m| {
             write!(m, "missing required property \"{name}\"")
         })
     }
@@ -1014,13 +1246,13 @@ impl<'p> Eval<'p> {
         &mut self,
         node: u16,
         keyword: &'static str,
-        key: JsonStr<'_>,
+        key: Value<'_>,
         value: Value<'_>,
         object: &Path<'_>,
         at: &Path<'_>,
     ) -> Flow {
         match self.prog.node(node) {
-            [Op::False] => self.fail(object, keyword, |m| {
+            [Op::False] => self.fail(object, keyword, &mut |m| {
                 write!(m, "property {} not allowed ({keyword})", Quoted(key))
             }),
             // A lone `type` that holds needs no evaluation frame (a failing one is reported
@@ -1038,10 +1270,8 @@ impl<'p> Eval<'p> {
         while let Some((key, _)) = members.next_pair() {
             self.step(path)?;
             if !self.test(node, key, path)? {
-                let name = key.as_str();
-                return self.fail(path, "propertyNames", |m| match name {
-                    Some(k) => write!(m, "name {} fails propertyNames", Quoted(k)),
-                    None => m.write_str("a name fails propertyNames"),
+                return self.fail(path, "propertyNames", &mut |m| {
+                    write!(m, "name {} fails propertyNames", Quoted(key))
                 });
             }
         }
@@ -1057,7 +1287,7 @@ impl<'p> Eval<'p> {
                 }
             }
         }
-        self.fail(path, "anyOf", |m| {
+        self.fail(path, "anyOf", &mut |m| {
             write!(m, "{} matches no schema of anyOf", Brief(inst))
         })
     }
@@ -1069,7 +1299,7 @@ impl<'p> Eval<'p> {
             if let Op::Child(n) = *c {
                 if self.test(n, inst, path)? {
                     if let Some(f) = first {
-                        return self.fail(path, "oneOf", |m| {
+                        return self.fail(path, "oneOf", &mut |m| {
                             write!(m, "{} matches oneOf {f} and {idx}, not one", Brief(inst))
                         });
                     }
@@ -1078,7 +1308,7 @@ impl<'p> Eval<'p> {
             }
         }
         if first.is_none() {
-            return self.fail(path, "oneOf", |m| {
+            return self.fail(path, "oneOf", &mut |m| {
                 write!(m, "{} matches no schema of oneOf", Brief(inst))
             });
         }
@@ -1093,9 +1323,13 @@ impl<'p> Eval<'p> {
         inst: Value<'_>,
         path: &Path<'_>,
     ) -> Flow {
-        for (key, value) in inst.members().into_iter().flatten() {
+        let Some(mut members) = inst.members() else {
+            return Ok(());
+        };
+        while let Some((key, value)) = members.next_pair() {
             self.step(path)?;
-            if !self.prop_evaluated(own, true, inst, key, path)? {
+            let Some(text) = key.as_str() else { break };
+            if !self.prop_evaluated(own, true, inst, text, path)? {
                 let p = path.key(key);
                 self.member(u, "unevaluatedProperties", key, value, path, &p)?;
             }
@@ -1109,7 +1343,7 @@ impl<'p> Eval<'p> {
             self.step(path)?;
             if !self.item_evaluated(own, true, inst, idx, item, path)? {
                 if self.is_false(u) {
-                    return self.fail(path, "unevaluatedItems", |m| {
+                    return self.fail(path, "unevaluatedItems", &mut |m| {
                         write!(m, "item {idx} not allowed (unevaluatedItems)")
                     });
                 }
@@ -1148,12 +1382,7 @@ impl<'p> Eval<'p> {
                         || p.iter().any(|op| {
                             matches!(op, Op::Prop { name, .. } if key.eq_str(self.text(*name)))
                         })
-                        || pats.iter().any(|op| match op {
-                            Op::PatternProp { pattern, .. } => {
-                                regex_matches(self.text(*pattern), key)
-                            }
-                            _ => false,
-                        })
+                        || pattern_hit(pats, key)
                 }
                 Op::UnevaluatedProperties(_) => !own,
                 _ => {
@@ -1267,6 +1496,7 @@ impl<'p> Eval<'p> {
                 props, patterns, ..
             } => Ok((usize::from(props) + usize::from(patterns), false)),
             Op::Contains(_) => Ok((2, false)),
+            Op::Regex { len, .. } => Ok((usize::from(len), false)),
             _ => Ok((0, false)),
         }
     }

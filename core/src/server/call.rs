@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use crate::json::{Kind, SliceSink, Value};
+use crate::json::{Dec, Kind, SliceSink, Text, Value};
 use crate::protocol::{write_result_start, ErrorCode, RequestId, Version};
 use crate::result::{self, Era, ResultWriter};
 
@@ -98,7 +98,10 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
             error_result(
                 body,
                 era,
-                format_args!("Invalid arguments for tool {}: {violation}", tool.name),
+                format_args!(
+                    "Invalid arguments for tool {}: {violation}",
+                    Text(tool.name)
+                ),
             )
         } else {
             let call = Call {
@@ -136,7 +139,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         shape: Shape,
     ) -> Option<usize> {
         let tool = self.tools.get(index)?;
-        let name = tool.name;
+        let name = Text(tool.name);
         let done = match done {
             Ok(done) => done,
             Err(e) => return error_result(body, era, format_args!("{e}")),
@@ -147,7 +150,9 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                     body,
                     era,
                     format_args!(
-                        "Tool {name} produced a result too large for the device's output buffer ({needed} bytes needed, {capacity} available)"
+                        "Tool {name} produced a result too large for the device's output buffer ({} bytes needed, {} available)",
+                        Dec::of(needed),
+                        Dec::of(capacity)
                     ),
                 )
             }

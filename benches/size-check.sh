@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Fails when the QEMU firmware (examples/qemu-sensors, release build for thumbv7m-none-eabi, the
+# build the QEMU tests use) grows more than 5 % past the flash or RAM recorded in
+# benches/size-baseline.txt.
+#
+#   benches/size-check.sh            # check (builds the firmware if it is not built yet)
+#   benches/size-check.sh --update   # record the current sizes as the new baseline
+#
+# Cheap in CI: `cargo build --release` in the firmware folder is a no-op when the QEMU tests
+# have already built it; the check itself is one llvm-size call. Flash = text + data, RAM =
+# data + bss (llvm-size -B), as in benches/SIZES.md.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+baseline="$root/benches/size-baseline.txt"
+firmware="$root/examples/qemu-sensors"
+elf="$firmware/target/thumbv7m-none-eabi/release/qemu-sensors"
+SIZE="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/llvm-size"
+if [ ! -x "$SIZE" ]; then
+    echo "size-check: llvm-size not found (rustup component add llvm-tools)" >&2
+    exit 1
+fi
+
+# The same command and environment as tests/src/qemu.rs `build_firmware`.
+(cd "$firmware" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
+    -u CARGO_BUILD_TARGET cargo build --release --quiet --target thumbv7m-none-eabi)
+read -r flash ram < <("$SIZE" -B "$elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 }')
+
+if [ "${1:-}" = "--update" ]; then
+    cat >"$baseline" <<EOF
+# Recorded by benches/size-check.sh --update: examples/qemu-sensors, release build for
+# thumbv7m-none-eabi (opt-level "z", its default features), llvm-size -B.
+# flash = text + data, ram = data + bss (bytes). CI fails when either grows more than 5 %.
+flash $flash
+ram $ram
+EOF
+    echo "size-check: baseline recorded: flash $flash, ram $ram"
+    exit 0
+fi
+
+base_flash=$(awk '$1 == "flash" { print $2 }' "$baseline")
+base_ram=$(awk '$1 == "ram" { print $2 }' "$baseline")
+status=0
+for what in flash ram; do
+    now=${!what}
+    base_name="base_$what"
+    base=${!base_name}
+    limit=$((base * 105 / 100))
+    change=$(awk -v a="$now" -v b="$base" 'BEGIN { printf "%+.1f", (a - b) * 100 / b }')
+    if [ "$now" -gt "$limit" ]; then
+        echo "size-check: $what $now bytes is more than 5 % over the recorded $base ($change %, limit $limit)" >&2
+        status=1
+    else
+        echo "size-check: $what $now bytes (recorded $base, $change %, limit $limit)"
+    fi
+done
+exit $status
