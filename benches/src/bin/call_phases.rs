@@ -229,9 +229,11 @@ fn main() {
             "validate_input" => usize::from(input.validate(black_box(parsed.arguments)).is_ok()),
             "handler" => handler_work(&mut sensors, black_box(parsed.arguments)).sample as usize,
             "encode" => encode(&mut out, parsed.id, era, black_box(&reading)).unwrap_or(0),
-            "validate_output" => {
-                usize::from(validate_output(black_box(&body), structured.clone(), &output))
-            }
+            "validate_output" => usize::from(validate_output(
+                black_box(&body),
+                structured.clone(),
+                &output,
+            )),
             "total" => server.handle_line(black_box(line), &mut out).unwrap_or(0),
             other => panic!("unknown phase {other}"),
         };

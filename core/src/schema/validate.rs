@@ -289,27 +289,6 @@ fn has_max_chars(inst: Value<'_>, n: usize) -> bool {
         .is_some_and(|s| s.chars().take(n.saturating_add(1)).count() <= n)
 }
 
-#[cfg(test)]
-mod backslash_tests {
-    use super::has_backslash;
-
-    #[test]
-    fn every_position_and_length() {
-        for len in 0..40 {
-            let plain = std::vec![b'a'; len];
-            assert!(!has_backslash(&plain), "{len}");
-            for at in 0..len {
-                let mut t = plain.clone();
-                t[at] = b'\\';
-                assert!(has_backslash(&t), "{len} {at}");
-                // Bytes next to a backslash in value (0x5b, 0x5d, 0xdc) are not one.
-                t[at] = [0x5b, 0x5d, 0xdc, 0x5c ^ 0x80][at % 4];
-                assert!(!has_backslash(&t), "{len} {at}");
-            }
-        }
-    }
-}
-
 fn str_eq(a: JsonStr<'_>, b: JsonStr<'_>) -> bool {
     if !a.has_escapes() && !b.has_escapes() {
         return a.raw() == b.raw();
@@ -1498,6 +1477,27 @@ impl<'p> Eval<'p> {
             Op::Contains(_) => Ok((2, false)),
             Op::Regex { len, .. } => Ok((usize::from(len), false)),
             _ => Ok((0, false)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod backslash_tests {
+    use super::has_backslash;
+
+    #[test]
+    fn every_position_and_length() {
+        for len in 0..40 {
+            let plain = std::vec![b'a'; len];
+            assert!(!has_backslash(&plain), "{len}");
+            for at in 0..len {
+                let mut t = plain.clone();
+                t[at] = b'\\';
+                assert!(has_backslash(&t), "{len} {at}");
+                // Bytes next to a backslash in value (0x5b, 0x5d, 0xdc) are not one.
+                t[at] = [0x5b, 0x5d, 0xdc, 0x5c ^ 0x80][at % 4];
+                assert!(!has_backslash(&t), "{len} {at}");
+            }
         }
     }
 }
