@@ -7,6 +7,11 @@
 //! a shared, busy machine disturbs far less.
 //!
 //! Run: `cargo bench -p embedded-mcp-benches --bench validate`
+//!
+//! Instruction counts (independent of the machine's load): with `VALIDATE_CALLS=<payload>:<n>`
+//! (`sensor` or `array`) the binary only makes `n` calls of our side on that payload and
+//! exits; run it under `valgrind --tool=callgrind` with `n` = 0 and `n` = 2000 and divide the
+//! difference by 2000 (see `benches/RESULTS.md`).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
@@ -198,6 +203,16 @@ fn main() {
             &mut storage_array,
         ),
     ];
+    if let Ok(spec) = std::env::var("VALIDATE_CALLS") {
+        let (name, n) = spec
+            .split_once(':')
+            .expect("VALIDATE_CALLS=<sensor|array>:<n>");
+        let p = &pairs[usize::from(name == "array")];
+        let n: usize = n.parse().expect("a number of calls");
+        let valid = (0..n).filter(|_| p.ours()).count();
+        println!("{valid} of {n} calls valid ({})", p.name);
+        return;
+    }
     for p in &pairs {
         p.bench(&mut c);
     }

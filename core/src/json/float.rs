@@ -581,7 +581,7 @@ mod tests {
     }
 
     /// All 2^32 `f32` bit patterns (NaNs and infinities skipped): the text equals ryu's and
-    /// reads back to the same bits. About 15 minutes on two cores in release:
+    /// reads back to the same bits. 26 CPU-minutes in release (passed on 2026-11-29):
     /// `cargo test --release -p embedded-mcp --lib -- --ignored every_f32`.
     #[test]
     #[ignore = "exhaustive: minutes in release, hours in debug"]

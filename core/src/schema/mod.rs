@@ -1,6 +1,6 @@
 //! A compiled validator for a subset of JSON Schema 2020-12, without an allocator.
 //!
-//! [`compile`] turns a schema into a [`Program`] in caller-provided [`Storage`] (compile at
+//! [`compile()`] turns a schema into a [`Program`] in caller-provided [`Storage`] (compile at
 //! start-up, or on the host with `embedded-mcp schema compile` and load the postcard bytes from
 //! flash with [`Program::from_postcard`]). [`Program::validate`] then checks a [`json::Value`]
 //! (or [`Program::validate_bytes`] raw JSON) and reports the first [`Violation`] with its
@@ -9,9 +9,10 @@
 //! The dialect (every keyword of the 2020-12 core, applicator, unevaluated and validation
 //! vocabularies, and whether it is supported, ignored as an annotation, or refused) is in
 //! `DIALECT.md`. Anything the validator cannot honour exactly — references to other documents,
-//! dynamic references, another `$schema`, regular expressions outside the bounded subset —
-//! is refused at compile time with a [`CompileError`] naming the keyword and its JSON Pointer;
-//! a refused schema is never validated permissively.
+//! dynamic references, another `$schema`, regular expressions outside the bounded subset (or
+//! any regular expression without the `pattern` feature) — is refused at compile time with a
+//! [`CompileError`] naming the keyword and its JSON Pointer; a refused schema is never
+//! validated permissively.
 //!
 //! Bounds: schema nesting [`SCHEMA_MAX_DEPTH`]; nodes, ops and text bytes as given by the
 //! [`Storage`] (at most 65 534 / 65 535 / 65 535); instance nesting
@@ -61,8 +62,9 @@ use error::Message;
 /// Deepest nesting of arrays and objects accepted in a schema document.
 pub const SCHEMA_MAX_DEPTH: u8 = 64;
 
-/// Default [`ValidationLimits::max_depth`]: 32 levels, about 6 to 8 KiB of stack on a
-/// Cortex-M3 (measured: about 184 bytes per level, see `DIALECT.md`).
+/// Default [`ValidationLimits::max_depth`]: 32 levels. On a Cortex-M3 a level costs at most
+/// 384 bytes of stack (measured, see `DIALECT.md`), so at most about 13.6 KiB with the base;
+/// nested objects or arrays in real instances cost that per level of the instance.
 pub const DEFAULT_MAX_DEPTH: u16 = 32;
 
 /// Default [`ValidationLimits::max_steps`].
@@ -74,7 +76,8 @@ pub const DEFAULT_MAX_STEPS: u32 = 100_000;
 pub struct ValidationLimits {
     /// Most subschemas applied inside one another (the validator's only recursion; also
     /// bounds equality on nested arrays and objects). Measured on a Cortex-M3 (`opt-level =
-    /// "s"`, `examples/size-validator`): about 184 bytes of stack per level.
+    /// "s"`, `examples/size-validator`): at most 384 bytes of stack per level (a subschema
+    /// applied last to the same instance, such as a `$ref`, counts as a level but takes none).
     pub max_depth: u16,
     /// Most steps: one per subschema applied, array element or object member visited, and
     /// equality comparison. Bounds the time of `anyOf`/`oneOf` nests and `uniqueItems`.

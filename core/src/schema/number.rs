@@ -264,7 +264,7 @@ pub(crate) fn cmp_lexemes(a: &str, b: &str) -> Ordering {
     // Different signs decide without reading the digits (a number whose first digit is not
     // `0` is not zero: JSON has no leading zeros).
     if let (Some(x), Some(y)) = (nonzero_sign(a), nonzero_sign(b)) {
-        if x != y {
+        if x != y || x == 0 {
             return x.cmp(&y);
         }
     }
@@ -301,11 +301,13 @@ pub(crate) fn cmp_lexemes(a: &str, b: &str) -> Ordering {
     }
 }
 
-/// The sign of a lexeme whose first digit is not `0` (so it is not zero); `None` otherwise.
+/// The sign (-1, 0 or 1) of a lexeme when its first digit tells: not `0` (so not zero), or
+/// the lexeme is `0` or `-0`; `None` otherwise (`0.5`, `0e3`).
 fn nonzero_sign(s: &str) -> Option<i8> {
     match s.as_bytes() {
         [b'-', b'1'..=b'9', ..] => Some(-1),
         [b'1'..=b'9', ..] => Some(1),
+        [b'0'] | [b'-', b'0'] => Some(0),
         _ => None,
     }
 }

@@ -1,7 +1,9 @@
 //! The validator: runs a [`Program`] over a checked [`Value`] without building a document.
 //!
 //! Evaluation recurses once per subschema applied (bounded by
-//! [`ValidationLimits::max_depth`]) and counts one step per subschema, array element, object
+//! [`ValidationLimits::max_depth`]; a subschema applied last to the same instance, such as a
+//! `$ref`, counts as a level but runs in the frame of the one that applies it, see
+//! [`Eval::eval`]) and counts one step per subschema, array element, object
 //! member and equality comparison (bounded by [`ValidationLimits::max_steps`]). Exceeding
 //! either bound is an error, never a verdict. Inside `anyOf`, `oneOf`, `not`, `if`, `contains`
 //! and `propertyNames` subschemas are evaluated quietly (no message is built); the first
@@ -101,39 +103,45 @@ pub(crate) fn run(
     instance: Value<'_>,
     limits: &ValidationLimits,
 ) -> Result<(), Violation> {
-    let mut e = Eval {
+    // The violation is written straight into the result: one 120-byte slot, not two.
+    let mut out = Ok(());
+    let root = Path {
+        parent: None,
+        seg: Seg::Root,
+    };
+    let stopped = Eval {
         prog: *program,
         steps: 0,
         max_steps: limits.max_steps,
         depth: 0,
         max_depth: limits.max_depth,
         quiet: 0,
-        out: None,
+        out: &mut out,
         end_hint: None,
-    };
-    let root = Path {
-        parent: None,
-        seg: Seg::Root,
-    };
-    match e.eval(0, instance, &root) {
-        Ok(()) => Ok(()),
-        Err(_) => Err(e.out.unwrap_or(Violation {
+    }
+    .eval(0, instance, &root)
+    .is_err();
+    if stopped && out.is_ok() {
+        // Every stop outside quiet evaluation records its violation; never report "valid".
+        out = Err(Violation {
             kind: ViolationKind::Invalid,
             keyword: "",
             path: InstancePath::default(),
             message: Message::new(),
-        })),
+        });
     }
+    out
 }
 
-struct Eval<'p> {
+struct Eval<'p, 'o> {
     prog: Program<'p>,
     steps: u32,
     max_steps: u32,
     depth: u16,
     max_depth: u16,
     quiet: u32,
-    out: Option<Violation>,
+    /// The result: the first violation recorded outside quiet evaluation.
+    out: &'o mut Result<(), Violation>,
     /// Start and end address of the container most recently walked to its end, so that the
     /// walk of its parent can step past it without scanning it again.
     end_hint: Option<(usize, usize)>,
@@ -341,7 +349,7 @@ fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
     ops.get(i..i + usize::from(k)).unwrap_or_default()
 }
 
-impl<'p> Eval<'p> {
+impl<'p> Eval<'p, '_> {
     fn text(&self, s: Str) -> &'p str {
         self.prog.str(s)
     }
@@ -357,14 +365,17 @@ impl<'p> Eval<'p> {
         kind: ViolationKind,
         keyword: &'static str,
         path: &Path<'_>,
-    ) -> &mut Message {
-        let v = self.out.insert(Violation {
+        message: &mut dyn FnMut(&mut Message) -> fmt::Result,
+    ) {
+        let mut m = Message::new();
+        // A message too long for the buffer is truncated with a marker; that is fine.
+        let _ = message(&mut m);
+        *self.out = Err(Violation {
             kind,
             keyword,
             path: path.instance_path(),
-            message: Message::new(),
+            message: m,
         });
-        &mut v.message
     }
 
     /// Records a violation (unless quiet) and stops. Out of line and cold: messages are built
@@ -378,9 +389,7 @@ impl<'p> Eval<'p> {
         message: &mut dyn FnMut(&mut Message) -> fmt::Result,
     ) -> Flow {
         if self.quiet == 0 {
-            let m = self.record(ViolationKind::Invalid, keyword, path);
-            // A message too long for the buffer is truncated with a marker; that is fine.
-            let _ = message(m);
+            self.record(ViolationKind::Invalid, keyword, path, message);
         }
         Err(Stop::Invalid)
     }
@@ -391,12 +400,13 @@ impl<'p> Eval<'p> {
         let (steps, depth) = (self.max_steps, self.max_depth);
         let budget = kind == ViolationKind::BudgetExceeded;
         let keyword = if budget { "$budget" } else { "$depth" };
-        let m = self.record(kind, keyword, path);
-        let _ = if budget {
-            write!(m, "budget of {steps} steps exceeded")
-        } else {
-            write!(m, "evaluation deeper than {depth} levels")
-        };
+        self.record(kind, keyword, path, &mut |m| {
+            if budget {
+                write!(m, "budget of {steps} steps exceeded")
+            } else {
+                write!(m, "evaluation deeper than {depth} levels")
+            }
+        });
         Err(Stop::Abort)
     }
 
@@ -1482,7 +1492,7 @@ impl<'p> Eval<'p> {
 }
 
 #[cfg(test)]
-mod backslash_tests {
+mod tests {
     use super::has_backslash;
 
     #[test]
@@ -1494,8 +1504,8 @@ mod backslash_tests {
                 let mut t = plain.clone();
                 t[at] = b'\\';
                 assert!(has_backslash(&t), "{len} {at}");
-                // Bytes next to a backslash in value (0x5b, 0x5d, 0xdc) are not one.
-                t[at] = [0x5b, 0x5d, 0xdc, 0x5c ^ 0x80][at % 4];
+                // Bytes one bit or one value away from a backslash are not one.
+                t[at] = [0x5b, 0x5d, 0x5c ^ 0x80, 0x5c ^ 0x40][at % 4];
                 assert!(!has_backslash(&t), "{len} {at}");
             }
         }

@@ -141,11 +141,17 @@ fn main() -> ! {
         halt()
     }
     #[cfg(feature = "icount")]
-    icount::report(server, out);
-    let mut writer = Uart;
-    loop {
-        // The UART never ends and never fails.
-        let _ = server.serve(reader, &mut writer, out);
+    {
+        let _ = reader;
+        icount::report(server, out)
+    }
+    #[cfg(not(feature = "icount"))]
+    {
+        let mut writer = Uart;
+        loop {
+            // The UART never ends and never fails.
+            let _ = server.serve(reader, &mut writer, out);
+        }
     }
 }
 

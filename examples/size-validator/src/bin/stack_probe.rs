@@ -141,13 +141,27 @@ fn main() -> ! {
         );
     }
 
-    // Two evaluation levels per nesting level in each (the subschema, then the root again
-    // through `$ref`, which runs in the frame of the subschema that applies it).
+    // Two evaluation levels per nesting level (the subschema, then the root again through
+    // `$ref`, which runs in the frame of the subschema that applies it); three with `anyOf`.
     recursive("items $ref", br##"{"items":{"$ref":"#"}}"##, "");
-    recursive("properties $ref", br##"{"properties":{"a":{"$ref":"#"}}}"##, "a");
+    recursive(
+        "properties $ref",
+        br##"{"properties":{"a":{"$ref":"#"}}}"##,
+        "a",
+    );
+    recursive(
+        "additionalProperties $ref",
+        br##"{"additionalProperties":{"$ref":"#"}}"##,
+        "a",
+    );
     recursive(
         "unevaluatedProperties $ref",
         br##"{"properties":{"a":{"$ref":"#"}},"unevaluatedProperties":false}"##,
+        "a",
+    );
+    recursive(
+        "unevaluatedProperties alone $ref",
+        br##"{"unevaluatedProperties":{"$ref":"#"}}"##,
         "a",
     );
     recursive(
@@ -172,6 +186,11 @@ fn patterns() {
         "compile a schema with pattern and patternProperties: ok={} peak stack {} bytes",
         compiled.is_ok(),
         used
+    );
+    recursive(
+        "patternProperties $ref",
+        br##"{"patternProperties":{"^a$":{"$ref":"#"}}}"##,
+        "a",
     );
     if let Ok(program) = compiled {
         let instance = br#"{"id":"ab-1234.ff","x-count":3,"x-rev":12}"#;
