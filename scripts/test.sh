@@ -19,9 +19,17 @@ bash scripts/setup.sh
 
 step "format"
 cargo fmt --all --check
+for fw in examples/qemu-sensors examples/m4f-smoke; do
+    (cd "$fw" && cargo fmt --check)
+done
 
 step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing outside tests)"
 cargo clippy --workspace --all-targets -- -D warnings
+
+step "clippy of the firmware crates (outside the workspace: other targets)"
+for fw in examples/qemu-sensors examples/m4f-smoke; do
+    (cd "$fw" && cargo clippy -q -- -D warnings)
+done
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-std
@@ -34,6 +42,9 @@ done
 
 step "tests (unit, integration, official vectors, QEMU sessions)"
 cargo test --workspace --exclude embedded-mcp-benches
+
+step "firmware size against the recorded baseline (fails past +5 %)"
+bash benches/size-check.sh
 
 if [ -f tests/clients/run.sh ]; then
     step "real MCP clients through the bridge"

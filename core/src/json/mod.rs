@@ -9,6 +9,7 @@
 //!   borrowed, panic-free access to objects, arrays, strings and numbers. [`from_slice`]
 //!   deserialises a `T: Deserialize` with escaped strings decoded into caller-provided scratch.
 
+mod compact;
 mod de;
 mod display;
 mod error;
@@ -22,6 +23,7 @@ mod ser;
 mod sink;
 mod value;
 
+pub use compact::write_compact;
 pub use de::{from_slice, from_value};
 pub(crate) use display::{Dec, Text};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};

@@ -65,44 +65,12 @@ pub(crate) struct Raw<'a>(pub(crate) Value<'a>);
 
 impl Payload for Raw<'_> {
     fn write<S: Sink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
-        write_compact(sink, self.0.raw().as_bytes())
+        json::write_compact(sink, self.0.raw().as_bytes())
     }
 
     fn is_object(&self) -> Result<bool, EncodeError> {
         Ok(self.0.kind() == json::Kind::Object)
     }
-}
-
-/// Writes checked JSON text without the whitespace between tokens.
-///
-/// A checked [`Value`] may hold line feeds between tokens; they must not reach a line-framed
-/// channel, and the two channels of a result should carry one canonical text.
-fn write_compact<S: Sink + ?Sized>(sink: &mut S, raw: &[u8]) -> Result<(), EncodeError> {
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut start = 0;
-    for (i, &b) in raw.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            if start < i {
-                sink.put(raw.get(start..i).unwrap_or_default())?;
-            }
-            start = i + 1;
-        }
-    }
-    if start < raw.len() {
-        sink.put(raw.get(start..).unwrap_or_default())?;
-    }
-    Ok(())
 }
 
 /// Writes a payload, inside `{"result":…}` when `wrap` is set.

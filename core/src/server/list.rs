@@ -1,40 +1,10 @@
 //! `tools/list`: tool entries, byte-budgeted pages and opaque cursors.
 
-use crate::json::{write_string, write_u64, EncodeError, JsonStr, Sink};
+use crate::json::{write_compact, write_string, write_u64, EncodeError, JsonStr, Sink};
 use crate::protocol::Version;
 
 use super::tool::{Annotations, Icon};
 use super::Tool;
-
-/// Writes checked JSON text without the whitespace between tokens (static schemas may be
-/// written over several lines; a line-framed message must not contain a raw LF).
-pub(crate) fn write_compact<S: Sink + ?Sized>(sink: &mut S, raw: &[u8]) -> Result<(), EncodeError> {
-    let mut in_string = false;
-    let mut escaped = false;
-    let mut start = 0;
-    for (i, &b) in raw.iter().enumerate() {
-        if in_string {
-            if escaped {
-                escaped = false;
-            } else if b == b'\\' {
-                escaped = true;
-            } else if b == b'"' {
-                in_string = false;
-            }
-        } else if b == b'"' {
-            in_string = true;
-        } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
-            if start < i {
-                sink.put(raw.get(start..i).unwrap_or_default())?;
-            }
-            start = i + 1;
-        }
-    }
-    if start < raw.len() {
-        sink.put(raw.get(start..).unwrap_or_default())?;
-    }
-    Ok(())
-}
 
 fn member_str<S: Sink + ?Sized>(sink: &mut S, key: &[u8], value: &str) -> Result<(), EncodeError> {
     sink.put(key)?;
@@ -216,7 +186,7 @@ pub(crate) fn write_usize<S: Sink + ?Sized>(sink: &mut S, n: usize) -> Result<()
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json::{SliceSink, Value};
+    use crate::json::Value;
 
     #[test]
     fn cursors_round_trip_and_refuse_strangers() {
@@ -242,14 +212,5 @@ mod tests {
             let v = Value::parse(bad.as_bytes()).unwrap();
             assert_eq!(decode_cursor(s, 3, v.as_str().unwrap()), None, "{bad}");
         }
-    }
-
-    #[test]
-    fn compacts_outside_strings_only() {
-        let mut buf = [0u8; 64];
-        let mut sink = SliceSink::new(&mut buf);
-        write_compact(&mut sink, b"{ \"a b\" :\n [ 1 ,\t\"x\\\" y\" ] }").unwrap();
-        let n = sink.finish().unwrap();
-        assert_eq!(&buf[..n], br#"{"a b":[1,"x\" y"]}"#);
     }
 }

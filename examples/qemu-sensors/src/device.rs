@@ -51,65 +51,10 @@ impl Device {
 }
 
 /// A non-negative integer argument (already checked by the `inputSchema`, which accepts any
-/// integral number, such as `50`, `50.0` or `5e1`).
+/// integral number, such as `50`, `50.0` or `5e1`). `Number::as_u64` works on the decimal digits,
+/// so no float-parsing code is linked.
 fn integer_argument(arguments: Value<'_>, name: &str) -> Option<u64> {
-    exact_u64(arguments.get(name)?.as_number()?.raw())
-}
-
-/// The value of a JSON number lexeme if it is exactly a non-negative integer that fits a `u64`,
-/// computed on its decimal digits: `50`, `50.0`, `5e1`, `500e-1` and `-0` are integers, `50.5`
-/// and `-1` are not.
-///
-/// `Number::as_u64` would do, but for a lexeme with a fraction or an exponent it goes through
-/// `f64` parsing, which links 19.6 KB of float tables and code into this firmware.
-fn exact_u64(lexeme: &str) -> Option<u64> {
-    let bytes = lexeme.as_bytes();
-    let (negative, bytes) = match bytes.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        _ => (false, bytes),
-    };
-    let (mantissa, exponent) = match bytes.iter().position(|&b| b == b'e' || b == b'E') {
-        Some(at) => (bytes.get(..at)?, bytes.get(at + 1..)?),
-        None => (bytes, &b""[..]),
-    };
-    // The exponent, saturated: JSON allows any number of digits.
-    let (exponent_negative, exponent_digits) = match exponent.split_first() {
-        Some((b'-', rest)) => (true, rest),
-        Some((b'+', rest)) => (false, rest),
-        _ => (false, exponent),
-    };
-    let magnitude = exponent_digits
-        .iter()
-        .fold(0i64, |e, &d| (e * 10 + i64::from(d - b'0')).min(1 << 20));
-    let dot = mantissa.iter().position(|&b| b == b'.');
-    let fraction_len = dot.map_or(0, |at| mantissa.len() - at - 1);
-    // value = (mantissa digits) * 10^scale
-    let scale = if exponent_negative {
-        -magnitude
-    } else {
-        magnitude
-    } - fraction_len as i64;
-    let digits = mantissa.iter().copied().filter(|&b| b != b'.');
-    let count = mantissa.len() - usize::from(dot.is_some());
-    // Digits dropped by a negative scale must all be zeros.
-    let kept = if scale < 0 {
-        count.saturating_sub(usize::try_from(-scale).ok()?)
-    } else {
-        count
-    };
-    if digits.clone().skip(kept).any(|d| d != b'0') {
-        return None;
-    }
-    let mut value: u64 = 0;
-    for d in digits.take(kept) {
-        value = value.checked_mul(10)?.checked_add(u64::from(d - b'0'))?;
-    }
-    if value != 0 {
-        for _ in 0..scale.max(0) {
-            value = value.checked_mul(10)?;
-        }
-    }
-    (!negative || value == 0).then_some(value)
+    arguments.get(name)?.as_number()?.as_u64()
 }
 
 impl Handler for Device {
