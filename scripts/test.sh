@@ -38,7 +38,12 @@ step "no_std builds of the core"
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
     cargo build -q -p embedded-mcp --target "$target"
     cargo build -q -p embedded-mcp --target "$target" --features defmt
+    cargo build -q -p embedded-mcp --target "$target" --no-default-features
+    cargo build -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
 done
+
+step "core unit tests without the default features (no validator)"
+cargo test -q -p embedded-mcp --no-default-features --lib
 
 step "tests (unit, integration, official vectors, QEMU sessions)"
 cargo test --workspace --exclude embedded-mcp-benches
