@@ -70,6 +70,7 @@ pub use error::ResultError;
 pub use escaping::EscapingSink;
 pub use view::{ContentBlock, ContentBlocks, ResultView};
 pub use writer::ResultWriter;
+pub(crate) use writer::{Payload, Ser};
 
 /// Which family of MCP revisions the peer speaks; it decides the era-specific bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

@@ -6,9 +6,9 @@ use core::ops::Range;
 use serde::de::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::json::{self, DecodeError, EncodeError, Sink, SliceSink, Value};
+use crate::json::{self, DecodeError, EncodeError, SliceSink, Value};
 use crate::protocol::Version;
-use crate::result::{self, Era, ResultWriter};
+use crate::result::{self, Era, Payload, ResultWriter};
 
 use super::Tool;
 
@@ -136,26 +136,10 @@ impl<T: Serialize + ?Sized> Serialize for Wrapped<'_, T> {
     }
 }
 
-/// Records the first byte a serializer writes, then stops it.
-struct FirstByte(Option<u8>);
-
-impl Sink for FirstByte {
-    fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        match bytes.first() {
-            Some(&b) => {
-                self.0 = Some(b);
-                Err(EncodeError::Sink)
-            }
-            None => Ok(()),
-        }
-    }
-}
-
-/// True when `value` serialises to a JSON object (only its first byte is produced).
+/// True when `value` serialises to a JSON object (the codec's probe: only its first byte is
+/// produced; a value that fails before writing anything is not an object).
 fn serializes_to_object<T: Serialize + ?Sized>(value: &T) -> bool {
-    let mut probe = FirstByte(None);
-    let _ = json::to_sink(value, &mut probe);
-    probe.0 == Some(b'{')
+    result::Ser(value).is_object().unwrap_or(false)
 }
 
 impl<'o> Output<'o> {
