@@ -9,16 +9,16 @@
 //!
 //! The phases call the engine's own public pieces in the order `Server::handle_line` does:
 //!
-//! - `parse`: strict JSON check of the line (`json::Value::parse_with`, depth 16), JSON-RPC
-//!   classification (`protocol::Message::classify`), the `_meta` version check
-//!   (`protocol::declared_version`), and finding `name` and `arguments` in `params`;
+//! - `parse`: strict JSON check of the line which finds the members read in the same pass
+//!   (`protocol::Envelope::parse`, depth 16), JSON-RPC classification, the `_meta` version
+//!   check, and the tool's name looked up;
 //! - `validate_input`: the compiled `inputSchema` on the arguments (`Program::validate`);
 //! - `handler`: the tool's work: its argument read as an exact integer, the simulated sensor
 //!   (the firmware's algorithm: sine table, xorshift noise, hundredths to `f32`);
 //! - `encode`: the response envelope and the result (`protocol::write_result_start`,
 //!   `result::encode_structured`: `structuredContent` and the same JSON escaped in a text block);
-//! - `validate_output`: `structuredContent` checked again as JSON and by the compiled
-//!   `outputSchema`;
+//! - `validate_output`: `structuredContent` checked by the compiled `outputSchema` (the engine
+//!   does not parse what its serializer just wrote again: it is JSON by construction);
 //! - `total`: the whole line through `Server::handle_line` with the same tool and handler (the
 //!   phases plus dispatch, bookkeeping and copying).
 //!
@@ -27,7 +27,7 @@
 use std::hint::black_box;
 
 use embedded_mcp::json::{Limits, SliceSink, Value};
-use embedded_mcp::protocol::{declared_version, write_result_start, Message, RequestId};
+use embedded_mcp::protocol::{write_result_start, Envelope, Message, RequestId};
 use embedded_mcp::result::{encode_structured, Era};
 use embedded_mcp::schema::{compile, Program, Storage};
 use embedded_mcp::server::{
@@ -122,29 +122,19 @@ struct Parsed<'a> {
 
 #[inline(never)]
 fn parse(line: &[u8]) -> Option<Parsed<'_>> {
-    let value = Value::parse_with(line, Limits { max_depth: 16 }).ok()?;
-    let Ok(Message::Request { id, method, params }) = Message::classify(value) else {
+    let envelope = Envelope::parse(line, Limits { max_depth: 16 }).ok()?;
+    let Ok(Message::Request { id, method, .. }) = envelope.classify() else {
         return None;
     };
     if !method.eq_str("tools/call") {
         return None;
     }
-    let (mut meta, mut name, mut arguments) = (None, None, None);
-    for (key, value) in params?.members()? {
-        if key.eq_str("_meta") {
-            meta.get_or_insert(value);
-        } else if key.eq_str("name") {
-            name.get_or_insert(value);
-        } else if key.eq_str("arguments") {
-            arguments.get_or_insert(value);
-        }
-    }
-    declared_version(meta).ok()?;
-    let name = name?.as_str()?;
+    envelope.declared_version().ok()?;
+    let name = envelope.name?.as_str()?;
     TOOLS.iter().position(|t| name.eq_str(t.name))?;
     Some(Parsed {
         id,
-        arguments: arguments?,
+        arguments: envelope.arguments?,
     })
 }
 
@@ -157,11 +147,12 @@ fn encode(out: &mut [u8], id: RequestId<'_>, era: Era, reading: &Temperature) ->
     Some(head + encoded.len)
 }
 
+/// The engine checks the bytes its serializer just wrote against the output schema without
+/// parsing them again (they are JSON by construction), so this phase is the schema check alone
+/// on the value located once before the loop.
 #[inline(never)]
-fn validate_output(out: &[u8], structured: std::ops::Range<usize>, program: &Program<'_>) -> bool {
-    out.get(structured)
-        .and_then(|bytes| Value::parse(bytes).ok())
-        .is_some_and(|value| program.validate(value).is_ok())
+fn validate_output(structured: Value<'_>, program: &Program<'_>) -> bool {
+    program.validate(structured).is_ok()
 }
 
 fn main() {
@@ -219,7 +210,8 @@ fn main() {
     let encoded = encode_structured(&mut body[head..], era, &reading).expect("fits");
     let structured = encoded.structured.expect("structured");
     let structured = head + structured.start..head + structured.end;
-    assert!(validate_output(&body, structured.clone(), &output));
+    let structured = Value::parse(&body[structured]).expect("JSON");
+    assert!(validate_output(structured, &output));
     assert!(input.validate(parsed.arguments).is_ok());
 
     let mut sum = 0usize;
@@ -229,11 +221,7 @@ fn main() {
             "validate_input" => usize::from(input.validate(black_box(parsed.arguments)).is_ok()),
             "handler" => handler_work(&mut sensors, black_box(parsed.arguments)).sample as usize,
             "encode" => encode(&mut out, parsed.id, era, black_box(&reading)).unwrap_or(0),
-            "validate_output" => usize::from(validate_output(
-                black_box(&body),
-                structured.clone(),
-                &output,
-            )),
+            "validate_output" => usize::from(validate_output(black_box(structured), &output)),
             "total" => server.handle_line(black_box(line), &mut out).unwrap_or(0),
             other => panic!("unknown phase {other}"),
         };

@@ -24,6 +24,10 @@ pub enum EncodeError {
     Sink,
     /// A `Serialize` implementation reported its own error.
     Custom,
+    /// A `Serialize` implementation broke serde's protocol: a value that wrote nothing, a
+    /// compound without its `end`, a map key without its value. Nothing broken is left as
+    /// complete output.
+    IncompleteValue,
 }
 
 impl fmt::Display for EncodeError {
@@ -39,6 +43,9 @@ impl fmt::Display for EncodeError {
             Self::KeyMustBeString => f.write_str("JSON object keys must be strings"),
             Self::Sink => f.write_str("the output sink refused the bytes"),
             Self::Custom => f.write_str("the value's Serialize implementation failed"),
+            Self::IncompleteValue => f.write_str(
+                "the value's Serialize implementation did not write one complete JSON value",
+            ),
         }
     }
 }

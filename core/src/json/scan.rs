@@ -29,6 +29,36 @@ impl Default for Limits {
     }
 }
 
+/// The deepest level an [`Observer`] can ask for.
+pub(crate) const MAX_OBSERVED: u32 = 3;
+
+/// What a caller learns while a value is checked, so that one pass both checks a document and
+/// finds the members the caller needs (instead of walking the checked text again).
+///
+/// Levels are relative to the checked value: the members of an object value are level 1, the
+/// members of an object inside one of them level 2, and so on. Only levels `1..=LEVELS` are
+/// reported. Spans are byte positions in the scanner's text; they are checked JSON only once
+/// the whole value has been checked.
+pub(crate) trait Observer {
+    /// Deepest level reported, at most [`MAX_OBSERVED`]; 0 reports nothing.
+    const LEVELS: u32;
+    /// A member key at `level` (its body, still escaped when `escaped`).
+    fn key(&mut self, level: u32, body: &str, escaped: bool);
+    /// A complete value at `level` (an object member or an array element) spans `start..end`.
+    fn value(&mut self, level: u32, start: usize, end: usize);
+}
+
+/// The observer of a plain check.
+struct Unobserved;
+
+impl Observer for Unobserved {
+    const LEVELS: u32 = 0;
+    #[inline(always)]
+    fn key(&mut self, _: u32, _: &str, _: bool) {}
+    #[inline(always)]
+    fn value(&mut self, _: u32, _: usize, _: usize) {}
+}
+
 /// A cursor over checked-UTF-8 JSON text.
 #[derive(Debug, Clone)]
 pub(crate) struct Scanner<'a> {
@@ -108,9 +138,10 @@ impl<'a> Scanner<'a> {
         self.text.get(start..end).unwrap_or_default()
     }
 
-    /// Scans a string starting at its opening quote.
-    pub(crate) fn string(&mut self) -> Result<(), DecodeError> {
+    /// Scans a string starting at its opening quote; true when it holds an escape.
+    pub(crate) fn string(&mut self) -> Result<bool, DecodeError> {
         self.expect(b'"')?;
+        let mut escaped = false;
         loop {
             // Skip the run of bytes that need no attention, eight at a time.
             self.pos += plain_run(self.bytes.get(self.pos..).unwrap_or_default());
@@ -120,10 +151,11 @@ impl<'a> Scanner<'a> {
             match b {
                 b'"' => {
                     self.pos += 1;
-                    return Ok(());
+                    return Ok(escaped);
                 }
                 b'\\' => {
                     self.pos += 1;
+                    escaped = true;
                     self.escape()?;
                 }
                 0x00..=0x1f => return Err(self.err(K::ControlCharacter)),
@@ -316,15 +348,38 @@ impl<'a> Scanner<'a> {
     /// `depth` is the nesting level the value starts at (0 for a document root); containers
     /// that would go past `max_depth` fail with [`K::TooDeep`].
     pub(crate) fn value(&mut self, depth: u8, max_depth: u8) -> Result<(), DecodeError> {
+        self.value_observed(depth, max_depth, &mut Unobserved)
+    }
+
+    /// [`Scanner::value`], telling `observer` the keys and member values of the first
+    /// [`Observer::LEVELS`] nesting levels as they are checked (levels relative to the value:
+    /// the members of an object value are level 1).
+    pub(crate) fn value_observed<O: Observer>(
+        &mut self,
+        depth: u8,
+        max_depth: u8,
+        observer: &mut O,
+    ) -> Result<(), DecodeError> {
         let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
         // Bit i of `stack` is 1 when nesting level i+1 (relative) is an object.
         let mut stack: u128 = 0;
         let mut level: u32 = 0;
+        // Where the open containers of the observed levels began.
+        let mut starts = [0usize; MAX_OBSERVED as usize + 1];
         'value: loop {
+            let start = {
+                self.skip_ws();
+                self.pos
+            };
             match self.peek_token()? {
                 open @ (b'{' | b'[') => {
                     if u32::from(depth) + level >= u32::from(max_depth) {
                         return Err(self.err(K::TooDeep));
+                    }
+                    if O::LEVELS > 0 && level <= O::LEVELS {
+                        if let Some(slot) = starts.get_mut(level as usize) {
+                            *slot = start;
+                        }
                     }
                     self.pos += 1;
                     let is_obj = open == b'{';
@@ -340,7 +395,7 @@ impl<'a> Scanner<'a> {
                         level -= 1;
                     } else {
                         if is_obj {
-                            self.member_key()?;
+                            self.observed_key(level, observer)?;
                         }
                         continue 'value;
                     }
@@ -356,6 +411,9 @@ impl<'a> Scanner<'a> {
                 b'n' => self.literal(b"null")?,
                 _ => return Err(self.err(K::UnexpectedByte)),
             }
+            if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
+                observer.value(level, start, self.pos);
+            }
             // After a complete value: close containers or move to the next element.
             loop {
                 if level == 0 {
@@ -365,7 +423,7 @@ impl<'a> Scanner<'a> {
                 match (self.peek_token()?, is_obj) {
                     (b',', true) => {
                         self.pos += 1;
-                        self.member_key()?;
+                        self.observed_key(level, observer)?;
                         continue 'value;
                     }
                     (b',', false) => {
@@ -375,6 +433,10 @@ impl<'a> Scanner<'a> {
                     (b'}', true) | (b']', false) => {
                         self.pos += 1;
                         level -= 1;
+                        if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
+                            let start = starts.get(level as usize).copied().unwrap_or_default();
+                            observer.value(level, start, self.pos);
+                        }
                     }
                     _ => return Err(self.err(K::UnexpectedByte)),
                 }
@@ -382,20 +444,42 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    /// Scans `"key" :` inside an object.
-    fn member_key(&mut self) -> Result<(), DecodeError> {
+    /// Scans `"key" :` inside an object at `level`, telling `observer` about the key.
+    #[inline]
+    fn observed_key<O: Observer>(
+        &mut self,
+        level: u32,
+        observer: &mut O,
+    ) -> Result<(), DecodeError> {
         if self.peek_token()? != b'"' {
             return Err(self.err(K::UnexpectedByte));
         }
-        self.string()?;
+        let start = self.pos;
+        let escaped = self.string()?;
+        if O::LEVELS > 0 && level <= O::LEVELS {
+            observer.key(
+                level,
+                self.slice_str(start + 1, self.pos.saturating_sub(1)),
+                escaped,
+            );
+        }
         self.expect(b':')
     }
 
     /// Checks a whole document: one value, surrounded only by whitespace.
     pub(crate) fn document(&mut self, limits: Limits) -> Result<(usize, usize), DecodeError> {
+        self.document_observed(limits, &mut Unobserved)
+    }
+
+    /// [`Scanner::document`], telling `observer` what it checks (see [`Observer`]).
+    pub(crate) fn document_observed<O: Observer>(
+        &mut self,
+        limits: Limits,
+        observer: &mut O,
+    ) -> Result<(usize, usize), DecodeError> {
         self.skip_ws();
         let start = self.pos;
-        self.value(0, limits.max_depth)?;
+        self.value_observed(0, limits.max_depth, observer)?;
         let end = self.pos;
         self.skip_ws();
         if self.pos != self.bytes.len() {

@@ -16,7 +16,7 @@ use super::{EncodeError, Sink, SliceSink};
 /// If `buf` is too small the error is [`EncodeError::BufferTooSmall`] with the exact size needed.
 pub fn to_slice<T: Serialize + ?Sized>(value: &T, buf: &mut [u8]) -> Result<usize, EncodeError> {
     let mut sink = SliceSink::new(buf);
-    value.serialize(&mut Serializer::new(&mut sink))?;
+    Serializer::new(&mut sink).value(value)?;
     sink.finish()
 }
 
@@ -25,10 +25,18 @@ pub fn to_sink<T: Serialize + ?Sized, S: Sink + ?Sized>(
     value: &T,
     sink: &mut S,
 ) -> Result<(), EncodeError> {
-    value.serialize(&mut Serializer::new(sink))
+    Serializer::new(sink).value(value)
 }
 
 /// The serializer; most users want [`to_slice`] or [`to_sink`].
+///
+/// Its output is one well-formed JSON value whatever the `Serialize` implementation does.
+/// serde's types already make every value end in exactly one call that writes (there is no
+/// other way to obtain the `Ok` value), and every method here writes at least one byte; the one
+/// misuse the types allow, map keys and values out of turn (`serialize_key` twice, a
+/// `serialize_value` without its key, `end` after a key), fails with
+/// [`EncodeError::IncompleteValue`]. So output that serialised without error needs no second
+/// check before it is read as JSON.
 #[derive(Debug)]
 pub struct Serializer<'s, S: Sink + ?Sized> {
     sink: &'s mut S,
@@ -39,6 +47,22 @@ impl<'s, S: Sink + ?Sized> Serializer<'s, S> {
     pub fn new(sink: &'s mut S) -> Self {
         Self { sink }
     }
+
+    /// Writes `value`.
+    #[inline]
+    fn value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
+        value.serialize(&mut *self)
+    }
+
+    /// Starts a compound whose closing bytes are `close`.
+    fn begin(&mut self, close: &'static [u8]) -> Compound<'_, 's, S> {
+        Compound {
+            ser: self,
+            first: true,
+            key_pending: false,
+            close,
+        }
+    }
 }
 
 /// State of a compound value being written: whether a comma is due.
@@ -46,6 +70,8 @@ impl<'s, S: Sink + ?Sized> Serializer<'s, S> {
 pub struct Compound<'a, 's, S: Sink + ?Sized> {
     ser: &'a mut Serializer<'s, S>,
     first: bool,
+    /// A map key was written and its value is due.
+    key_pending: bool,
     /// Closing bytes written at the end (`]`, `}`, or `]}`/`}}` for variants).
     close: &'static [u8],
 }
@@ -60,6 +86,9 @@ impl<S: Sink + ?Sized> Compound<'_, '_, S> {
         }
     }
     fn finish(self) -> Result<(), EncodeError> {
+        if self.key_pending {
+            return Err(EncodeError::IncompleteValue);
+        }
         self.ser.sink.put(self.close)
     }
 }
@@ -166,16 +195,12 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut Serializer<'s, S> {
         self.sink.put_byte(b'{')?;
         write_string(self.sink, variant)?;
         self.sink.put_byte(b':')?;
-        value.serialize(&mut *self)?;
+        self.value(value)?;
         self.sink.put_byte(b'}')
     }
     fn serialize_seq(self, _len: Option<usize>) -> Result<Self::SerializeSeq, EncodeError> {
         self.sink.put_byte(b'[')?;
-        Ok(Compound {
-            ser: self,
-            first: true,
-            close: b"]",
-        })
+        Ok(self.begin(b"]"))
     }
     fn serialize_tuple(self, len: usize) -> Result<Self::SerializeTuple, EncodeError> {
         self.serialize_seq(Some(len))
@@ -197,19 +222,11 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut Serializer<'s, S> {
         self.sink.put_byte(b'{')?;
         write_string(self.sink, variant)?;
         self.sink.put(b":[")?;
-        Ok(Compound {
-            ser: self,
-            first: true,
-            close: b"]}",
-        })
+        Ok(self.begin(b"]}"))
     }
     fn serialize_map(self, _len: Option<usize>) -> Result<Self::SerializeMap, EncodeError> {
         self.sink.put_byte(b'{')?;
-        Ok(Compound {
-            ser: self,
-            first: true,
-            close: b"}",
-        })
+        Ok(self.begin(b"}"))
     }
     fn serialize_struct(
         self,
@@ -228,11 +245,7 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut Serializer<'s, S> {
         self.sink.put_byte(b'{')?;
         write_string(self.sink, variant)?;
         self.sink.put(b":{")?;
-        Ok(Compound {
-            ser: self,
-            first: true,
-            close: b"}}",
-        })
+        Ok(self.begin(b"}}"))
     }
     fn collect_str<T: core::fmt::Display + ?Sized>(self, value: &T) -> Result<(), EncodeError> {
         self.sink.put_byte(b'"')?;
@@ -270,7 +283,7 @@ impl<S: Sink + ?Sized> ser::SerializeSeq for Compound<'_, '_, S> {
     type Error = EncodeError;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
         self.comma()?;
-        value.serialize(&mut *self.ser)
+        self.ser.value(value)
     }
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
@@ -314,14 +327,22 @@ impl<S: Sink + ?Sized> ser::SerializeMap for Compound<'_, '_, S> {
     type Ok = ();
     type Error = EncodeError;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), EncodeError> {
+        if self.key_pending {
+            return Err(EncodeError::IncompleteValue);
+        }
         self.comma()?;
         key.serialize(KeySerializer {
             sink: &mut *self.ser.sink,
         })?;
+        self.key_pending = true;
         self.ser.sink.put_byte(b':')
     }
     fn serialize_value<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), EncodeError> {
-        value.serialize(&mut *self.ser)
+        if !self.key_pending {
+            return Err(EncodeError::IncompleteValue);
+        }
+        self.key_pending = false;
+        self.ser.value(value)
     }
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
@@ -339,7 +360,7 @@ impl<S: Sink + ?Sized> ser::SerializeStruct for Compound<'_, '_, S> {
         self.comma()?;
         write_string(self.ser.sink, key)?;
         self.ser.sink.put_byte(b':')?;
-        value.serialize(&mut *self.ser)
+        self.ser.value(value)
     }
     fn end(self) -> Result<(), EncodeError> {
         self.finish()
@@ -524,5 +545,70 @@ impl<S: Sink + ?Sized> ser::Serializer for KeySerializer<'_, S> {
             return Err(w.failed.unwrap_or(EncodeError::Custom));
         }
         self.sink.put_byte(b'"')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::ser::SerializeMap;
+
+    /// Map keys and values out of turn, which serde's types allow.
+    #[derive(Clone, Copy, Debug)]
+    enum OutOfTurn {
+        KeyWithoutValue,
+        ValueWithoutKey,
+        TwoKeys,
+    }
+
+    impl Serialize for OutOfTurn {
+        fn serialize<Z: ser::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+            let mut map = s.serialize_map(None)?;
+            match self {
+                OutOfTurn::KeyWithoutValue => map.serialize_key("a")?,
+                OutOfTurn::ValueWithoutKey => map.serialize_value(&1)?,
+                OutOfTurn::TwoKeys => {
+                    map.serialize_key("a")?;
+                    map.serialize_key("b")?;
+                    map.serialize_value(&1)?;
+                }
+            }
+            map.end()
+        }
+    }
+
+    #[test]
+    fn map_members_out_of_turn_are_refused() {
+        for broken in [
+            OutOfTurn::KeyWithoutValue,
+            OutOfTurn::ValueWithoutKey,
+            OutOfTurn::TwoKeys,
+        ] {
+            let mut buf = [0u8; 64];
+            assert_eq!(
+                to_slice(&broken, &mut buf),
+                Err(EncodeError::IncompleteValue),
+                "{broken:?}"
+            );
+            assert_eq!(
+                to_slice(&[broken], &mut buf),
+                Err(EncodeError::IncompleteValue),
+                "{broken:?}"
+            );
+        }
+        // Keys and values in turn, through `serialize_key`/`serialize_value` and `entry`.
+        struct InTurn;
+        impl Serialize for InTurn {
+            fn serialize<Z: ser::Serializer>(&self, s: Z) -> Result<Z::Ok, Z::Error> {
+                let mut map = s.serialize_map(None)?;
+                map.serialize_key("a")?;
+                map.serialize_value(&1)?;
+                map.serialize_entry(&2, &[true])?;
+                map.end()
+            }
+        }
+        let mut buf = [0u8; 64];
+        let n = to_slice(&InTurn, &mut buf).unwrap();
+        assert_eq!(&buf[..n], br#"{"a":1,"2":[true]}"#);
     }
 }

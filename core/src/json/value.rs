@@ -64,6 +64,15 @@ impl<'a> Value<'a> {
         Self { raw }
     }
 
+    /// The value that this crate's [`Serializer`](super::Serializer) wrote into `bytes` without
+    /// error: well-formed JSON by construction (see the serializer's documentation), so only
+    /// the UTF-8 of the slice is checked, not its grammar again. Bytes from anywhere else
+    /// must go through [`Value::parse`].
+    pub(crate) fn from_serialized(bytes: &'a [u8]) -> Option<Self> {
+        let raw = core::str::from_utf8(bytes).ok()?;
+        (!raw.is_empty()).then_some(Self { raw })
+    }
+
     /// The value's exact text (no surrounding whitespace).
     pub fn raw(&self) -> &'a str {
         self.raw
@@ -330,6 +339,11 @@ pub struct JsonStr<'a> {
 }
 
 impl<'a> JsonStr<'a> {
+    /// A string of checked JSON text: `body` is what stands between the quotes.
+    pub(crate) const fn from_checked(body: &'a str, escaped: bool) -> Self {
+        Self { body, escaped }
+    }
+
     /// The text between the quotes, escapes included.
     pub fn raw(&self) -> &'a str {
         self.body

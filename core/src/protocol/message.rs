@@ -133,6 +133,18 @@ impl<'a> Message<'a> {
                 reply = true;
             }
         }
+        Self::from_members(jsonrpc, id, method, params, reply)
+    }
+
+    /// Classifies an object message from its members (the first of each name), as
+    /// [`Message::classify`] does; `reply` is true when it has `result` or `error`.
+    pub(crate) fn from_members(
+        jsonrpc: Option<Value<'a>>,
+        id: Option<Value<'a>>,
+        method: Option<Value<'a>>,
+        params: Option<Value<'a>>,
+        reply: bool,
+    ) -> Result<Self, Invalid<'a>> {
         let request_id = id.and_then(RequestId::from_value);
         let invalid = |reason| Invalid {
             reason,

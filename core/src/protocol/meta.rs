@@ -56,6 +56,14 @@ pub fn declared_version<'a>(meta: Option<Value<'a>>) -> Result<Option<Version>, 
             caps = caps.or(Some(value));
         }
     }
+    declared_from(version, caps)
+}
+
+/// [`declared_version`] from the two `_meta` members (the first of each name).
+pub(crate) fn declared_from<'a>(
+    version: Option<Value<'a>>,
+    caps: Option<Value<'a>>,
+) -> Result<Option<Version>, MetaError<'a>> {
     let Some(version) = version else {
         return Ok(None);
     };

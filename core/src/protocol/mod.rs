@@ -1,6 +1,7 @@
 //! The JSON-RPC 2.0 and MCP protocol layer: checked views of incoming messages, response
 //! writers and version negotiation. No state lives here; the engine in `server` holds it.
 //!
+//! - [`Envelope::parse`]: checks a line and finds the members the engine reads in one pass.
 //! - [`Message::classify`]: request / notification / response / invalid, from a
 //!   [`json::Value`](crate::json::Value). Ids ([`RequestId`]) are strings or integers, kept as
 //!   their exact text so responses echo them byte for byte; `null` is refused.
@@ -9,12 +10,14 @@
 //! - [`Version`]: the revisions served (2025-06-18, 2025-11-25 by `initialize`; 2026-07-28 by
 //!   per-request `_meta`, read by [`declared_version`]).
 
+mod envelope;
 mod error;
 mod message;
 mod meta;
 mod response;
 mod version;
 
+pub use envelope::Envelope;
 pub use error::ErrorCode;
 pub use message::{Invalid, InvalidReason, Message, RequestId};
 pub use meta::{

@@ -189,7 +189,9 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         let verdict = {
             let written = body.get(..done.len).unwrap_or_default();
             let value = match structured {
-                Some(range) => written.get(range).and_then(|b| Value::parse(b).ok()),
+                // Written by the crate's serializer just now (`Output::structured`): JSON by
+                // construction, so it is not parsed again; the schema check follows.
+                Some(range) => written.get(range).and_then(Value::from_serialized),
                 None => Value::parse(written)
                     .ok()
                     .and_then(|r| r.get("structuredContent")),

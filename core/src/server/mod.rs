@@ -120,8 +120,8 @@ use crate::json::{
     SliceSink, Value,
 };
 use crate::protocol::{
-    self, declared_version, write_error, write_result_start, write_supported_versions,
-    write_unsupported_version, ErrorCode, Invalid, Message, MetaError, RequestId, Version,
+    self, write_error, write_result_start, write_supported_versions, write_unsupported_version,
+    Envelope, ErrorCode, Invalid, Message, MetaError, RequestId, Version,
 };
 use crate::transport::{Frame, IdTracker, LineReader};
 
@@ -216,7 +216,6 @@ pub struct Stats {
 /// The members of a request's `params` the engine reads, found in one pass.
 #[derive(Debug, Clone, Copy, Default)]
 pub(crate) struct Params<'a> {
-    pub(crate) meta: Option<Value<'a>>,
     pub(crate) name: Option<Value<'a>>,
     pub(crate) arguments: Option<Value<'a>>,
     pub(crate) cursor: Option<Value<'a>>,
@@ -224,28 +223,15 @@ pub(crate) struct Params<'a> {
 }
 
 impl<'a> Params<'a> {
-    /// Reads the known members (the first of each name wins, as in `Value::get`).
-    fn gather(params: Option<Value<'a>>) -> Self {
-        let mut p = Self::default();
-        for (key, value) in params.and_then(|v| v.members()).into_iter().flatten() {
-            let slot = if key.eq_str("_meta") {
-                &mut p.meta
-            } else if key.eq_str("name") {
-                &mut p.name
-            } else if key.eq_str("arguments") {
-                &mut p.arguments
-            } else if key.eq_str("cursor") {
-                &mut p.cursor
-            } else if key.eq_str("protocolVersion") {
-                &mut p.protocol_version
-            } else {
-                continue;
-            };
-            if slot.is_none() {
-                *slot = Some(value);
-            }
+    /// The members found while the request was checked (the first of each name wins, as in
+    /// `Value::get`).
+    fn of(envelope: &Envelope<'a>) -> Self {
+        Self {
+            name: envelope.name,
+            arguments: envelope.arguments,
+            cursor: envelope.cursor,
+            protocol_version: envelope.protocol_version,
         }
-        p
     }
 }
 
@@ -603,8 +589,9 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         let limits = Limits {
             max_depth: self.config.max_depth,
         };
-        let value = match Value::parse_with(line, limits) {
-            Ok(value) => value,
+        // One pass checks the line and finds the members read below.
+        let envelope = match Envelope::parse(line, limits) {
+            Ok(envelope) => envelope,
             Err(e) if e.kind == DecodeErrorKind::TooDeep => {
                 self.stats.too_deep = self.stats.too_deep.wrapping_add(1);
                 let mut tracker = IdTracker::new();
@@ -623,7 +610,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 return None;
             }
         };
-        match Message::classify(value) {
+        match envelope.classify() {
             Err(invalid) => self.invalid(invalid, out),
             Ok(Message::Response) => None,
             Ok(Message::Notification { method, .. }) => {
@@ -633,7 +620,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 let _ = method;
                 None
             }
-            Ok(Message::Request { id, method, params }) => {
+            Ok(Message::Request { id, method, .. }) => {
                 self.stats.requests = self.stats.requests.wrapping_add(1);
                 if id.raw().len() > MAX_ID_LEN {
                     return error_line(
@@ -643,7 +630,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                         "Invalid request: the id is longer than the device accepts",
                     );
                 }
-                self.request(id, method, params, out)
+                self.request(id, method, &envelope, out)
             }
         }
     }
@@ -661,17 +648,17 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         &mut self,
         id: RequestId<'_>,
         method: JsonStr<'_>,
-        params: Option<Value<'_>>,
+        envelope: &Envelope<'_>,
         out: &mut [u8],
     ) -> Option<usize> {
         let Some(method) = Method::of(method) else {
             return error_line(out, Some(id), ErrorCode::MethodNotFound, "Method not found");
         };
-        let params = Params::gather(params);
+        let params = Params::of(envelope);
         if method == Method::Initialize {
             return self.initialize(id, params, out);
         }
-        let declared = match declared_version(params.meta) {
+        let declared = match envelope.declared_version() {
             Ok(declared) => declared,
             Err(MetaError::Unsupported(requested)) => {
                 return reply(out, Some(id), |s| {

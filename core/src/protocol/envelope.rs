@@ -1,0 +1,318 @@
+//! One pass over an incoming line: the JSON is checked and, in the same walk, the members the
+//! engine reads are found (instead of walking the checked text again for each level).
+
+use crate::json::{check_utf8, DecodeError, JsonStr, Limits, Observer, Scanner, Value};
+
+use super::message::{Invalid, Message};
+use super::meta::{declared_from, MetaError, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+use super::Version;
+
+/// The members of one message that the engine reads, found while the line was checked. For
+/// each name the first occurrence wins, as in [`Value::get`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Envelope<'a> {
+    /// The whole message.
+    pub message: Value<'a>,
+    /// `jsonrpc`.
+    pub jsonrpc: Option<Value<'a>>,
+    /// `id`.
+    pub id: Option<Value<'a>>,
+    /// `method`.
+    pub method: Option<Value<'a>>,
+    /// `params`.
+    pub params: Option<Value<'a>>,
+    /// The message has a `result` or an `error` member (it is a response).
+    pub reply: bool,
+    /// `params._meta`.
+    pub meta: Option<Value<'a>>,
+    /// `params.name`.
+    pub name: Option<Value<'a>>,
+    /// `params.arguments`.
+    pub arguments: Option<Value<'a>>,
+    /// `params.cursor`.
+    pub cursor: Option<Value<'a>>,
+    /// `params.protocolVersion` (the legacy `initialize`).
+    pub protocol_version: Option<Value<'a>>,
+    /// `params._meta["io.modelcontextprotocol/protocolVersion"]`.
+    pub meta_version: Option<Value<'a>>,
+    /// `params._meta["io.modelcontextprotocol/clientCapabilities"]`.
+    pub meta_capabilities: Option<Value<'a>>,
+}
+
+impl<'a> Envelope<'a> {
+    /// Checks `line` as one JSON document (as [`Value::parse_with`] does, with the same errors)
+    /// and finds its members in the same pass.
+    pub fn parse(line: &'a [u8], limits: Limits) -> Result<Self, DecodeError> {
+        let text = check_utf8(line)?;
+        let mut finder = Finder::default();
+        let (start, end) = Scanner::new(text).document_observed(limits, &mut finder)?;
+        let value = |slot: usize| -> Option<Value<'a>> {
+            let (start, end) = finder.spans.get(slot).copied().flatten()?;
+            text.get(start..end).map(Value::from_checked)
+        };
+        Ok(Self {
+            message: Value::from_checked(text.get(start..end).unwrap_or_default()),
+            jsonrpc: value(JSONRPC),
+            id: value(ID),
+            method: value(METHOD),
+            params: value(PARAMS),
+            reply: finder.reply,
+            meta: value(META),
+            name: value(NAME),
+            arguments: value(ARGUMENTS),
+            cursor: value(CURSOR),
+            protocol_version: value(PROTOCOL_VERSION),
+            meta_version: value(META_VERSION),
+            meta_capabilities: value(META_CAPABILITIES),
+        })
+    }
+
+    /// The message's kind, as [`Message::classify`] of [`Envelope::message`] gives it.
+    pub fn classify(&self) -> Result<Message<'a>, Invalid<'a>> {
+        if self.message.kind() != crate::json::Kind::Object {
+            return Message::classify(self.message);
+        }
+        Message::from_members(self.jsonrpc, self.id, self.method, self.params, self.reply)
+    }
+
+    /// The protocol version the request declares in `params._meta`, as
+    /// [`declared_version`](super::declared_version) of [`Envelope::meta`] gives it (`params`
+    /// members are read only when `params` is an object).
+    pub fn declared_version(&self) -> Result<Option<Version>, MetaError<'a>> {
+        declared_from(self.meta_version, self.meta_capabilities)
+    }
+}
+
+// Slots of the members found.
+const JSONRPC: usize = 0;
+const ID: usize = 1;
+const METHOD: usize = 2;
+const PARAMS: usize = 3;
+const META: usize = 4;
+const NAME: usize = 5;
+const ARGUMENTS: usize = 6;
+const CURSOR: usize = 7;
+const PROTOCOL_VERSION: usize = 8;
+const META_VERSION: usize = 9;
+const META_CAPABILITIES: usize = 10;
+const SLOTS: usize = 11;
+
+/// A key that is not looked for, or whose first occurrence was already found.
+const OTHER: u8 = u8::MAX;
+/// A `result` or `error` key at the top level.
+const REPLY: u8 = u8::MAX - 1;
+
+/// Member names per level: the members of the message, of `params`, of `params._meta`.
+const TOP: [(&str, usize); 4] = [
+    ("jsonrpc", JSONRPC),
+    ("id", ID),
+    ("method", METHOD),
+    ("params", PARAMS),
+];
+const IN_PARAMS: [(&str, usize); 5] = [
+    ("_meta", META),
+    ("name", NAME),
+    ("arguments", ARGUMENTS),
+    ("cursor", CURSOR),
+    ("protocolVersion", PROTOCOL_VERSION),
+];
+const IN_META: [(&str, usize); 2] = [
+    (PROTOCOL_VERSION_KEY, META_VERSION),
+    (CLIENT_CAPABILITIES_KEY, META_CAPABILITIES),
+];
+
+/// The observer that records the spans.
+struct Finder {
+    spans: [Option<(usize, usize)>; SLOTS],
+    reply: bool,
+    /// Per level 1..=3: the slot of the member whose value is being checked, or `OTHER`.
+    current: [u8; 3],
+}
+
+impl Default for Finder {
+    fn default() -> Self {
+        Self {
+            spans: [None; SLOTS],
+            reply: false,
+            current: [OTHER; 3],
+        }
+    }
+}
+
+impl Finder {
+    /// The slot a key names at `level`, or [`OTHER`].
+    fn slot(&self, level: u32, body: &str, escaped: bool) -> u8 {
+        let table: &[(&str, usize)] = match level {
+            1 => &TOP,
+            // Only inside the first `params`, and inside its first `_meta`.
+            2 if self.current.first() == Some(&(PARAMS as u8)) => &IN_PARAMS,
+            3 if self.current.first() == Some(&(PARAMS as u8))
+                && self.current.get(1) == Some(&(META as u8)) =>
+            {
+                &IN_META
+            }
+            _ => return OTHER,
+        };
+        let is = |name: &str| {
+            if escaped {
+                JsonStr::from_checked(body, true).eq_str(name)
+            } else {
+                body == name
+            }
+        };
+        for &(name, slot) in table {
+            if is(name) {
+                let taken = self.spans.get(slot).is_some_and(Option::is_some);
+                return if taken { OTHER } else { slot as u8 };
+            }
+        }
+        if level == 1 && (is("result") || is("error")) {
+            return REPLY;
+        }
+        OTHER
+    }
+}
+
+impl Observer for Finder {
+    const LEVELS: u32 = 3;
+
+    fn key(&mut self, level: u32, body: &str, escaped: bool) {
+        let slot = self.slot(level, body, escaped);
+        if slot == REPLY {
+            self.reply = true;
+        }
+        if let Some(current) = self.current.get_mut(level.wrapping_sub(1) as usize) {
+            *current = slot;
+        }
+    }
+
+    fn value(&mut self, level: u32, start: usize, end: usize) {
+        let Some(current) = self.current.get_mut(level.wrapping_sub(1) as usize) else {
+            return;
+        };
+        // An array element has no key: `current` was reset after the member before it.
+        let slot = core::mem::replace(current, OTHER);
+        if let Some(span) = self.spans.get_mut(usize::from(slot)) {
+            if span.is_none() {
+                *span = Some((start, end));
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::DecodeErrorKind;
+
+    fn parse(text: &str) -> Envelope<'_> {
+        Envelope::parse(text.as_bytes(), Limits::default()).unwrap()
+    }
+
+    fn raw(v: Option<Value<'_>>) -> Option<&str> {
+        v.map(|v| v.raw())
+    }
+
+    #[test]
+    fn finds_the_members_of_a_2026_request() {
+        let e = parse(
+            r#" {"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}},"name":"t","arguments":{"a":[1,{"b":2}]}}} "#,
+        );
+        assert_eq!(raw(Some(e.message)).unwrap().len(), e.message.raw().len());
+        assert_eq!(raw(e.jsonrpc), Some(r#""2.0""#));
+        assert_eq!(raw(e.id), Some("7"));
+        assert_eq!(raw(e.method), Some(r#""tools/call""#));
+        assert!(raw(e.params).unwrap().starts_with(r#"{"_meta""#));
+        assert!(raw(e.params).unwrap().ends_with(r#"{"b":2}]}}"#));
+        assert_eq!(raw(e.name), Some(r#""t""#));
+        assert_eq!(raw(e.arguments), Some(r#"{"a":[1,{"b":2}]}"#));
+        assert_eq!(raw(e.meta_version), Some(r#""2026-07-28""#));
+        assert_eq!(raw(e.meta_capabilities), Some("{}"));
+        assert_eq!(e.declared_version(), Ok(Some(Version::V2026_07_28)));
+        assert!(!e.reply);
+        assert!(matches!(e.classify(), Ok(Message::Request { .. })));
+    }
+
+    /// Whatever the message, the envelope agrees with the member-by-member walk of the views.
+    fn agrees_with_views(text: &str) {
+        let e = parse(text);
+        let v = Value::parse(text.as_bytes()).unwrap();
+        assert_eq!(e.message, v);
+        assert_eq!(e.classify(), Message::classify(v), "{text}");
+        let params = v.get("params").filter(|p| p.members().is_some());
+        let get = |key: &str| params.and_then(|p| p.get(key));
+        assert_eq!(e.meta, get("_meta"), "{text}");
+        assert_eq!(e.name, get("name"), "{text}");
+        assert_eq!(e.arguments, get("arguments"), "{text}");
+        assert_eq!(e.cursor, get("cursor"), "{text}");
+        assert_eq!(e.protocol_version, get("protocolVersion"), "{text}");
+        let meta = get("_meta").filter(|m| m.members().is_some());
+        assert_eq!(
+            e.declared_version(),
+            super::super::declared_version(meta),
+            "{text}"
+        );
+        if v.members().is_some() {
+            assert_eq!(e.jsonrpc, v.get("jsonrpc"), "{text}");
+            assert_eq!(e.id, v.get("id"), "{text}");
+            assert_eq!(e.method, v.get("method"), "{text}");
+            assert_eq!(e.params, v.get("params"), "{text}");
+        }
+    }
+
+    #[test]
+    fn agrees_with_the_views() {
+        for text in [
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            r#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#,
+            r#""jsonrpc""#,
+            r#"{"id":1,"id":2,"method":"a","method":"b","jsonrpc":"2.0","jsonrpc":"1.0"}"#,
+            r#"{"params":{"name":"first"},"params":{"name":"second","cursor":"c"}}"#,
+            r#"{"params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"x"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#,
+            r#"{"params":[{"name":"in an array"}],"id":"a","method":"m","jsonrpc":"2.0"}"#,
+            r#"{"params":{"arguments":{"name":"nested","_meta":{}},"name":"outer"}}"#,
+            r#"{"id":{"params":{"name":"inside id"}},"params":{"x":{"name":"deeper"}}}"#,
+            r#"{"\u006aso\u006erpc":"2.0","\u0069d":3,"m\u0065thod":"tools/list","par\u0061ms":{"n\u0061me":"e"}}"#,
+            r#"{"result":{},"id":1,"jsonrpc":"2.0"}"#,
+            r#"{"error":{"code":1},"id":1,"jsonrpc":"2.0"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"x"}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":5}}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"method":"x","params":{"_meta":[{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}]}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+            r#"{}"#,
+            r#"{"params":{}}"#,
+            r#"{"params":"s","name":"top-level name is not params.name"}"#,
+        ] {
+            agrees_with_views(text);
+        }
+    }
+
+    #[test]
+    fn errors_are_those_of_the_plain_check() {
+        for text in [
+            "",
+            "{",
+            r#"{"a":1,}"#,
+            r#"{"a":"\ud800"}"#,
+            "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+            r#"{"a":1} x"#,
+            "\u{0}",
+        ] {
+            let limits = Limits::default();
+            assert_eq!(
+                Envelope::parse(text.as_bytes(), limits).err(),
+                Value::parse_with(text.as_bytes(), limits).err(),
+                "{text}"
+            );
+        }
+        let deep = "[".repeat(40) + &"]".repeat(40);
+        assert_eq!(
+            Envelope::parse(deep.as_bytes(), Limits::default())
+                .map(|_| ())
+                .unwrap_err()
+                .kind,
+            DecodeErrorKind::TooDeep
+        );
+        assert!(Envelope::parse(&[0xff], Limits::default()).is_err());
+    }
+}
