@@ -26,13 +26,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::SystemTime;
 
 use criterion::{Criterion, Throughput};
-use embedded_mcp::server::{
-    Annotations, Call, Done, Handler, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError,
-};
+use embedded_mcp::server::Server;
 use embedded_mcp::transport::{FeedResult, LineBuffer};
 use embedded_mcp_benches::measure::{criterion_dir, interleaved, load_average, median_ns};
-use embedded_mcp_benches::{reading, SensorReading};
-use serde::Deserialize;
+use embedded_mcp_benches::sensor_tool::{engine, readings, Sensors, INITIALIZE, REQUEST};
+use embedded_mcp_benches::SensorReading;
 
 /// Counts heap allocations, to show the engine's path makes none.
 struct Counting;
@@ -58,64 +56,6 @@ unsafe impl GlobalAlloc for Counting {
 
 #[global_allocator]
 static GLOBAL: Counting = Counting;
-
-const INPUT_SCHEMA: &str = r#"{"type":"object","properties":{"channel":{"type":"integer","minimum":0,"maximum":7}},"required":["channel"]}"#;
-const OUTPUT_SCHEMA: &str = r#"{"type":"object","properties":{"sensor":{"type":"string"},"channel":{"type":"integer"},"value":{"type":"number"},"unit":{"enum":["celsius","percent","hectopascal"]},"timestamp_ms":{"type":"integer"},"ok":{"type":"boolean"}},"required":["sensor","channel","value","unit","timestamp_ms","ok"]}"#;
-
-/// The request both servers answer (legacy era, as stdio hosts use today).
-const REQUEST: &str = r#"{"jsonrpc":"2.0","id":42,"method":"tools/call","params":{"name":"read_sensor","arguments":{"channel":3}}}"#;
-const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#;
-
-#[derive(Deserialize)]
-struct Args {
-    channel: usize,
-}
-
-static TOOLS: [Tool; 1] = [Tool::new("read_sensor", INPUT_SCHEMA)
-    .description("One reading of a sensor channel")
-    .output_schema(OUTPUT_SCHEMA)
-    .annotations(Annotations::SENSOR)];
-
-/// The readings the tool returns, made once (the fixture's constructor formats a string with
-/// the heap; the handlers only copy a reading).
-fn readings() -> [SensorReading; 8] {
-    std::array::from_fn(reading)
-}
-
-/// The engine's handler: a copy of the channel's reading as structured output.
-struct Sensors {
-    readings: [SensorReading; 8],
-}
-
-impl Handler for Sensors {
-    type Error = ToolError;
-
-    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
-        let args: Args = call.parse(&mut [])?;
-        let r = self
-            .readings
-            .get(args.channel)
-            .ok_or(ToolError::Message("no such channel"))?;
-        Ok(out.structured(r))
-    }
-}
-
-/// The engine with the bench tool, initialized for 2025-11-25.
-fn engine() -> Server<'static, Sensors, 1> {
-    let storage = Box::leak(Box::new(SchemaStorage::<1, 16, 48, 160>::new()));
-    let mut server = Server::new(
-        ServerInfo::new("bench", "1.0.0"),
-        &TOOLS,
-        storage,
-        Sensors {
-            readings: readings(),
-        },
-    )
-    .expect("valid tool");
-    let mut out = [0u8; 1024];
-    server.handle_line(INITIALIZE.as_bytes(), &mut out);
-    server
-}
 
 /// One request line through framing and the engine; the response length.
 fn engine_round(

@@ -5,7 +5,7 @@
 //! call. The scanner works on input already checked to be UTF-8.
 
 use super::error::{DecodeError, DecodeErrorKind as K};
-use super::escape::plain_run;
+use super::escape::escape_mask;
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
 pub const DEFAULT_MAX_DEPTH: u8 = 32;
@@ -42,8 +42,9 @@ pub(crate) const MAX_OBSERVED: u32 = 3;
 pub(crate) trait Observer {
     /// Deepest level reported, at most [`MAX_OBSERVED`]; 0 reports nothing.
     const LEVELS: u32;
-    /// A member key at `level` (its body, still escaped when `escaped`).
-    fn key(&mut self, level: u32, body: &str, escaped: bool);
+    /// A member key at `level`: the UTF-8 bytes between its quotes, still escaped when
+    /// `escaped`.
+    fn key(&mut self, level: u32, body: &[u8], escaped: bool);
     /// A complete value at `level` (an object member or an array element) spans `start..end`.
     fn value(&mut self, level: u32, start: usize, end: usize);
 }
@@ -54,7 +55,7 @@ struct Unobserved;
 impl Observer for Unobserved {
     const LEVELS: u32 = 0;
     #[inline(always)]
-    fn key(&mut self, _: u32, _: &str, _: bool) {}
+    fn key(&mut self, _: u32, _: &[u8], _: bool) {}
     #[inline(always)]
     fn value(&mut self, _: u32, _: usize, _: usize) {}
 }
@@ -138,28 +139,52 @@ impl<'a> Scanner<'a> {
         self.text.get(start..end).unwrap_or_default()
     }
 
-    /// Scans a string starting at its opening quote; true when it holds an escape.
+    /// Scans a string starting at its opening quote (after optional whitespace); true when it
+    /// holds an escape.
     pub(crate) fn string(&mut self) -> Result<bool, DecodeError> {
-        self.expect(b'"')?;
+        if self.peek_token()? != b'"' {
+            return Err(self.err(K::UnexpectedByte));
+        }
+        self.string_at_quote()
+    }
+
+    /// [`Scanner::string`] with `pos` at the opening quote.
+    #[inline]
+    fn string_at_quote(&mut self) -> Result<bool, DecodeError> {
+        let bytes = self.bytes;
+        let mut i = self.pos + 1;
         let mut escaped = false;
         loop {
-            // Skip the run of bytes that need no attention, eight at a time.
-            self.pos += plain_run(self.bytes.get(self.pos..).unwrap_or_default());
-            let Some(b) = self.peek() else {
-                return Err(self.err(K::UnexpectedEnd));
-            };
-            match b {
-                b'"' => {
-                    self.pos += 1;
+            // Eight bytes at a time while eight are left: most strings end in the first word.
+            if let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
+                let mask = escape_mask(u64::from_le_bytes(word));
+                if mask == 0 {
+                    i += 8;
+                    continue;
+                }
+                i += (mask.trailing_zeros() / 8) as usize;
+            }
+            match bytes.get(i) {
+                Some(b'"') => {
+                    self.pos = i + 1;
                     return Ok(escaped);
                 }
-                b'\\' => {
-                    self.pos += 1;
+                Some(b'\\') => {
+                    self.pos = i + 1;
                     escaped = true;
                     self.escape()?;
+                    i = self.pos;
                 }
-                0x00..=0x1f => return Err(self.err(K::ControlCharacter)),
-                _ => self.pos += 1,
+                Some(0x00..=0x1f) => {
+                    self.pos = i;
+                    return Err(self.err(K::ControlCharacter));
+                }
+                // Only within the last seven bytes of the text.
+                Some(_) => i += 1,
+                None => {
+                    self.pos = i;
+                    return Err(self.err(K::UnexpectedEnd));
+                }
             }
         }
     }
@@ -197,13 +222,14 @@ impl<'a> Scanner<'a> {
                     }
                 }
             }
-            // A number or a literal: it ends at a delimiter.
+            // Checked text: a literal is whole, a number runs while its characters do.
+            Some(b't' | b'n') => self.pos += 4,
+            Some(b'f') => self.pos += 5,
             Some(_) => {
-                let rest = self.bytes.get(self.pos..).unwrap_or_default();
-                self.pos += rest
-                    .iter()
-                    .position(|&b| matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
-                    .unwrap_or(rest.len());
+                self.pos += 1;
+                while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = self.peek() {
+                    self.pos += 1;
+                }
             }
             None => {}
         }
@@ -401,7 +427,7 @@ impl<'a> Scanner<'a> {
                     }
                 }
                 b'"' => {
-                    self.string()?;
+                    self.string_at_quote()?;
                 }
                 b'-' | b'0'..=b'9' => {
                     self.number()?;
@@ -455,13 +481,10 @@ impl<'a> Scanner<'a> {
             return Err(self.err(K::UnexpectedByte));
         }
         let start = self.pos;
-        let escaped = self.string()?;
+        let escaped = self.string_at_quote()?;
         if O::LEVELS > 0 && level <= O::LEVELS {
-            observer.key(
-                level,
-                self.slice_str(start + 1, self.pos.saturating_sub(1)),
-                escaped,
-            );
+            let body = self.bytes.get(start + 1..self.pos.saturating_sub(1));
+            observer.key(level, body.unwrap_or_default(), escaped);
         }
         self.expect(b':')
     }
@@ -519,6 +542,13 @@ fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool)
     }
     let rest = chunks.remainder();
     n + rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len())
+}
+
+/// The position of the first `b` in `bytes`, eight bytes at a time.
+#[inline]
+pub(crate) fn find_byte(bytes: &[u8], b: u8) -> Option<usize> {
+    let n = until(bytes, |word| equal_mask(word, b), |x| x == b);
+    (n < bytes.len()).then_some(n)
 }
 
 /// Leading bytes of checked text before a quote, bracket or brace.

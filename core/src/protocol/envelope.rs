@@ -43,7 +43,12 @@ impl<'a> Envelope<'a> {
     /// Checks `line` as one JSON document (as [`Value::parse_with`] does, with the same errors)
     /// and finds its members in the same pass.
     pub fn parse(line: &'a [u8], limits: Limits) -> Result<Self, DecodeError> {
-        let text = check_utf8(line)?;
+        Self::parse_str(check_utf8(line)?, limits)
+    }
+
+    /// [`Envelope::parse`] of a line already known to be UTF-8 (for example a
+    /// [`Frame::Line`](crate::transport::Frame::Line)).
+    pub fn parse_str(text: &'a str, limits: Limits) -> Result<Self, DecodeError> {
         let mut finder = Finder::default();
         let (start, end) = Scanner::new(text).document_observed(limits, &mut finder)?;
         let value = |slot: usize| -> Option<Value<'a>> {
@@ -102,24 +107,53 @@ const OTHER: u8 = u8::MAX;
 /// A `result` or `error` key at the top level.
 const REPLY: u8 = u8::MAX - 1;
 
-/// Member names per level: the members of the message, of `params`, of `params._meta`.
-const TOP: [(&str, usize); 4] = [
-    ("jsonrpc", JSONRPC),
-    ("id", ID),
-    ("method", METHOD),
-    ("params", PARAMS),
-];
-const IN_PARAMS: [(&str, usize); 5] = [
-    ("_meta", META),
-    ("name", NAME),
-    ("arguments", ARGUMENTS),
-    ("cursor", CURSOR),
-    ("protocolVersion", PROTOCOL_VERSION),
-];
-const IN_META: [(&str, usize); 2] = [
-    (PROTOCOL_VERSION_KEY, META_VERSION),
-    (CLIENT_CAPABILITIES_KEY, META_CAPABILITIES),
-];
+/// The slot of an unescaped key at `level` (1: the message, 2: `params`, 3: `params._meta`).
+#[inline]
+fn slot_of(level: u32, key: &[u8]) -> u8 {
+    let slot = match (level, key) {
+        (1, b"jsonrpc") => JSONRPC,
+        (1, b"id") => ID,
+        (1, b"method") => METHOD,
+        (1, b"params") => PARAMS,
+        (1, b"result" | b"error") => return REPLY,
+        (2, b"_meta") => META,
+        (2, b"name") => NAME,
+        (2, b"arguments") => ARGUMENTS,
+        (2, b"cursor") => CURSOR,
+        (2, b"protocolVersion") => PROTOCOL_VERSION,
+        (3, k) if k == PROTOCOL_VERSION_KEY.as_bytes() => META_VERSION,
+        (3, k) if k == CLIENT_CAPABILITIES_KEY.as_bytes() => META_CAPABILITIES,
+        _ => return OTHER,
+    };
+    slot as u8
+}
+
+/// [`slot_of`] for a key with escapes (rare): decoded and compared name by name.
+fn slot_of_escaped(level: u32, key: &[u8]) -> u8 {
+    const NAMES: [&str; 13] = [
+        "jsonrpc",
+        "id",
+        "method",
+        "params",
+        "result",
+        "error",
+        "_meta",
+        "name",
+        "arguments",
+        "cursor",
+        "protocolVersion",
+        PROTOCOL_VERSION_KEY,
+        CLIENT_CAPABILITIES_KEY,
+    ];
+    let Ok(body) = core::str::from_utf8(key) else {
+        return OTHER;
+    };
+    let key = JsonStr::from_checked(body, true);
+    NAMES
+        .iter()
+        .find(|name| key.eq_str(name))
+        .map_or(OTHER, |name| slot_of(level, name.as_bytes()))
+}
 
 /// The observer that records the spans.
 struct Finder {
@@ -141,42 +175,39 @@ impl Default for Finder {
 
 impl Finder {
     /// The slot a key names at `level`, or [`OTHER`].
-    fn slot(&self, level: u32, body: &str, escaped: bool) -> u8 {
-        let table: &[(&str, usize)] = match level {
-            1 => &TOP,
-            // Only inside the first `params`, and inside its first `_meta`.
-            2 if self.current.first() == Some(&(PARAMS as u8)) => &IN_PARAMS,
-            3 if self.current.first() == Some(&(PARAMS as u8))
-                && self.current.get(1) == Some(&(META as u8)) =>
-            {
-                &IN_META
-            }
-            _ => return OTHER,
+    fn slot(&self, level: u32, body: &[u8], escaped: bool) -> u8 {
+        // Level 2 only inside the first `params`, level 3 only inside its first `_meta`.
+        let inside = |depth: usize, slot: usize| self.current.get(depth) == Some(&(slot as u8));
+        let open = match level {
+            1 => true,
+            2 => inside(0, PARAMS),
+            3 => inside(0, PARAMS) && inside(1, META),
+            _ => false,
         };
-        let is = |name: &str| {
-            if escaped {
-                JsonStr::from_checked(body, true).eq_str(name)
-            } else {
-                body == name
-            }
+        if !open {
+            return OTHER;
+        }
+        let slot = if escaped {
+            slot_of_escaped(level, body)
+        } else {
+            slot_of(level, body)
         };
-        for &(name, slot) in table {
-            if is(name) {
-                let taken = self.spans.get(slot).is_some_and(Option::is_some);
-                return if taken { OTHER } else { slot as u8 };
-            }
+        let taken = self
+            .spans
+            .get(usize::from(slot))
+            .is_some_and(Option::is_some);
+        if taken {
+            OTHER
+        } else {
+            slot
         }
-        if level == 1 && (is("result") || is("error")) {
-            return REPLY;
-        }
-        OTHER
     }
 }
 
 impl Observer for Finder {
     const LEVELS: u32 = 3;
 
-    fn key(&mut self, level: u32, body: &str, escaped: bool) {
+    fn key(&mut self, level: u32, body: &[u8], escaped: bool) {
         let slot = self.slot(level, body, escaped);
         if slot == REPLY {
             self.reply = true;

@@ -563,7 +563,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Handles one frame from the transport; see [`Server::handle_line`].
     pub fn handle_frame(&mut self, frame: Frame<'_>, out: &mut [u8]) -> Option<usize> {
         match frame {
-            Frame::Line(line) => self.handle_line(line.as_bytes(), out),
+            Frame::Line(line) => self.handle_text(line, out),
             Frame::InvalidUtf8(_) => {
                 self.stats.invalid_utf8 = self.stats.invalid_utf8.wrapping_add(1);
                 None
@@ -586,16 +586,27 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// written at the start of `out` (LF included), or `None` when nothing is to be sent
     /// (notifications, responses, dropped lines).
     pub fn handle_line(&mut self, line: &[u8], out: &mut [u8]) -> Option<usize> {
+        match json::check_utf8(line) {
+            Ok(text) => self.handle_text(text, out),
+            Err(_) => {
+                self.stats.unparsable = self.stats.unparsable.wrapping_add(1);
+                None
+            }
+        }
+    }
+
+    /// [`Server::handle_line`] of a line known to be UTF-8.
+    fn handle_text(&mut self, line: &str, out: &mut [u8]) -> Option<usize> {
         let limits = Limits {
             max_depth: self.config.max_depth,
         };
         // One pass checks the line and finds the members read below.
-        let envelope = match Envelope::parse(line, limits) {
+        let envelope = match Envelope::parse_str(line, limits) {
             Ok(envelope) => envelope,
             Err(e) if e.kind == DecodeErrorKind::TooDeep => {
                 self.stats.too_deep = self.stats.too_deep.wrapping_add(1);
                 let mut tracker = IdTracker::new();
-                tracker.feed(line);
+                tracker.feed(line.as_bytes());
                 let id_text = tracker.id()?;
                 let id = recovered_id(id_text.as_str())?;
                 return error_line(

@@ -1,6 +1,7 @@
 //! The line buffer: bytes in, whole lines out.
 
 use super::id::{IdTracker, RecoveredId};
+use crate::json::find_byte;
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -44,8 +45,8 @@ pub enum FeedResult<'buf, 'input> {
 /// Indices of a ready frame (so it can be produced without holding a borrow in a loop).
 #[derive(Debug, Clone, Copy)]
 enum Ready {
+    /// A line to hand out: its UTF-8 is checked when it is framed (once).
     Line(usize, usize),
-    Invalid(usize, usize),
     Overlong(Overlong),
 }
 
@@ -139,7 +140,7 @@ impl<const N: usize> LineBuffer<N> {
             if input.is_empty() {
                 return FeedResult::Consumed;
             }
-            let lf = input.iter().position(|&b| b == b'\n');
+            let lf = find_byte(input, b'\n');
             let (body, rest) = match lf {
                 Some(i) => (
                     input.get(..i).unwrap_or_default(),
@@ -260,7 +261,7 @@ impl<const N: usize> LineBuffer<N> {
         loop {
             if let Some(discard) = self.discard.as_mut() {
                 let window = self.buf.get(self.start..self.end).unwrap_or_default();
-                match window.iter().position(|&b| b == b'\n') {
+                match find_byte(window, b'\n') {
                     Some(i) => {
                         discard.take(window.get(..i).unwrap_or_default());
                         let overlong = discard.finish();
@@ -279,7 +280,7 @@ impl<const N: usize> LineBuffer<N> {
                 }
             }
             let window = self.buf.get(self.scanned..self.end).unwrap_or_default();
-            let Some(i) = window.iter().position(|&b| b == b'\n') else {
+            let Some(i) = find_byte(window, b'\n') else {
                 self.scanned = self.end;
                 if self.start == 0 && self.end >= N {
                     self.discard = Some(self.begin_discard());
@@ -308,21 +309,18 @@ impl<const N: usize> LineBuffer<N> {
         if line.iter().all(|&b| b == b' ' || b == b'\t') {
             return None;
         }
-        Some(match core::str::from_utf8(line) {
-            Ok(_) => Ready::Line(start, stop),
-            Err(_) => Ready::Invalid(start, stop),
-        })
+        Some(Ready::Line(start, stop))
     }
 
     fn frame(&self, ready: Ready) -> Frame<'_> {
         match ready {
-            Ready::Line(a, b) => Frame::Line(
-                self.buf
-                    .get(a..b)
-                    .and_then(|l| core::str::from_utf8(l).ok())
-                    .unwrap_or_default(),
-            ),
-            Ready::Invalid(a, b) => Frame::InvalidUtf8(self.buf.get(a..b).unwrap_or_default()),
+            Ready::Line(a, b) => {
+                let line = self.buf.get(a..b).unwrap_or_default();
+                match core::str::from_utf8(line) {
+                    Ok(text) => Frame::Line(text),
+                    Err(_) => Frame::InvalidUtf8(line),
+                }
+            }
             Ready::Overlong(o) => Frame::Overlong(o),
         }
     }
