@@ -94,7 +94,11 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     pub(crate) fn skip_ws(&mut self) {
-        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.peek() {
+        // Whitespace is at most b' ': one comparison ends the usual case (no whitespace).
+        while let Some(&b) = self.bytes.get(self.pos) {
+            if b > b' ' || !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                return;
+            }
             self.pos += 1;
         }
     }
@@ -226,10 +230,12 @@ impl<'a> Scanner<'a> {
             Some(b't' | b'n') => self.pos += 4,
             Some(b'f') => self.pos += 5,
             Some(_) => {
-                self.pos += 1;
-                while let Some(b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-') = self.peek() {
-                    self.pos += 1;
-                }
+                let rest = self.bytes.get(self.pos + 1..).unwrap_or_default();
+                let len = rest
+                    .iter()
+                    .take_while(|&&b| matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
+                    .count();
+                self.pos += 1 + len;
             }
             None => {}
         }
@@ -307,45 +313,49 @@ impl<'a> Scanner<'a> {
         Ok(v)
     }
 
-    /// Scans a number; returns its lexeme.
-    pub(crate) fn number(&mut self) -> Result<&'a str, DecodeError> {
-        let start = self.pos;
-        if self.peek() == Some(b'-') {
-            self.pos += 1;
-        }
-        match self.peek() {
-            Some(b'0') => self.pos += 1,
-            Some(b'1'..=b'9') => self.digits(),
-            _ => return Err(self.err(K::InvalidNumber)),
-        }
-        if self.peek() == Some(b'.') {
-            self.pos += 1;
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.err(K::InvalidNumber));
+    /// Where the number at `pos` ends (the scanner does not move).
+    #[inline]
+    fn number_end(&self) -> Result<usize, DecodeError> {
+        let bytes = self.bytes;
+        let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
+        let digits = |mut i: usize| {
+            while at(i).is_ascii_digit() {
+                i += 1;
             }
-            self.digits();
+            i
+        };
+        let invalid = |i: usize| Err(DecodeError::new(K::InvalidNumber, i));
+        let mut i = self.pos;
+        if at(i) == b'-' {
+            i += 1;
         }
-        if let Some(b'e' | b'E') = self.peek() {
-            self.pos += 1;
-            if let Some(b'+' | b'-') = self.peek() {
-                self.pos += 1;
+        match at(i) {
+            b'0' => i += 1,
+            b'1'..=b'9' => i = digits(i + 1),
+            _ => return invalid(i),
+        }
+        if at(i) == b'.' {
+            i += 1;
+            if !at(i).is_ascii_digit() {
+                return invalid(i);
             }
-            if !matches!(self.peek(), Some(b'0'..=b'9')) {
-                return Err(self.err(K::InvalidNumber));
+            i = digits(i + 1);
+        }
+        if let b'e' | b'E' = at(i) {
+            i += 1;
+            if let b'+' | b'-' = at(i) {
+                i += 1;
             }
-            self.digits();
+            if !at(i).is_ascii_digit() {
+                return invalid(i);
+            }
+            i = digits(i + 1);
         }
         // A number must not run into letters or digits (`01`, `1x`).
-        if let Some(b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'.' | b'+' | b'-') = self.peek() {
-            return Err(self.err(K::InvalidNumber));
+        if let b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'.' | b'+' | b'-' = at(i) {
+            return invalid(i);
         }
-        Ok(self.slice_str(start, self.pos))
-    }
-
-    fn digits(&mut self) {
-        while let Some(b'0'..=b'9') = self.peek() {
-            self.pos += 1;
-        }
+        Ok(i)
     }
 
     fn literal(&mut self, word: &[u8]) -> Result<(), DecodeError> {
@@ -430,7 +440,7 @@ impl<'a> Scanner<'a> {
                     self.string_at_quote()?;
                 }
                 b'-' | b'0'..=b'9' => {
-                    self.number()?;
+                    self.pos = self.number_end()?;
                 }
                 b't' => self.literal(b"true")?,
                 b'f' => self.literal(b"false")?,
