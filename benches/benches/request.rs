@@ -12,6 +12,10 @@
 //!   service loop needs. The handler builds the result the SDK way
 //!   (`CallToolResult::structured(serde_json::to_value(..))`).
 //!
+//! - embedded-mcp, no schema checks: the same tool declared with `inputSchema`
+//!   `{"type":"object"}` and no `outputSchema`, so the engine checks neither the argument's
+//!   properties nor the result: like for like with rmcp, which checks neither.
+//!
 //! After criterion's report the ratio (rmcp time / embedded-mcp time) is printed twice: from
 //! criterion's medians of this run, and from an interleaved measurement
 //! (`embedded_mcp_benches::measure::interleaved`), with the machine's load average.
@@ -29,7 +33,9 @@ use criterion::{Criterion, Throughput};
 use embedded_mcp::server::Server;
 use embedded_mcp::transport::{FeedResult, LineBuffer};
 use embedded_mcp_benches::measure::{criterion_dir, interleaved, load_average, median_ns};
-use embedded_mcp_benches::sensor_tool::{engine, readings, Sensors, INITIALIZE, REQUEST};
+use embedded_mcp_benches::sensor_tool::{
+    engine, engine_with, readings, Sensors, INITIALIZE, REQUEST, TOOLS_UNCHECKED,
+};
 use embedded_mcp_benches::SensorReading;
 
 /// Counts heap allocations, to show the engine's path makes none.
@@ -222,15 +228,23 @@ fn bench(c: &mut Criterion) -> Measured {
     );
     assert_eq!(ours, 0, "the engine's request path allocates nothing");
 
+    let mut unchecked = engine_with(&TOOLS_UNCHECKED);
+    let n = engine_round(&mut unchecked, &mut lines, wire, &mut out);
+    show("embedded-mcp, no schema checks", &out[..n]);
+
     let mut group = c.benchmark_group("tools_call_line");
     group.throughput(Throughput::Elements(1));
     group.bench_function("embedded-mcp", |b| {
         b.iter(|| engine_round(&mut server, &mut lines, black_box(wire), &mut out))
     });
+    group.bench_function("embedded-mcp-unchecked", |b| {
+        b.iter(|| engine_round(&mut unchecked, &mut lines, black_box(wire), &mut out))
+    });
     group.bench_function("rmcp", |b| b.iter(|| sdk.round(black_box(wire))));
     group.finish();
     Measured {
         server,
+        unchecked,
         lines,
         out,
         sdk,
@@ -241,6 +255,8 @@ fn bench(c: &mut Criterion) -> Measured {
 /// The two servers, ready for the interleaved measurement after criterion's.
 struct Measured {
     server: Server<'static, Sensors, 1>,
+    /// The same tool without `properties` in `inputSchema` and without `outputSchema`.
+    unchecked: Server<'static, Sensors, 1>,
     lines: LineBuffer<1024>,
     out: [u8; 1024],
     sdk: Sdk,
@@ -253,6 +269,7 @@ fn main() {
     let mut c = Criterion::default().configure_from_args();
     let Measured {
         mut server,
+        mut unchecked,
         mut lines,
         mut out,
         mut sdk,
@@ -270,7 +287,7 @@ fn main() {
     );
     let report = |how: &str, ours: f64, theirs: f64| {
         println!(
-            "  {how:<12} embedded-mcp {ours:>9.1} ns  rmcp {theirs:>9.1} ns  ratio {:>5.2}x  (target >= 10x: {})",
+            "  {how:<29} embedded-mcp {ours:>9.1} ns  rmcp {theirs:>9.1} ns  ratio {:>5.2}x  (target >= 10x: {})",
             theirs / ours,
             if theirs / ours >= 10.0 { "met" } else { "NOT met" }
         );
@@ -282,6 +299,13 @@ fn main() {
     ) {
         (Some(ours), Some(theirs)) => report("medians", ours, theirs),
         _ => println!("  medians      not measured in this run"),
+    }
+    match (
+        median_ns(&dir, "tools_call_line", "embedded-mcp-unchecked", started),
+        median_ns(&dir, "tools_call_line", "rmcp", started),
+    ) {
+        (Some(ours), Some(theirs)) => report("medians, no schema checks", ours, theirs),
+        _ => println!("  medians, no schema checks: not measured in this run"),
     }
     let (ours, theirs) = interleaved(
         || {
@@ -297,5 +321,19 @@ fn main() {
         },
     );
     report("interleaved", ours, theirs);
+    let (ours, theirs) = interleaved(
+        || {
+            black_box(engine_round(
+                &mut unchecked,
+                &mut lines,
+                black_box(&wire),
+                &mut out,
+            ));
+        },
+        || {
+            black_box(sdk.round(black_box(&wire)));
+        },
+    );
+    report("interleaved, no schema checks", ours, theirs);
     println!("load average after the interleaved run: {}", load_average());
 }

@@ -258,12 +258,25 @@ pub mod sensor_tool {
         }
     }
 
+    /// The same tool without the checks rmcp does not make either: `inputSchema` is just
+    /// `{"type":"object"}` and there is no `outputSchema`, so the engine neither checks the
+    /// arguments' properties nor the result.
+    pub static TOOLS_UNCHECKED: [Tool; 1] = [Tool::new("read_sensor", r#"{"type":"object"}"#)
+        .description("One reading of a sensor channel")
+        .annotations(Annotations::SENSOR)];
+
     /// The engine with the bench tool, initialized for 2025-11-25.
     pub fn engine() -> Server<'static, Sensors, 1> {
+        engine_with(&TOOLS)
+    }
+
+    /// The engine serving `tools` (one of [`TOOLS`], [`TOOLS_UNCHECKED`]), initialized for
+    /// 2025-11-25.
+    pub fn engine_with(tools: &'static [Tool; 1]) -> Server<'static, Sensors, 1> {
         let storage = Box::leak(Box::new(SchemaStorage::<1, 16, 48, 160>::new()));
         let mut server = Server::new(
             ServerInfo::new("bench", "1.0.0"),
-            &TOOLS,
+            tools,
             storage,
             Sensors {
                 readings: readings(),
