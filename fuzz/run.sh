@@ -5,6 +5,11 @@
 # a target crashes, leaks, times out (an input taking over 10 s) or goes over 2 GB of RSS, with
 # the reproducer in fuzz/artifacts/<target>/.
 #
+# New inputs found are kept in fuzz/corpus/<target> (git ignores all but seed-*), unless
+# FUZZ_KEEP_CORPUS=0 (what scripts/test.sh, i.e. CI, sets): then that folder is only read and what
+# the run finds goes to a temporary folder removed at exit, so every run starts from the same
+# corpus and leaves the checkout as it found it (reproducers still land in fuzz/artifacts/).
+#
 # Needs the nightly toolchain; installs cargo-fuzz (`cargo install cargo-fuzz --locked`, about
 # 2 minutes on a 2-core machine) when it is missing.
 #
@@ -40,9 +45,15 @@ status=0
 summary=()
 for t in "${targets[@]}"; do
     mkdir -p "corpus/$t" "artifacts/$t"
+    # libFuzzer writes new inputs into the first corpus folder and only reads the others.
+    corpora=("corpus/$t")
+    if [ "${FUZZ_KEEP_CORPUS:-1}" = 0 ]; then
+        mkdir "$logs/corpus-$t"
+        corpora=("$logs/corpus-$t" "corpus/$t")
+    fi
     echo "fuzz: $t for $seconds s" >&2
     set +e
-    cargo +nightly fuzz run "$t" "corpus/$t" -- \
+    cargo +nightly fuzz run "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
         >"$logs/$t.log" 2>&1
     rc=$?

@@ -55,3 +55,14 @@ if [ -f tests/clients/run.sh ]; then
     step "real MCP clients through the bridge"
     bash tests/clients/run.sh
 fi
+
+step "fuzz: each of the 6 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
+fuzz_start=$SECONDS
+# Not `grep -q`: with pipefail, grep leaving early could fail the pipeline on SIGPIPE.
+if ! rustup toolchain list | grep nightly >/dev/null; then
+    rustup toolchain install nightly --profile minimal
+fi
+# FUZZ_KEEP_CORPUS=0: fuzz/corpus/ is only read; what the runs find goes to a temporary folder,
+# so the checkout keeps just the seeds (a crash's reproducer goes to fuzz/artifacts/<target>/).
+FUZZ_KEEP_CORPUS=0 bash fuzz/run.sh 45
+echo "test: fuzz step took $((SECONDS - fuzz_start)) s" >&2

@@ -3,9 +3,11 @@
 //! is: its tool definitions, a 512-byte line buffer, a 1,200-byte output buffer, nesting 16.
 //!
 //! All cases run in order on one server and one `LineReader`, each followed by a `ping` that
-//! must be answered; every response line is checked byte for byte. A second test gives the
-//! engine a 2 MiB line buffer, so that 100,000-deep nesting and 1 MB requests reach the JSON
-//! parser itself instead of the line buffer's overlong-line path.
+//! must be answered; every response line is checked byte for byte. The corpus runs twice: at
+//! full size, and as the QEMU runner sends it (the very large cases replaced by their smaller
+//! stand-ins, `Case::for_uart`), which proves on this engine that the stand-ins get the same
+//! answers. A last test gives the engine a 2 MiB line buffer, so that 100,000-deep nesting and
+//! 1 MB requests reach the JSON parser itself instead of the line buffer's overlong-line path.
 
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
@@ -16,7 +18,7 @@ use embedded_mcp::server::{
 };
 use embedded_mcp::transport::LineReader;
 use embedded_mcp_tests::hostile::{
-    corpus, firmware_tools, probe, Split, LINE_BYTES, MAX_DEPTH, OUTPUT_BYTES,
+    corpus, firmware_tools, probe, Case, Split, LINE_BYTES, MAX_DEPTH, OUTPUT_BYTES,
 };
 use serde::Serialize;
 
@@ -206,13 +208,57 @@ fn corpus_has_at_least_100_named_cases() {
 
 #[test]
 fn every_case_gets_its_expected_answer_and_the_next_request_is_served() {
+    serve_in_order(&corpus());
+}
+
+#[test]
+fn the_smaller_stand_ins_sent_over_the_uart_get_the_same_answers() {
+    let full = corpus();
+    let uart: Vec<Case> = full.iter().cloned().map(Case::for_uart).collect();
+    let mut stand_ins = 0;
+    for (full, small) in full.iter().zip(&uart) {
+        if !full.has_uart_stand_in() {
+            assert_eq!(full.input, small.input, "{}", full.name);
+            continue;
+        }
+        stand_ins += 1;
+        assert!(
+            small.input.len() <= full.input.len() / 10,
+            "{}: stand-in of {} bytes",
+            full.name,
+            small.input.len()
+        );
+        let lines = |bytes: &[u8]| bytes.iter().filter(|&&b| b == b'\n').count();
+        if lines(&full.input) == 1 {
+            // One overlong line for another: still too long for the line buffer, same answer.
+            assert_eq!(lines(&small.input), 1, "{}", full.name);
+            assert!(small.input.len() > LINE_BYTES + 1, "{}", full.name);
+            assert_eq!(full.replies, small.replies, "{}", full.name);
+        } else {
+            // Fewer requests: the first answers of the full case.
+            assert!(full.replies.starts_with(&small.replies), "{}", full.name);
+        }
+    }
+    assert_eq!(stand_ins, 7);
+    // Exactly one case of a megabyte or more is left over the UART.
+    let big: Vec<&str> = uart
+        .iter()
+        .filter(|case| case.input.len() >= 1 << 20)
+        .map(|case| case.name)
+        .collect();
+    assert_eq!(big, ["one_megabyte_line_with_id_last"]);
+    serve_in_order(&uart);
+}
+
+/// Serves `cases` in order on one server and one reader configured as the firmware, each
+/// followed by its probe, and checks every response line.
+fn serve_in_order(cases: &[Case]) {
     let mut server = server();
     let mut reader = LineReader::<Wire, LINE_BYTES>::new(Wire::default());
     let mut out = vec![0u8; OUTPUT_BYTES];
     let mut failures = Vec::new();
     let started = Instant::now();
-    let cases = corpus();
-    for case in &cases {
+    for case in cases {
         let (probe_line, _) = probe(case.name);
         reader.inner_mut().send(&case.input, case.split);
         reader.inner_mut().send(probe_line.as_bytes(), Split::Whole);

@@ -7,6 +7,8 @@
 //! JSON Pointers for errors are recomputed from the root by byte offset, only when an error is
 //! reported.
 
+use core::cmp::Ordering;
+
 use super::error::{CompileError, PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPACITY};
 use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
 use super::program::{find_loop, types, verify_structure, Op, Parts, Program, Scratch, Str, NONE};
@@ -983,12 +985,12 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
                     ok = false;
                 }
                 Some(members) => {
-                    // Every member needs a node: refuse an object that cannot fit before the
-                    // quadratic duplicate check (20 000 members took minutes).
+                    // Every member needs a node: refuse an object that cannot fit at once (the
+                    // duplicate check below also needs one free node's scratch per member).
                     if members.clone().count() > self.nodes.len().saturating_sub(self.n_nodes) {
                         return Err(Halt::TooManyNodes);
                     }
-                    if has_duplicate_keys(members) {
+                    if self.has_duplicate_keys(members)? {
                         self.invalid(kw, map, "a name appears twice")?;
                         ok = false;
                     }
@@ -1049,6 +1051,44 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         #[cfg(not(feature = "pattern"))]
         let _ = members_at;
         Ok(())
+    }
+
+    /// True when two of `members` have the same name once decoded (`"a"` and `"\u0061"` too).
+    ///
+    /// O(n log n) without allocation: the names' places in the document go into the scratch of
+    /// the free nodes (the caller checked there is one per member; a slot is overwritten when
+    /// `child` takes its node, and nothing reads a free slot), are sorted there by decoded name
+    /// with a heapsort (constant stack) and compared with their neighbours. The program is not
+    /// touched. Comparing every pair instead took 0.48 s for 4 095 names (release build).
+    fn has_duplicate_keys(&mut self, members: crate::json::Members<'s>) -> Result<bool, Halt> {
+        let doc = self.doc;
+        let free = self.scratch.get_mut(self.n_nodes..).unwrap_or_default();
+        let mut n = 0;
+        for (key, _) in members {
+            let body = key.raw();
+            // Keys are slices of the document, whose length fits a `u32` (checked up front).
+            let start = (body.as_ptr() as usize).wrapping_sub(doc.as_ptr() as usize);
+            let slot = free.get_mut(n).ok_or(Halt::TooManyNodes)?;
+            *slot = Scratch {
+                start: u32::try_from(start).map_err(|_| Halt::Internal)?,
+                len: u32::try_from(body.len()).map_err(|_| Halt::Internal)?,
+                mark: u32::from(key.has_escapes()),
+            };
+            n += 1;
+        }
+        let names = free.get_mut(..n).unwrap_or_default();
+        let order = |a: &Scratch, b: &Scratch| {
+            let (a, b) = (scratch_str(doc, a), scratch_str(doc, b));
+            match (a.as_plain(), b.as_plain()) {
+                // UTF-8 byte order is code point order: the same order as the decoded chars.
+                (Some(a), Some(b)) => a.cmp(b),
+                _ => a.chars().cmp(b.chars()),
+            }
+        };
+        heap_sort(names, order);
+        Ok(names
+            .windows(2)
+            .any(|pair| matches!(pair, [a, b] if order(a, b) == Ordering::Equal)))
     }
 
     fn schema_list(&mut self, kw: Kw, list: Value<'s>, make: fn(u16) -> Op) -> Result<(), Halt> {
@@ -1344,14 +1384,46 @@ pub(crate) fn format_index(mut i: usize, buf: &mut [u8; 20]) -> &str {
     core::str::from_utf8(buf.get(pos..).unwrap_or_default()).unwrap_or_default()
 }
 
-fn has_duplicate_keys(members: crate::json::Members<'_>) -> bool {
-    let mut outer = members.clone();
-    while let Some((a, _)) = outer.next() {
-        if outer.clone().any(|(b, _)| a.chars().eq(b.chars())) {
-            return true;
+/// The JSON string whose body (the text between the quotes) `s` locates in `doc`, with
+/// `s.mark` telling whether it has escapes (see `Compiler::has_duplicate_keys`).
+fn scratch_str<'d>(doc: &'d str, s: &Scratch) -> JsonStr<'d> {
+    let start = s.start as usize;
+    let body = doc
+        .get(start..start.saturating_add(s.len as usize))
+        .unwrap_or_default();
+    JsonStr::from_checked(body, s.mark != 0)
+}
+
+/// Sorts `v` by `order` in place: heapsort, O(n log n) comparisons in the worst case, constant
+/// stack, no allocation (and much less code than `sort_unstable_by`).
+pub(crate) fn heap_sort<T>(v: &mut [T], order: impl Fn(&T, &T) -> Ordering) {
+    // Moves the element at `node` down the max-heap `heap` to its place.
+    let sift_down = |heap: &mut [T], mut node: usize| loop {
+        let left = 2 * node + 1;
+        let right = left + 1;
+        let mut child = left;
+        if let (Some(l), Some(r)) = (heap.get(left), heap.get(right)) {
+            if order(l, r) == Ordering::Less {
+                child = right;
+            }
+        }
+        match (heap.get(node), heap.get(child)) {
+            (Some(parent), Some(c)) if order(parent, c) == Ordering::Less => {
+                heap.swap(node, child);
+                node = child;
+            }
+            _ => break,
+        }
+    };
+    for node in (0..v.len() / 2).rev() {
+        sift_down(v, node);
+    }
+    for end in (1..v.len()).rev() {
+        v.swap(0, end);
+        if let Some(heap) = v.get_mut(..end) {
+            sift_down(heap, 0);
         }
     }
-    false
 }
 
 fn is_anchor_name(s: JsonStr<'_>) -> bool {

@@ -654,3 +654,117 @@ fn postcard_program_is_byte_exact_and_loads() {
         Err(LoadError::TooLarge)
     );
 }
+
+/// The duplicate-name check of `properties`/`patternProperties` sorts the names with
+/// `compile::heap_sort`: O(n log n) comparisons on any input, where comparing every pair (the
+/// check before) took n²/2.
+#[test]
+fn heap_sort_sorts_within_n_log_n_comparisons() {
+    use core::cell::Cell;
+    use std::vec;
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for n in [0usize, 1, 2, 3, 4, 5, 7, 8, 9, 100, 1000, 4095, 16_383] {
+        let inputs: [Vec<u64>; 5] = [
+            (0..n as u64).collect(),
+            (0..n as u64).rev().collect(),
+            vec![7; n],
+            (0..n).map(|_| random() % 16).collect(),
+            (0..n).map(|_| random()).collect(),
+        ];
+        for input in inputs {
+            let mut v = input.clone();
+            let comparisons = Cell::new(0usize);
+            compile::heap_sort(&mut v, |a, b| {
+                comparisons.set(comparisons.get() + 1);
+                a.cmp(b)
+            });
+            let mut want = input;
+            want.sort_unstable();
+            assert_eq!(v, want, "n = {n}");
+            // Building the heap takes at most 2n comparisons, each of the n - 1 extractions at
+            // most 2 per level of the heap.
+            let levels = usize::BITS - n.leading_zeros();
+            let budget = 2 * n + 2 * n * levels as usize;
+            assert!(
+                comparisons.get() <= budget,
+                "n = {n}: {} comparisons, budget {budget}",
+                comparisons.get()
+            );
+        }
+    }
+}
+
+/// The sorted duplicate check finds exactly the objects that comparing every pair of decoded
+/// names finds (the check before), on names mixing escapes, surrogate pairs and prefixes.
+#[test]
+fn duplicate_names_are_found_exactly_as_by_comparing_every_pair() {
+    use std::format;
+    const PIECES: [&str; 12] = [
+        "a",
+        "b",
+        "\\u0061",
+        "\\u0062",
+        "\u{e9}",
+        "\\u00e9",
+        "\\u00E9",
+        "\u{1f600}",
+        "\\ud83d\\ude00",
+        "\\n",
+        "\\u000a",
+        "\\/",
+    ];
+    let pairwise = |object: &str| -> bool {
+        let value = crate::json::Value::parse(object.as_bytes()).unwrap();
+        let names: Vec<_> = value.members().unwrap().map(|(k, _)| k).collect();
+        names
+            .iter()
+            .enumerate()
+            .any(|(i, a)| names.iter().skip(i + 1).any(|b| a.chars().eq(b.chars())))
+    };
+    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+    let mut random = move |below: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % below as u64) as usize
+    };
+    let mut found = 0;
+    for _ in 0..3000 {
+        let members: Vec<String> = (0..random(7))
+            .map(|_| {
+                let name: String = (0..random(3))
+                    .map(|_| PIECES[random(PIECES.len())])
+                    .collect();
+                format!("\"{name}\":{{}}")
+            })
+            .collect();
+        let object = format!("{{{}}}", members.join(","));
+        let duplicate = pairwise(&object);
+        found += usize::from(duplicate);
+        for keyword in ["properties", "patternProperties"] {
+            let schema = format!("{{\"{keyword}\":{object}}}");
+            let mut storage = S::new();
+            match compile(schema.as_bytes(), &mut storage) {
+                Err(e)
+                    if e.to_string()
+                        == format!("/{keyword}: invalid `{keyword}`: a name appears twice") =>
+                {
+                    assert!(duplicate, "{schema}: false duplicate")
+                }
+                // Without the `pattern` feature, or for names that are not valid patterns.
+                Err(CompileError::Refused { .. }) => {
+                    assert!(!duplicate && keyword == "patternProperties", "{schema}")
+                }
+                Err(e) => panic!("{schema}: {e}"),
+                Ok(_) => assert!(!duplicate, "{schema}: duplicate missed"),
+            }
+        }
+    }
+    assert!(found > 300, "{found} objects with duplicates");
+}
