@@ -173,6 +173,15 @@ fn exact_integer(raw: &str) -> Option<(bool, u64)> {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),
     };
+    // The usual case first: a plain integer of at most 19 digits cannot overflow a `u64`.
+    if rest.len() <= 19 {
+        let plain = rest.iter().try_fold(0u64, |acc, &b| {
+            b.is_ascii_digit().then(|| acc * 10 + u64::from(b - b'0'))
+        });
+        if let Some(magnitude) = plain {
+            return Some((negative, magnitude));
+        }
+    }
     let (mantissa, exponent) = match rest.iter().position(|&b| b == b'e' || b == b'E') {
         Some(at) => (rest.get(..at)?, rest.get(at + 1..)?),
         None => (rest, &[][..]),

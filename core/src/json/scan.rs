@@ -174,10 +174,17 @@ impl<'a> Scanner<'a> {
                     return Ok(escaped);
                 }
                 Some(b'\\') => {
-                    self.pos = i + 1;
                     escaped = true;
-                    self.escape()?;
-                    i = self.pos;
+                    if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') =
+                        bytes.get(i + 1)
+                    {
+                        // A one-character escape (JSON inside JSON text is full of `\"`).
+                        i += 2;
+                    } else {
+                        self.pos = i + 1;
+                        self.escape()?;
+                        i = self.pos;
+                    }
                 }
                 Some(0x00..=0x1f) => {
                     self.pos = i;
@@ -244,21 +251,35 @@ impl<'a> Scanner<'a> {
     /// Moves past a checked string; `pos` is at its opening quote. True when the string holds
     /// an escape.
     pub(crate) fn skip_checked_string(&mut self) -> bool {
-        self.pos += 1;
+        let bytes = self.bytes;
+        let mut i = self.pos + 1;
         let mut escaped = false;
         loop {
-            self.pos += until_quote(self.bytes.get(self.pos..).unwrap_or_default());
-            match self.peek() {
+            // Eight bytes at a time while eight are left, as in `string_at_quote`.
+            if let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
+                let word = u64::from_le_bytes(word);
+                let mask = equal_mask(word, b'"') | equal_mask(word, b'\\');
+                if mask == 0 {
+                    i += 8;
+                    continue;
+                }
+                i += (mask.trailing_zeros() / 8) as usize;
+            }
+            match bytes.get(i) {
                 Some(b'"') => {
-                    self.pos += 1;
+                    self.pos = i + 1;
                     return escaped;
                 }
                 // A backslash: the escaped byte cannot end the string.
-                Some(_) => {
-                    self.pos += 2;
+                Some(b'\\') => {
+                    i += 2;
                     escaped = true;
                 }
-                None => return escaped,
+                Some(_) => i += 1,
+                None => {
+                    self.pos = i;
+                    return escaped;
+                }
             }
         }
     }
@@ -572,16 +593,6 @@ fn until_structural(bytes: &[u8]) -> usize {
             equal_mask(word, b'"') | equal_mask(folded, b'{') | equal_mask(folded, b'}')
         },
         |b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'),
-    )
-}
-
-/// Leading bytes of a checked string's body before its closing quote or a backslash.
-#[inline]
-fn until_quote(bytes: &[u8]) -> usize {
-    until(
-        bytes,
-        |word| equal_mask(word, b'"') | equal_mask(word, b'\\'),
-        |b| b == b'"' || b == b'\\',
     )
 }
 
