@@ -214,8 +214,16 @@ impl<'a> Members<'a> {
     /// member's value, which must be stepped over next ([`Members::open_value`] or
     /// [`Members::skip_value`]).
     pub(crate) fn next_key(&mut self) -> Option<Value<'a>> {
-        let (start, end, _) = self.step_key()?;
-        Some(Value::from_checked(self.scan.slice_str(start, end)))
+        self.next_key_escaped().map(|(key, _)| key)
+    }
+
+    /// [`Members::next_key`] with whether the key holds an escape (known from stepping over it).
+    pub(crate) fn next_key_escaped(&mut self) -> Option<(Value<'a>, bool)> {
+        let (start, end, escaped) = self.step_key()?;
+        Some((
+            Value::from_checked(self.scan.slice_str(start, end)),
+            escaped,
+        ))
     }
 
     /// Steps over the next key and its colon: the key's span (quotes included) and whether it

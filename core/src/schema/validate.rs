@@ -230,6 +230,17 @@ struct Name<'a> {
 }
 
 impl<'a> Name<'a> {
+    /// A key whose escape flag the caller already knows (from stepping over it).
+    fn known(value: Value<'a>, escaped: bool) -> Self {
+        let raw = value.raw().as_bytes();
+        let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
+        Self {
+            value,
+            body,
+            escaped,
+        }
+    }
+
     fn of(value: Value<'a>) -> Self {
         let raw = value.raw().as_bytes();
         let body = raw.get(1..raw.len().saturating_sub(1)).unwrap_or_default();
@@ -1135,11 +1146,11 @@ impl<'p> Eval<'p, '_> {
         };
         // Each member value is stepped onto without scanning it first; a container is walked
         // once by its subschema, which leaves its end address behind for `resume`.
-        while let Some(key) = members.next_key() {
+        while let Some((key, escaped)) = members.next_key_escaped() {
             let Some((value, open)) = members.open_value() else {
                 break;
             };
-            let name = Name::of(key);
+            let name = Name::known(key, escaped);
             self.step(path)?;
             let p = path.key(key);
             let mut matched = None;
