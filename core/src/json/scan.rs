@@ -159,15 +159,7 @@ impl<'a> Scanner<'a> {
         let mut i = self.pos + 1;
         let mut escaped = false;
         loop {
-            // Eight bytes at a time while eight are left: most strings end in the first word.
-            if let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
-                let mask = escape_mask(u64::from_le_bytes(word));
-                if mask == 0 {
-                    i += 8;
-                    continue;
-                }
-                i += (mask.trailing_zeros() / 8) as usize;
-            }
+            i = skip_words(bytes, i, escape_mask);
             match bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
@@ -255,16 +247,9 @@ impl<'a> Scanner<'a> {
         let mut i = self.pos + 1;
         let mut escaped = false;
         loop {
-            // Eight bytes at a time while eight are left, as in `string_at_quote`.
-            if let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
-                let word = u64::from_le_bytes(word);
-                let mask = equal_mask(word, b'"') | equal_mask(word, b'\\');
-                if mask == 0 {
-                    i += 8;
-                    continue;
-                }
-                i += (mask.trailing_zeros() / 8) as usize;
-            }
+            i = skip_words(bytes, i, |word| {
+                equal_mask(word, b'"') | equal_mask(word, b'\\')
+            });
             match bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i + 1;
@@ -573,6 +558,22 @@ fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool)
     }
     let rest = chunks.remainder();
     n + rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len())
+}
+
+/// From `i`, the position of the first byte that `mask` flags, looking eight bytes at a time
+/// while eight are left; where fewer are left, `i` as it then is (the caller looks at the last
+/// bytes one by one). `mask` flags a byte by bit 7 of its byte in the little-endian word; only
+/// the lowest flag needs to be exact.
+#[inline]
+fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
+    while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        let found = mask(u64::from_le_bytes(word));
+        if found != 0 {
+            return i + (found.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    i
 }
 
 /// The position of the first `b` in `bytes`, eight bytes at a time.
