@@ -149,6 +149,50 @@ enum CloseAction {
     RemoveFile(PathBuf),
 }
 
+/// A connected socket the link reads and writes through two handles, with a third kept to shut
+/// it down.
+trait Socket: Read + Write + Send + Sized + 'static {
+    /// Another handle to the same socket.
+    fn duplicate(&self) -> io::Result<Self>;
+    /// How the closer shuts this handle's socket down.
+    fn close_action(self) -> CloseAction;
+}
+
+impl Socket for UnixStream {
+    fn duplicate(&self) -> io::Result<Self> {
+        self.try_clone()
+    }
+    fn close_action(self) -> CloseAction {
+        CloseAction::Unix(self)
+    }
+}
+
+impl Socket for TcpStream {
+    fn duplicate(&self) -> io::Result<Self> {
+        self.try_clone()
+    }
+    fn close_action(self) -> CloseAction {
+        CloseAction::Tcp(self)
+    }
+}
+
+/// The link over a connected socket; `closer` holds the closing steps already due (a child
+/// process, a file to remove), and the socket's shutdown is added to them.
+fn socket_link<S: Socket>(stream: S, mut closer: Closer) -> Result<Link, DeviceError> {
+    let handle = || {
+        stream
+            .duplicate()
+            .map_err(|e| DeviceError::io("cloning socket", e))
+    };
+    let (writer, shutdown) = (handle()?, handle()?);
+    closer.push(shutdown.close_action());
+    Ok(Link {
+        reader: Box::new(stream),
+        writer: Box::new(writer),
+        closer,
+    })
+}
+
 impl Closer {
     fn push(&mut self, action: CloseAction) {
         self.actions.push(action);
@@ -204,37 +248,13 @@ impl Endpoint {
             Self::Unix(path) => {
                 let stream = UnixStream::connect(path)
                     .map_err(|e| DeviceError::io(format!("connecting to {}", path.display()), e))?;
-                let w = stream
-                    .try_clone()
-                    .map_err(|e| DeviceError::io("cloning socket", e))?;
-                let c = stream
-                    .try_clone()
-                    .map_err(|e| DeviceError::io("cloning socket", e))?;
-                let mut closer = Closer::default();
-                closer.push(CloseAction::Unix(c));
-                Ok(Link {
-                    reader: Box::new(stream),
-                    writer: Box::new(w),
-                    closer,
-                })
+                socket_link(stream, Closer::default())
             }
             Self::Tcp(addr) => {
                 let stream = TcpStream::connect(addr.as_str())
                     .map_err(|e| DeviceError::io(format!("connecting to {addr}"), e))?;
                 let _ = stream.set_nodelay(true);
-                let w = stream
-                    .try_clone()
-                    .map_err(|e| DeviceError::io("cloning socket", e))?;
-                let c = stream
-                    .try_clone()
-                    .map_err(|e| DeviceError::io("cloning socket", e))?;
-                let mut closer = Closer::default();
-                closer.push(CloseAction::Tcp(c));
-                Ok(Link {
-                    reader: Box::new(stream),
-                    writer: Box::new(w),
-                    closer,
-                })
+                socket_link(stream, Closer::default())
             }
             Self::Qemu(config) => qemu::open(config, log),
             Self::Command(argv) => {

@@ -13,7 +13,7 @@ use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use super::{stdio_child, ChildGuard, CloseAction, Closer, DeviceError, Link, Logger};
+use super::{socket_link, stdio_child, ChildGuard, CloseAction, Closer, DeviceError, Link, Logger};
 
 /// How long QEMU may take to open its UART socket.
 pub const SOCKET_WAIT: Duration = Duration::from_secs(10);
@@ -156,18 +156,7 @@ pub fn open(config: &QemuConfig, log: &Logger) -> Result<Link, DeviceError> {
             closer.push(CloseAction::Child(guard));
             // QEMU keeps its listening socket open; the path is no longer needed.
             let _ = std::fs::remove_file(&path);
-            let w = stream
-                .try_clone()
-                .map_err(|e| DeviceError::io("cloning socket", e))?;
-            let c = stream
-                .try_clone()
-                .map_err(|e| DeviceError::io("cloning socket", e))?;
-            closer.push(CloseAction::Unix(c));
-            Ok(Link {
-                reader: Box::new(stream),
-                writer: Box::new(w),
-                closer,
-            })
+            socket_link(stream, closer)
         }
     }
 }
