@@ -13,11 +13,11 @@
 //! exits; run it under `valgrind --tool=callgrind` with `n` = 0 and `n` = 2000 and divide the
 //! difference by 2000 (see `benches/RESULTS.md`).
 
-use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::SystemTime;
 
 use criterion::{black_box, Criterion};
 use embedded_mcp::schema::{compile, Program, Storage};
+use embedded_mcp_benches::measure::{criterion_dir, interleaved, median_ns};
 use embedded_mcp_benches::readings;
 
 const OURS: &str = "embedded_mcp";
@@ -117,70 +117,6 @@ impl Pair<'_> {
     }
 }
 
-/// Nanoseconds per call of `a` and `b`: each side's fastest batch of about 2 ms over 61 rounds
-/// that alternate the two sides (swapping which goes first). Other processes only ever add
-/// time, so the fastest batch is the closest to the code's own cost.
-fn interleaved(mut a: impl FnMut() -> bool, mut b: impl FnMut() -> bool) -> (f64, f64) {
-    fn size_batch(f: &mut impl FnMut() -> bool) -> u32 {
-        let mut n = 1u32;
-        while n < 1 << 24 {
-            let start = Instant::now();
-            for _ in 0..n {
-                black_box(f());
-            }
-            if start.elapsed() >= Duration::from_millis(2) {
-                break;
-            }
-            n *= 2;
-        }
-        n
-    }
-    fn run(f: &mut impl FnMut() -> bool, n: u32) -> f64 {
-        let start = Instant::now();
-        for _ in 0..n {
-            black_box(f());
-        }
-        start.elapsed().as_nanos() as f64 / f64::from(n)
-    }
-    let (na, nb) = (size_batch(&mut a), size_batch(&mut b));
-    let (mut best_a, mut best_b) = (f64::INFINITY, f64::INFINITY);
-    for round in 0..61 {
-        if round % 2 == 0 {
-            best_a = best_a.min(run(&mut a, na));
-            best_b = best_b.min(run(&mut b, nb));
-        } else {
-            best_b = best_b.min(run(&mut b, nb));
-            best_a = best_a.min(run(&mut a, na));
-        }
-    }
-    (best_a, best_b)
-}
-
-/// Where criterion writes its estimates (the same rule criterion uses, pinned for this run).
-fn criterion_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("CRITERION_HOME") {
-        return PathBuf::from(dir);
-    }
-    let target = std::env::var_os("CARGO_TARGET_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../target"));
-    let dir = target.join("criterion");
-    std::env::set_var("CRITERION_HOME", &dir);
-    dir
-}
-
-/// The median estimate (ns) of one benchmark, if it was measured during this run.
-fn median_ns(dir: &Path, group: &str, function: &str, since: SystemTime) -> Option<f64> {
-    let path = dir.join(group).join(function).join("new/estimates.json");
-    let modified = std::fs::metadata(&path).ok()?.modified().ok()?;
-    if modified < since {
-        return None;
-    }
-    let text = std::fs::read_to_string(&path).ok()?;
-    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    v["median"]["point_estimate"].as_f64()
-}
-
 fn main() {
     let dir = criterion_dir();
     let started = SystemTime::now();
@@ -239,7 +175,14 @@ fn main() {
     }
     println!("ratios measured interleaved (ns per call, each side's fastest of 61 alternating ~2 ms batches):");
     for p in &pairs {
-        let (ours, peer) = interleaved(|| p.ours(), || p.theirs());
+        let (ours, peer) = interleaved(
+            || {
+                black_box(p.ours());
+            },
+            || {
+                black_box(p.theirs());
+            },
+        );
         println!(
             "  {:<24} embedded-mcp {ours:>10.1} ns  peer {peer:>10.1} ns  ratio {:>5.2}x  (target >= 2x: {})",
             p.name,
