@@ -3,11 +3,11 @@
 use core::fmt;
 
 use crate::json::{Dec, Kind, SliceSink, Text, Value};
-use crate::protocol::{write_result_start, ErrorCode, RequestId, Version};
+use crate::protocol::{write_result_start, Envelope, ErrorCode, RequestId, Version};
 use crate::result::{self, Era, ResultWriter};
 
 use super::handler::{Failure, Shape};
-use super::{error_line, fallback, Call, Done, Handler, Output, Params, Server};
+use super::{error_line, fallback, Call, Done, Handler, Output, Server};
 
 /// Longest client-supplied tool name echoed in an "Unknown tool" error.
 const MAX_ECHOED_NAME: usize = 64;
@@ -38,7 +38,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     pub(super) fn tools_call(
         &mut self,
         id: RequestId<'_>,
-        params: Params<'_>,
+        params: &Envelope<'_>,
         version: Version,
         out: &mut [u8],
     ) -> Option<usize> {

@@ -213,28 +213,6 @@ pub struct Stats {
     pub invalid: u32,
 }
 
-/// The members of a request's `params` the engine reads, found in one pass.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Params<'a> {
-    pub(crate) name: Option<Value<'a>>,
-    pub(crate) arguments: Option<Value<'a>>,
-    pub(crate) cursor: Option<Value<'a>>,
-    pub(crate) protocol_version: Option<Value<'a>>,
-}
-
-impl<'a> Params<'a> {
-    /// The members found while the request was checked (the first of each name wins, as in
-    /// `Value::get`).
-    fn of(envelope: &Envelope<'a>) -> Self {
-        Self {
-            name: envelope.name,
-            arguments: envelope.arguments,
-            cursor: envelope.cursor,
-            protocol_version: envelope.protocol_version,
-        }
-    }
-}
-
 /// The methods the engine knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Method {
@@ -665,9 +643,10 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         let Some(method) = Method::of(method) else {
             return error_line(out, Some(id), ErrorCode::MethodNotFound, "Method not found");
         };
-        let params = Params::of(envelope);
+        // The methods read `params`' members from the envelope: found while the line was
+        // checked.
         if method == Method::Initialize {
-            return self.initialize(id, params, out);
+            return self.initialize(id, envelope, out);
         }
         let declared = match envelope.declared_version() {
             Ok(declared) => declared,
@@ -710,9 +689,9 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                     return error_line(out, Some(id), ErrorCode::InvalidParams, MISSING_META);
                 };
                 if method == Method::ToolsList {
-                    self.tools_list(id, params, version, out)
+                    self.tools_list(id, envelope, version, out)
                 } else {
-                    self.tools_call(id, params, version, out)
+                    self.tools_call(id, envelope, version, out)
                 }
             }
             Method::Initialize => None,
@@ -722,7 +701,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     fn initialize(
         &mut self,
         id: RequestId<'_>,
-        params: Params<'_>,
+        params: &Envelope<'_>,
         out: &mut [u8],
     ) -> Option<usize> {
         let Some(requested) = params.protocol_version.and_then(|v| v.as_str()) else {
@@ -837,7 +816,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     fn tools_list(
         &mut self,
         id: RequestId<'_>,
-        params: Params<'_>,
+        params: &Envelope<'_>,
         version: Version,
         out: &mut [u8],
     ) -> Option<usize> {
