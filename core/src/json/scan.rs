@@ -409,11 +409,9 @@ impl<'a> Scanner<'a> {
         // Where the open containers of the observed levels began.
         let mut starts = [0usize; MAX_OBSERVED as usize + 1];
         'value: loop {
-            let start = {
-                self.skip_ws();
-                self.pos
-            };
-            match self.peek_token()? {
+            self.skip_ws();
+            let start = self.pos;
+            match self.peek().ok_or_else(|| self.err(K::UnexpectedEnd))? {
                 open @ (b'{' | b'[') => {
                     if u32::from(depth) + level >= u32::from(max_depth) {
                         return Err(self.err(K::TooDeep));
@@ -543,20 +541,8 @@ fn equal_mask(word: u64, b: u8) -> u64 {
 /// bytes at a time, the tail byte by byte with `is_match`.
 #[inline]
 fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool) -> usize {
-    let mut n = 0;
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
-            break;
-        };
-        // The lowest flag of an OR of masks is the lowest exact flag of one of them.
-        let found = mask(u64::from_le_bytes(word));
-        if found != 0 {
-            return n + (found.trailing_zeros() / 8) as usize;
-        }
-        n += 8;
-    }
-    let rest = chunks.remainder();
+    let n = skip_words(bytes, 0, mask);
+    let rest = bytes.get(n..).unwrap_or_default();
     n + rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len())
 }
 
@@ -567,6 +553,7 @@ fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool)
 #[inline]
 fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
     while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
+        // The lowest flag of an OR of masks is the lowest exact flag of one of them.
         let found = mask(u64::from_le_bytes(word));
         if found != 0 {
             return i + (found.trailing_zeros() / 8) as usize;
