@@ -1,31 +1,30 @@
 #!/usr/bin/env bash
 # Regenerates the checked-in seed corpus, fuzz/corpus/<target>/seed-*, from the official MCP
-# example messages (shared/mcp-schema/2026-07-28/examples) and the JSON-Schema-Test-Suite
-# (shared/json-schema-test-suite/tests/draft2020-12). Deterministic: the same inputs give the
+# example messages (tests/vectors/mcp-schema/2026-07-28/examples) and the JSON-Schema-Test-Suite
+# (tests/vectors/json-schema-test-suite/tests/draft2020-12), both vendored in the repository. Deterministic: the same inputs give the
 # same files. Every seed is under 4 KB. Program seeds are compiled with the project's own
 # `embedded-mcp schema compile` (built on demand).
 #
 # Inputs that once made a target fail are kept in fuzz/regressions/<target>/ and copied in as
 # seed-regression-* (each also has a test in tests/tests/hostile_regressions.rs).
 #
-# Usage: bash fuzz/make-seeds.sh        (EMBEDDED_MCP_SHARED overrides <root>/../shared)
+# Usage: bash fuzz/make-seeds.sh
 set -euo pipefail
 cd "$(dirname "$0")"
 root=$(cd .. && pwd)
-shared=${EMBEDDED_MCP_SHARED:-$root/../shared}
-[ -d "$shared/mcp-schema" ] || { echo "make-seeds: no $shared/mcp-schema" >&2; exit 1; }
+vectors=$root/tests/vectors
 
 # Programs must be in the format of the current core: build the CLI (a no-op when fresh).
 (cd "$root" && cargo build -q -p embedded-mcp-std --bin embedded-mcp)
 cli="$root/target/debug/embedded-mcp"
 
 rm -f corpus/*/seed-*
-python3 - "$shared" "$cli" <<'PY'
+python3 - "$vectors" "$cli" <<'PY'
 import json, os, subprocess, sys, tempfile, hashlib
 
-shared, cli = sys.argv[1], sys.argv[2]
-examples = os.path.join(shared, "mcp-schema", "2026-07-28", "examples")
-suite = os.path.join(shared, "json-schema-test-suite", "tests", "draft2020-12")
+vectors, cli = sys.argv[1], sys.argv[2]
+examples = os.path.join(vectors, "mcp-schema", "2026-07-28", "examples")
+suite = os.path.join(vectors, "json-schema-test-suite", "tests", "draft2020-12")
 MAX = 4096
 META = {"io.modelcontextprotocol/protocolVersion": "2026-07-28",
         "io.modelcontextprotocol/clientCapabilities": {}}

@@ -1,7 +1,7 @@
 //! Validation of MCP messages against the official schema of a revision.
 //!
 //! The schemas are read at run time from a folder laid out as `<version>/schema.json` (the
-//! project's `shared/mcp-schema`); nothing is copied into the crate. Each definition is compiled
+//! project vendors them in `tests/vectors/mcp-schema`); nothing is copied into the crate. Each definition is compiled
 //! by [`full::FullValidator`](crate::full::FullValidator) on first use and cached, so checking
 //! thousands of messages compiles each definition once. Meant for tests and diagnostics.
 //!
@@ -9,7 +9,7 @@
 //! use embedded_mcp_std::mcp_schema::McpSchemas;
 //! use serde_json::json;
 //!
-//! let schemas = McpSchemas::load(std::path::Path::new("shared/mcp-schema"))?;
+//! let schemas = McpSchemas::load(std::path::Path::new("tests/vectors/mcp-schema"))?;
 //! let reply = json!({"jsonrpc": "2.0", "id": 1, "result": {}});
 //! schemas.check_response("2025-11-25", "ping", &reply)?;
 //! # Ok::<(), String>(())
@@ -72,7 +72,7 @@ pub struct McpSchemas {
 }
 
 impl McpSchemas {
-    /// Loads every `<version>/schema.json` below `dir` (e.g. `.../shared/mcp-schema`).
+    /// Loads every `<version>/schema.json` below `dir` (e.g. `tests/vectors/mcp-schema`).
     ///
     /// Fails if `dir` cannot be read, a `schema.json` is not JSON or has no definitions, or none
     /// is found.

@@ -1,4 +1,4 @@
-//! Shared helpers of the integration tests: where the read-only `shared/` folder is.
+//! Shared helpers of the integration tests: where the vendored test vectors are.
 
 use std::path::PathBuf;
 
@@ -10,25 +10,22 @@ pub fn project_root() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from("."))
 }
 
-/// The read-only `shared/` folder beside the project (official MCP schemas, JSON Schema suite).
+/// The vendored official vectors: `tests/vectors` (MCP schemas and examples, JSON Schema suite).
 ///
-/// `EMBEDDED_MCP_SHARED` overrides the default `<root>/../shared`.
-pub fn shared_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("EMBEDDED_MCP_SHARED") {
-        return PathBuf::from(dir);
-    }
-    project_root().join("..").join("shared")
+/// See `tests/vectors/README.md` for their upstream commits and licences.
+pub fn vectors_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors")
 }
 pub mod qemu;
 
-/// The official MCP schemas: `<shared>/mcp-schema` (one `<version>/schema.json` each).
+/// The official MCP schemas: `tests/vectors/mcp-schema` (one `<version>/schema.json` each).
 pub fn mcp_schema_dir() -> PathBuf {
-    shared_dir().join("mcp-schema")
+    vectors_dir().join("mcp-schema")
 }
 
-/// The pinned JSON-Schema-Test-Suite checkout: `<shared>/json-schema-test-suite`.
+/// The pinned JSON-Schema-Test-Suite: `tests/vectors/json-schema-test-suite`.
 pub fn json_schema_suite_dir() -> PathBuf {
-    shared_dir().join("json-schema-test-suite")
+    vectors_dir().join("json-schema-test-suite")
 }
 
 /// The hostile and malformed input corpus shared by the host and QEMU runners (issue 8).

@@ -8,12 +8,12 @@ use std::path::PathBuf;
 use codec_support::{json_value, tricky_string};
 use embedded_mcp::json::{self, DecodeError, DecodeErrorKind as K, JsonStr, Limits};
 use embedded_mcp::result::{ContentBlock, ResultError, ResultView};
-use embedded_mcp_tests::shared_dir;
+use embedded_mcp_tests::vectors_dir;
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
 
 fn examples(type_name: &str) -> Vec<(String, Vec<u8>)> {
-    let dir: PathBuf = shared_dir()
+    let dir: PathBuf = vectors_dir()
         .join("mcp-schema/2026-07-28/examples")
         .join(type_name);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
@@ -203,7 +203,7 @@ fn structured_examples_deserialize() {
         email: &'a str,
     }
     let bytes =
-        std::fs::read(shared_dir().join(
+        std::fs::read(vectors_dir().join(
             "mcp-schema/2026-07-28/examples/CallToolResult/result-with-structured-content.json",
         ))
         .unwrap();
@@ -217,7 +217,7 @@ fn structured_examples_deserialize() {
             humidity: 65
         }
     );
-    let bytes = std::fs::read(shared_dir().join(
+    let bytes = std::fs::read(vectors_dir().join(
         "mcp-schema/2026-07-28/examples/CallToolResult/result-with-array-structured-content.json",
     ))
     .unwrap();

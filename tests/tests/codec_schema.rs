@@ -14,7 +14,7 @@ use embedded_mcp::result::{
     encode_error, encode_structured, encode_structured_raw, encode_text, Era, ResultWriter,
 };
 use embedded_mcp_std::mcp_schema::McpSchemas;
-use embedded_mcp_tests::shared_dir;
+use embedded_mcp_tests::vectors_dir;
 use proptest::prelude::*;
 use serde_json::{json, Value as Json};
 
@@ -23,7 +23,7 @@ const STATELESS: [&str; 1] = ["2026-07-28"];
 
 /// A validator of `CallToolResult` for one revision.
 fn build(version: &str) -> jsonschema::Validator {
-    let path = shared_dir()
+    let path = vectors_dir()
         .join("mcp-schema")
         .join(version)
         .join("schema.json");
@@ -49,7 +49,7 @@ fn build(version: &str) -> jsonschema::Validator {
 fn mcp_schemas() -> &'static McpSchemas {
     static SCHEMAS: OnceLock<McpSchemas> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
-        McpSchemas::load(&shared_dir().join("mcp-schema")).expect("official MCP schemas load")
+        McpSchemas::load(&vectors_dir().join("mcp-schema")).expect("official MCP schemas load")
     })
 }
 

@@ -22,7 +22,7 @@ use std::path::PathBuf;
 use embedded_mcp::server::{
     Annotations, Call, Done, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError,
 };
-use embedded_mcp_tests::shared_dir;
+use embedded_mcp_tests::vectors_dir;
 use engine_support::{check, schemas};
 use serde::{Deserialize, Serialize};
 
@@ -84,7 +84,7 @@ fn server() -> Server<'static, H, 1> {
 
 /// Every example file of the type directories whose name ends with `suffix`.
 fn examples(suffix: &str) -> Vec<(String, PathBuf)> {
-    let dir = shared_dir().join("mcp-schema/2026-07-28/examples");
+    let dir = vectors_dir().join("mcp-schema/2026-07-28/examples");
     let mut found = Vec::new();
     for entry in std::fs::read_dir(&dir).expect("examples folder") {
         let entry = entry.unwrap();

@@ -8,7 +8,7 @@ use embedded_mcp::server::{
     Annotations, Call, Config, Done, Icon, Output, SchemaStorage, Server, ServerInfo, Theme, Tool,
 };
 use embedded_mcp_std::mcp_schema::McpSchemas;
-use embedded_mcp_tests::shared_dir;
+use embedded_mcp_tests::vectors_dir;
 use serde::{Deserialize, Serialize};
 
 /// The `_meta` members of a 2026-07-28 request.
@@ -196,7 +196,7 @@ pub fn device(page_bytes: usize) -> Server<'static, Device, 8> {
 pub fn schemas() -> &'static McpSchemas {
     static SCHEMAS: OnceLock<McpSchemas> = OnceLock::new();
     SCHEMAS.get_or_init(|| {
-        McpSchemas::load(&shared_dir().join("mcp-schema")).expect("official MCP schemas")
+        McpSchemas::load(&vectors_dir().join("mcp-schema")).expect("official MCP schemas")
     })
 }
 
