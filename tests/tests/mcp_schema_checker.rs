@@ -7,7 +7,15 @@ use embedded_mcp_std::mcp_schema::McpSchemas;
 use embedded_mcp_tests::mcp_schema_dir;
 use serde_json::{json, Value};
 
-const REVISIONS: [&str; 3] = ["2025-06-18", "2025-11-25", "2026-07-28"];
+/// Every revision vendored in `tests/vectors/mcp-schema`: the three the engine speaks and the two
+/// older ones the bridge answers old clients in.
+const REVISIONS: [&str; 5] = [
+    "2024-11-05",
+    "2025-03-26",
+    "2025-06-18",
+    "2025-11-25",
+    "2026-07-28",
+];
 
 fn schemas() -> &'static McpSchemas {
     static SCHEMAS: OnceLock<McpSchemas> = OnceLock::new();
@@ -44,10 +52,10 @@ fn every_revision_present_is_loaded() {
         .expect("a missing folder is an error");
     assert!(error.contains("no-such-folder"), "{error}");
     let unknown = schemas()
-        .check_def("2024-11-05", "Result", &json!({}))
+        .check_def("2024-01-01", "Result", &json!({}))
         .unwrap_err();
     assert!(
-        unknown.contains("2025-06-18, 2025-11-25, 2026-07-28"),
+        unknown.contains("2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"),
         "{unknown}"
     );
     let missing = schemas()
