@@ -8,6 +8,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use jsonschema::{Retrieve, Uri};
 use serde_json::Value;
 
+use super::depth::first_too_deep;
 use super::prepare::{self, Rules};
 use super::SchemaError;
 
@@ -47,7 +48,7 @@ impl Remotes {
     ///
     /// Fails only for a document nested deeper than 256 levels.
     pub fn insert(&mut self, uri: &str, document: Value) -> Result<(), SchemaError> {
-        if let Some(path) = prepare::first_too_deep(&document, MAX_REMOTE_DEPTH) {
+        if let Some(path) = first_too_deep(&document, MAX_REMOTE_DEPTH) {
             return Err(SchemaError::TooDeep {
                 path,
                 max: MAX_REMOTE_DEPTH,
@@ -55,8 +56,7 @@ impl Remotes {
         }
         let rules = Rules {
             max_subschemas: usize::MAX,
-            remotes: self,
-            check_dialects: false,
+            dialect_served: None,
         };
         let prepared = prepare::prepare(&document, &rules)?;
         Arc::make_mut(&mut self.documents).insert(document_uri(uri).to_owned(), Arc::new(prepared));
