@@ -45,7 +45,7 @@ mod prepare;
 mod remotes;
 mod tools;
 
-pub use remotes::Remotes;
+pub use remotes::{LoadDirError, Remotes};
 pub use tools::ToolChecker;
 
 use meter::{Budget, Exhausted, Metered, MeteredNode};
