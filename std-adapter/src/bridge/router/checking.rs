@@ -1,6 +1,7 @@
 //! The output checking path: `tools/call` results checked against the tool's `outputSchema`,
 //! held while the bridge fetches the tool list, and rewritten into a tool error when they fail.
 
+use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
 use super::flight::{InternalKind, Pending};
@@ -8,7 +9,7 @@ use super::own_requests::tools_list_params;
 use super::Router;
 
 /// Revision assumed for result checks when the session never said (no `initialize` seen).
-const DEFAULT_REVISION: &str = "2025-11-25";
+const DEFAULT_REVISION: &str = Version::LATEST_LEGACY.as_str();
 use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
 use crate::bridge::message::{tool_error_response, Id};
 use crate::bridge::OnInvalid;
@@ -144,7 +145,7 @@ impl Router {
             OnInvalid::Error => {
                 self.log.warn(format_args!("{text}"));
                 let result_type =
-                    result.get("resultType").is_some() || rules_revision(version) == "2026-07-28";
+                    result.get("resultType").is_some() || !rules_revision(version).is_legacy();
                 self.emit(tool_error_response(&id.raw, &text, result_type));
             }
             OnInvalid::Warn => {

@@ -125,7 +125,7 @@ pub(super) fn tools_list_params(
     cursor: Option<&str>,
 ) -> Value {
     let mut params = serde_json::Map::new();
-    if rules_revision(version) == "2026-07-28" {
+    if !rules_revision(version).is_legacy() {
         let caps = meta
             .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
             .cloned()

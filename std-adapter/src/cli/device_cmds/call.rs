@@ -70,7 +70,7 @@ pub fn call_main(args: &[String]) -> i32 {
         Verdict::Unlisted
     } else {
         match checker.check_result(
-            crate::bridge::catalog::rules_revision(&protocol),
+            crate::bridge::catalog::rules_revision(&protocol).as_str(),
             tool,
             &result,
         ) {

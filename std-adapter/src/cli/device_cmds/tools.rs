@@ -45,7 +45,7 @@ pub fn render_tools(server: &Value, protocol: &str, tools: &[Value]) -> String {
     let info = server.get("serverInfo").or_else(|| {
         server
             .get("_meta")
-            .and_then(|m| m.get("io.modelcontextprotocol/serverInfo"))
+            .and_then(|m| m.get(embedded_mcp::protocol::SERVER_INFO_KEY))
     });
     let name = info
         .and_then(|i| i.get("name"))
