@@ -9,8 +9,9 @@
 
 use core::cmp::Ordering;
 
-use super::error::{CompileError, PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPACITY};
+use super::error::CompileError;
 use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
+use super::pointer::{PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPACITY};
 use super::program::{find_loop, types, verify_structure, Op, Parts, Program, Scratch, Str, NONE};
 #[cfg(feature = "pattern")]
 use super::regex::{self, RegexError};

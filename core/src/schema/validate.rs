@@ -13,8 +13,9 @@ use core::cmp::Ordering;
 use core::fmt::{self, Write};
 
 use super::compile::format_index;
-use super::error::{InstancePath, Message, PointerBuf, Violation, ViolationKind, POINTER_CAPACITY};
+use super::error::{Message, Violation, ViolationKind};
 use super::number::{cmp_lexemes, lexeme_is_integer, lexeme_is_multiple_of};
+use super::pointer::{InstancePath, PointerBuf, POINTER_CAPACITY};
 use super::program::{types, Op, Program, Str, NONE};
 #[cfg(feature = "pattern")]
 use super::regex;
