@@ -11,7 +11,7 @@ use core::cmp::Ordering;
 
 use super::error::CompileError;
 use super::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
-use super::pointer::{PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPACITY};
+use super::pointer::{format_index, PointerBuf, SchemaPointer, SCHEMA_POINTER_CAPACITY};
 use super::program::{find_loop, types, verify_structure, Op, Parts, Program, Scratch, Str, NONE};
 #[cfg(feature = "pattern")]
 use super::regex::{self, RegexError};
@@ -1366,23 +1366,6 @@ pub(crate) fn pointer_at(doc: &str, root: Value<'_>, target: usize) -> SchemaPoi
         }
     }
     SchemaPointer(p)
-}
-
-/// Writes `i` in decimal into `buf`.
-pub(crate) fn format_index(mut i: usize, buf: &mut [u8; 20]) -> &str {
-    let mut pos = buf.len();
-    loop {
-        pos -= 1;
-        if let Some(slot) = buf.get_mut(pos) {
-            // `i % 10` is below 10.
-            *slot = b'0' + (i % 10) as u8;
-        }
-        i /= 10;
-        if i == 0 || pos == 0 {
-            break;
-        }
-    }
-    core::str::from_utf8(buf.get(pos..).unwrap_or_default()).unwrap_or_default()
 }
 
 /// The JSON string whose body (the text between the quotes) `s` locates in `doc`, with

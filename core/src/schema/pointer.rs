@@ -155,6 +155,23 @@ pub(crate) fn escaped_len(segment: &str) -> usize {
     segment.len().saturating_add(escapes).saturating_add(1)
 }
 
+/// Writes `i` in decimal into `buf`.
+pub(crate) fn format_index(mut i: usize, buf: &mut [u8; 20]) -> &str {
+    let mut pos = buf.len();
+    loop {
+        pos -= 1;
+        if let Some(slot) = buf.get_mut(pos) {
+            // `i % 10` is below 10.
+            *slot = b'0' + (i % 10) as u8;
+        }
+        i /= 10;
+        if i == 0 || pos == 0 {
+            break;
+        }
+    }
+    core::str::from_utf8(buf.get(pos..).unwrap_or_default()).unwrap_or_default()
+}
+
 macro_rules! pointer_type {
     ($(#[$doc:meta])* $name:ident, $cap:ident) => {
         $(#[$doc])*
