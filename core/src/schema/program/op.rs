@@ -13,7 +13,7 @@ pub(crate) struct Str {
 /// `PatternProp`. Eight bytes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Op {
-    /// `type`: a mask of [`types`] bits.
+    /// `type`: a mask of [`types`](super::types) bits.
     Type(u8),
     /// The `false` schema: nothing is valid.
     False,
@@ -43,7 +43,7 @@ pub(crate) enum Op {
     MaxItems(u32),
     /// `uniqueItems: true`.
     UniqueItems,
-    /// `prefixItems` (followed by `prefix` `Child`) and `items` (`rest`, or [`NONE`]).
+    /// `prefixItems` (followed by `prefix` `Child`) and `items` (`rest`, or [`NONE`](super::NONE)).
     Items {
         /// Number of `prefixItems` children that follow.
         prefix: u16,
@@ -64,7 +64,7 @@ pub(crate) enum Op {
     MaxProperties(u32),
     /// `properties` (`props` `Prop` follow), `patternProperties` (`patterns` ops follow: each
     /// entry a `PatternProp` and its `Regex` block), `additionalProperties` (`additional`, or
-    /// [`NONE`]).
+    /// [`NONE`](super::NONE)).
     Members {
         /// Number of `Prop` that follow.
         props: u16,
@@ -99,7 +99,7 @@ pub(crate) enum Op {
     OneOf(u16),
     /// `not`.
     Not(u16),
-    /// `if` / `then` / `else` (`then` and `else` may be [`NONE`]).
+    /// `if` / `then` / `else` (`then` and `else` may be [`NONE`](super::NONE)).
     If {
         /// The `if` schema.
         cond: u16,
