@@ -30,9 +30,10 @@ pub struct ChildGuard {
 }
 
 impl ChildGuard {
-    /// Spawns `cmd` and registers the child. Take its pipes with [`ChildGuard::take_stdio`].
+    /// Spawns `cmd` (a child that dies with this process, see [`super::spawner`]) and registers
+    /// the child. Take its pipes with [`ChildGuard::take_stdio`].
     pub fn spawn(cmd: &mut Command) -> io::Result<Self> {
-        let child = cmd.spawn()?;
+        let child = super::spawner::spawn(cmd)?;
         let pid = child.id();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let child = Arc::new(Mutex::new(child));
