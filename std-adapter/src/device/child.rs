@@ -2,7 +2,8 @@
 //!
 //! Every child is held by a [`ChildGuard`]: dropping it kills and reaps the process. The guards
 //! are also listed in a process-wide registry so that [`stop_children_on_signals`] can kill them
-//! when the bridge receives SIGTERM, SIGINT or SIGHUP (a SIGKILL of the bridge cannot be caught).
+//! when the bridge receives SIGTERM, SIGINT or SIGHUP; on Linux a SIGKILL of the bridge takes them
+//! along too (see [`super::spawner`]).
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
