@@ -182,6 +182,7 @@ impl Router {
         }
         self.device.attempts = attempt;
         self.check.catalog.reset();
+        self.check.listing = None;
         self.check.forget_tried();
         self.device.link = LinkState::Up(Up {
             gen,
@@ -243,6 +244,7 @@ impl Router {
         }
         self.release_held("the device link closed while its tool list was fetched");
         self.check.catalog.reset();
+        self.check.listing = None;
         self.device.attempts = if heard { 0 } else { self.device.attempts + 1 };
         if self.host.eof && self.flight.pending.is_empty() {
             return;

@@ -14,10 +14,13 @@ mod connection;
 mod device;
 mod device_io;
 mod dispatch;
+mod era;
 mod events;
 mod flight;
+mod front;
 mod host;
 mod own_requests;
+mod pages;
 mod session;
 mod stdio;
 mod timers;
@@ -35,6 +38,7 @@ use checking::Checking;
 use connection::{DeviceLink, LinkState};
 use events::Event;
 use flight::InFlight;
+use front::HostFront;
 use host::HostSide;
 use session::Session;
 
@@ -85,6 +89,7 @@ where
             out: Some(out),
             eof: false,
             output_failed: None,
+            front: HostFront::default(),
         },
         device: DeviceLink::new(),
         flight: InFlight::new(),
