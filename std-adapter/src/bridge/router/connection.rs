@@ -191,6 +191,9 @@ impl Router {
             ready: false,
             heard: false,
         });
+        if std::mem::replace(&mut self.was_up, true) {
+            self.announce_list_change();
+        }
         match self.session.init_params.clone() {
             Some(params) => {
                 self.log
@@ -246,9 +249,19 @@ impl Router {
         self.check.catalog.reset();
         self.check.listing = None;
         self.device.attempts = if heard { 0 } else { self.device.attempts + 1 };
+        self.announce_list_change();
         if self.host.eof && self.flight.pending.is_empty() {
             return;
         }
         self.start_connecting(self.device.attempts);
+    }
+}
+
+impl Router {
+    /// In a hub: the device's tools may have changed (its link closed or came back).
+    fn announce_list_change(&mut self) {
+        if self.announce_links {
+            self.emit(br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec());
+        }
     }
 }

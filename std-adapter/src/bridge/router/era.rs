@@ -49,7 +49,10 @@ pub(super) fn downgrade_result(result: &mut Value, method: &str, era: OldEra) ->
             if let Some(info) = result.get_mut("serverInfo").and_then(Value::as_object_mut) {
                 info.retain(|k, _| k == "name" || k == "version");
             }
-            if let Some(caps) = result.get_mut("capabilities").and_then(Value::as_object_mut) {
+            if let Some(caps) = result
+                .get_mut("capabilities")
+                .and_then(Value::as_object_mut)
+            {
                 if era == OldEra::V2024_11_05 {
                     caps.remove("completions");
                 }
@@ -157,7 +160,10 @@ mod tests {
             "outputSchema": {"type": "object"}, "icons": [], "annotations": {"readOnlyHint": true}});
         let mut old = json!({"tools": [tool.clone()]});
         downgrade_result(&mut old, "tools/list", OldEra::V2024_11_05);
-        assert_eq!(old, json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]}));
+        assert_eq!(
+            old,
+            json!({"tools": [{"name": "t", "inputSchema": {"type": "object"}}]})
+        );
         let mut mid = json!({"tools": [tool]});
         downgrade_result(&mut mid, "tools/list", OldEra::V2025_03_26);
         assert_eq!(

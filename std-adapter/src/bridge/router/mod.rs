@@ -19,6 +19,7 @@ mod events;
 mod flight;
 mod front;
 mod host;
+mod hub;
 mod own_requests;
 mod pages;
 mod session;
@@ -64,14 +65,38 @@ struct Router {
     flight: InFlight,
     session: Session,
     check: Checking,
+    /// See [`run_device`].
+    announce_links: bool,
+    /// A link has been up before (so a new one may bring other tools).
+    was_up: bool,
 }
 
-/// Runs the bridge (see [`crate::bridge::run`]).
+/// Runs the bridge (see [`crate::bridge::run`]): a hub when `cfg.devices` is not empty.
 pub(super) fn run<R, W>(
     cfg: BridgeConfig,
     host_in: R,
     host_out: W,
     log: Logger,
+) -> Result<(), BridgeError>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    if cfg.devices.is_empty() {
+        run_device(cfg, host_in, host_out, log, false)
+    } else {
+        hub::run(cfg, host_in, host_out, log)
+    }
+}
+
+/// Runs the router of one device. `announce_links`: tell the host
+/// `notifications/tools/list_changed` when the link closes or comes back (a hub re-lists then).
+fn run_device<R, W>(
+    cfg: BridgeConfig,
+    host_in: R,
+    host_out: W,
+    log: Logger,
+    announce_links: bool,
 ) -> Result<(), BridgeError>
 where
     R: Read + Send + 'static,
@@ -95,6 +120,8 @@ where
         flight: InFlight::new(),
         session: Session::default(),
         check: Checking::new(),
+        announce_links,
+        was_up: false,
     };
     router
         .log
@@ -192,6 +219,7 @@ impl Router {
             Event::DeviceClosed { gen, why } => self.on_device_closed(gen, &why),
             Event::Connected { gen, attempt, link } => self.on_connected(gen, attempt, link),
             Event::GaveUp { gen, error } => self.on_gave_up(gen, error),
+            Event::HubLine { .. } | Event::HubDeviceDone { .. } => {}
         }
     }
 }

@@ -53,9 +53,7 @@ impl Router {
             .and_then(Value::as_str)
             .map(str::to_owned);
         let tools = result.get("tools").and_then(Value::as_array);
-        merging
-            .tools
-            .extend(tools.into_iter().flatten().cloned());
+        merging.tools.extend(tools.into_iter().flatten().cloned());
         merging.pages += 1;
         if let Some(cursor) = next.filter(|_| merging.pages < MAX_PAGES) {
             let mut params = merging.params.clone();
