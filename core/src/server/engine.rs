@@ -93,7 +93,7 @@ impl<'a, H: Handler, const TOOLS: usize> Server<'a, H, TOOLS> {
     }
 
     /// Checks every definition and builds the server with schemas compiled beforehand (for
-    /// example loaded from flash with [`Program::from_postcard`](crate::schema::Program)).
+    /// example loaded from flash with [`Program::from_postcard`](crate::schema::Program::from_postcard)).
     /// `programs[i]` must be the compiled schemas of `tools[i]`: only the presence of the
     /// output program can be checked here.
     pub fn with_programs(

@@ -83,28 +83,34 @@
 //!
 //! # Memory
 //!
-//! Nothing is allocated. RAM is what the firmware gives the engine; figures measured on
-//! x86-64 by `tests/tests/engine_stack.rs` (pointers and `usize` are 8 bytes there, so a 32-bit
-//! MCU needs less for the fixed parts):
+//! Nothing is allocated. RAM is what the firmware gives the engine:
 //!
 //! - the input buffer: a [`LineReader<R, N>`](crate::transport::LineReader) holds the `N`-byte
-//!   line buffer (the longest request line, LF included) plus 280 bytes of state, most of it
-//!   the overlong-line id recovery;
+//!   line buffer (the longest request line, LF included) plus a fixed state, most of it the
+//!   overlong-line id recovery;
 //! - the output buffer: a `&mut [u8]` of the firmware's choice, at least
 //!   [`Server::required_output_len`] bytes (every response except an oversized tool result
 //!   fits; a tool result that does not fit becomes an `isError` result that says how many bytes
 //!   it needed);
-//! - the [`Server`] value: 184 bytes + 97 bytes per tool + the handler (`Server<H, 8>` is
-//!   960 bytes + `H`); the tools themselves are `static` data in flash;
-//! - compiled schemas: a [`SchemaStorage`] of `2 * TOOLS * (14 * NODES + 8 * OPS + TEXT)`
-//!   bytes when they are compiled at start-up (11 776 bytes for 8 tools of `<16, 48, 128>`),
-//!   nothing when precompiled programs are loaded from flash ([`Server::with_programs`]);
+//! - the [`Server`] value: a fixed part, a compiled-schema handle and a flag per tool, and the
+//!   handler; the tools themselves are `static` data in flash;
+//! - compiled schemas: a [`Storage<NODES, OPS, TEXT>`](crate::schema::Storage) takes
+//!   `14 * NODES + 8 * OPS + TEXT` bytes (rounded up to its 4-byte alignment). A
+//!   [`SchemaStorage`], for schemas compiled at start-up by [`Server::new`], holds two per tool,
+//!   each sized for the largest schema: `2 * TOOLS * (14 * NODES + 8 * OPS + TEXT)` bytes.
+//!   [`Server::with_programs`] takes programs the firmware made itself, in storages sized for
+//!   each schema: compiled at start-up, or loaded from flash with
+//!   [`Program::from_postcard`](crate::schema::Program::from_postcard), which decodes the nodes
+//!   and ops into a RAM `Storage` and borrows the text from flash (`TEXT` may be 0), so a
+//!   loaded program takes `14 * NODES + 8 * OPS` bytes of RAM;
 //! - the stack: the engine does not recurse (JSON is scanned iteratively); the schema
-//!   validator recurses once per nested subschema. A conversation through every method, with
-//!   argument and output validation and a 40-deep request, used at most 19 185 bytes of stack
-//!   (release build, x86-64, including the test's handler and the thread's first frames; run
-//!   `cargo test --release -p embedded-mcp-tests --test engine_stack -- --ignored --nocapture`).
-//!   Measure on the target (the QEMU firmware) before sizing a task's stack.
+//!   validator recurses once per nested subschema. Measure on the target (the QEMU firmware
+//!   reports its peak) before sizing a task's stack.
+//!
+//! Measured figures are kept with the benches, not here: flash and RAM of firmware in
+//! `benches/SIZES.md` and `benches/RESULTS.md`, the host sizes of these values and the stack of
+//! a conversation through every method in `benches/RESULTS.md` (printed by
+//! `cargo test --release -p embedded-mcp-tests --test engine_stack -- --include-ignored --nocapture`).
 
 mod call;
 mod config;
