@@ -112,8 +112,11 @@
 //! a conversation through every method in `benches/RESULTS.md` (printed by
 //! `cargo test --release -p embedded-mcp-tests --test engine_stack -- --include-ignored --nocapture`).
 
+mod async_handler;
 mod call;
+mod call_async;
 mod config;
+mod context;
 mod cursor;
 mod definitions;
 mod dispatch;
@@ -127,7 +130,9 @@ mod schema_storage;
 mod serve;
 mod tool;
 
-pub use config::{CacheScope, Config, Stats, MAX_ID_LEN};
+pub use async_handler::AsyncHandler;
+pub use config::{CacheScope, Clock, Config, Stats, MAX_ID_LEN};
+pub use context::{Context, NOTIFICATION_LEN};
 pub use engine::Server;
 pub use error::{DefinitionError, SchemaRole, ServeError};
 pub use handler::{Call, Done, Handler, Output, ToolError};
