@@ -57,6 +57,18 @@ pub trait AsyncHandler {
         out: Output<'_>,
         cx: &mut Context<'_>,
     ) -> Result<Done, Self::Error>;
+
+    /// Runs while the serve loop waits for the next request, to log from firmware code
+    /// outside a call (a fault seen by a driver, a button): `cx.log(...)` is sent on a legacy
+    /// stream after `initialize`, at the stream's level (`logging/setLevel`); never to a
+    /// 2026-07-28 peer, where every message belongs to a request. The future is dropped as
+    /// soon as a line arrives, at whichever `.await` it is (so keep what it owns consistent
+    /// at each one), and started again after that request; when it returns, it is started
+    /// again at once. The default never completes and sends nothing.
+    async fn idle(&mut self, cx: &mut Context<'_>) {
+        let _ = cx;
+        core::future::pending::<()>().await;
+    }
 }
 
 impl<H: Handler> AsyncHandler for H {

@@ -7,7 +7,7 @@ use core::task::Poll;
 
 use crate::json::Limits;
 use crate::protocol::{Envelope, Message, RequestId};
-use crate::transport::{self, Lookahead};
+use crate::transport::{self, Frame, LineReader, Lookahead};
 
 use super::call::Prepared;
 use super::context::{Link, Rate};
@@ -24,15 +24,15 @@ pub(super) enum Outcome {
 }
 
 /// What woke the serve loop while a call runs.
-enum Event<T, E> {
+enum Event<T, X> {
     /// The handler returned.
     Done(T),
     /// The call was cancelled and the handler did not finish at its next poll.
     Cancelled,
     /// The handler has a notification line to send.
     Line,
-    /// The look-ahead read once (`Ok(false)`: the stream ended).
-    Read(Result<bool, E>),
+    /// The reader read (the look-ahead once, or a whole frame).
+    Read(X),
 }
 
 /// True when `line` is a `notifications/cancelled` naming request `id`.
@@ -138,5 +138,48 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
             send_line(&link, writer).await.map_err(ServeError::Write)?;
         }
         Ok(Outcome::Finished(self.finish(prepared, done, out)))
+    }
+
+    /// The next frame (with the reader's look-ahead behind it), while the handler's
+    /// [`AsyncHandler::idle`] runs and its log lines are written.
+    pub(super) async fn next_frame_idle<
+        'r,
+        R: embedded_io_async::Read,
+        W: embedded_io_async::Write,
+        const N: usize,
+    >(
+        &mut self,
+        reader: &'r mut LineReader<R, N>,
+        writer: &mut W,
+    ) -> Result<Option<(Frame<'r>, Lookahead<'r, R>)>, ServeError<R::Error, W::Error>> {
+        let link = Link::new();
+        // Outside a call, only a legacy stream after `initialize` takes log messages.
+        let level = self.session.and(self.log_level);
+        let rate = Rate {
+            interval_ms: 0,
+            clock: None,
+        };
+        let mut cx = Context::new(&link, None, level, rate);
+        let mut read = pin!(reader.split_frame_async());
+        loop {
+            let mut idle = pin!(self.handler.idle(&mut cx));
+            loop {
+                let event = poll_fn(|task| {
+                    if let Poll::Ready(next) = read.as_mut().poll(task) {
+                        return Poll::Ready(Event::Read(next));
+                    }
+                    if link.has_line() {
+                        return Poll::Ready(Event::Line);
+                    }
+                    idle.as_mut().poll(task).map(Event::Done)
+                })
+                .await;
+                match event {
+                    Event::Read(next) => return next.map_err(ServeError::Read),
+                    Event::Line => send_line(&link, writer).await.map_err(ServeError::Write)?,
+                    Event::Done(()) | Event::Cancelled => break,
+                }
+            }
+        }
     }
 }

@@ -53,9 +53,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         out: &mut [u8],
     ) -> Result<(), ServeError<R::Error, W::Error>> {
         loop {
-            let Some((frame, mut ahead)) =
-                reader.split_frame_async().await.map_err(ServeError::Read)?
-            else {
+            let Some((frame, mut ahead)) = self.next_frame_idle(reader, writer).await? else {
                 return Ok(());
             };
             let n = match self.frame_step(frame, out) {
