@@ -13,7 +13,7 @@ use crate::device::{
 
 /// Every option the parser accepts and the usage text documents (`--verbose` is an alias of `-v`).
 #[cfg(test)]
-pub(crate) const FLAGS: [&str; 18] = [
+pub(crate) const FLAGS: [&str; 21] = [
     "--serial",
     "--baud",
     "--unix",
@@ -32,6 +32,10 @@ pub(crate) const FLAGS: [&str; 18] = [
     "-v",
     "-vv",
     "TOOL [key=value ...]",
+    // The HTTP front of `bridge`.
+    "--http",
+    "--token-file",
+    "--allowed-origin",
 ];
 
 /// Why the command line of a device command was refused.
@@ -122,6 +126,17 @@ impl std::error::Error for OptionError {
     }
 }
 
+/// The options of `bridge --http`.
+#[derive(Debug, Default)]
+pub(super) struct HttpOptions {
+    /// `--http ADDR:PORT`, as given.
+    pub(super) bind: Option<String>,
+    /// `--token-file PATH`.
+    pub(super) token_file: Option<PathBuf>,
+    /// Every `--allowed-origin ORIGIN`.
+    pub(super) allowed_origins: Vec<String>,
+}
+
 /// Options shared by the three commands.
 #[derive(Debug)]
 pub(super) struct Options {
@@ -135,6 +150,8 @@ pub(super) struct Options {
     pub(super) startup_retry: Option<Duration>,
     /// `-h` or `--help`: print the usage and do nothing else.
     pub(super) help: bool,
+    /// The HTTP front of `bridge` (`--http`, `--token-file`, `--allowed-origin`).
+    pub(super) http: HttpOptions,
     pub(super) positional: Vec<String>,
 }
 
@@ -165,6 +182,7 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
         on_invalid: OnInvalid::Error,
         reconnect_attempts: None,
         startup_retry: None,
+        http: HttpOptions::default(),
         positional: Vec::new(),
     };
     let mut baud: Option<u32> = None;
@@ -250,6 +268,10 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
                 o.startup_retry = Some(Duration::from_millis(number(flag, &value(flag)?)?));
             }
             "--protocol" => o.protocol = value(flag)?,
+            // The HTTP front of `bridge`.
+            "--http" => o.http.bind = Some(value(flag)?),
+            "--token-file" => o.http.token_file = Some(PathBuf::from(value(flag)?)),
+            "--allowed-origin" => o.http.allowed_origins.push(value(flag)?),
             "--json" => o.json = true,
             "-h" | "--help" => o.help = true,
             "-v" | "--verbose" => o.verbosity = o.verbosity.saturating_add(1),
