@@ -7,7 +7,7 @@ use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
 use super::doors::Doors;
-use super::handshake::Handshakes;
+use super::handshake::Handshake;
 use super::hub::Hub;
 use super::reply::Reply;
 use super::session::Sessions;
@@ -24,7 +24,7 @@ pub(super) const ENDPOINT: &str = "/mcp";
 pub(super) struct Front {
     pub(super) hub: Hub,
     pub(super) sessions: Sessions,
-    pub(super) handshakes: Handshakes,
+    pub(super) handshake: Handshake,
     pub(super) doors: Doors,
     /// Longest wait for the device's answer to one request (the router answers every request
     /// within its own timeout; this is the safety net behind it).

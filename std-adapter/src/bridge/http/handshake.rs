@@ -1,18 +1,18 @@
-//! The device's `InitializeResult`, learnt once per legacy version: the front does the
-//! handshake with the router itself (under its own client name) and answers every session's
-//! `initialize` from this cache, so one session's handshake never reaches the device and never
-//! disturbs another session. The router keeps the last handshake and replays it after a
-//! reconnect, as for a stdio host.
+//! The device's `InitializeResult`, learnt once: the front does one handshake with the router
+//! itself (at the latest legacy version, under its own client name) and answers every session's
+//! `initialize` from it, so no session's handshake ever reaches the device or disturbs another
+//! session. The router keeps that handshake and replays it after a reconnect, as for a stdio
+//! host.
 
-use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
-use serde_json::json;
+use serde_json::{json, Value};
 
-use super::hub::{Delivery, Hub, Owner};
+use super::hub::{Delivery, Hub, Owner, Ticket};
+use crate::device::client::MAX_PAGES;
 
 /// The client name the front gives the device.
 const CLIENT_NAME: &str = "embedded-mcp-http";
@@ -26,26 +26,30 @@ pub(super) enum Learnt {
     Error(Arc<str>),
 }
 
-/// The cache, one entry per version.
-pub(super) struct Handshakes {
-    /// Held while a handshake runs, so that only one runs at a time.
-    cache: Mutex<HashMap<Version, Arc<str>>>,
+/// The version the front's handshake asks for.
+const VERSION: Version = Version::LATEST_LEGACY;
+
+/// The learnt result (once the device accepted the handshake).
+pub(super) struct Handshake {
+    /// Held while the handshake runs, so that only one runs at a time.
+    cache: Mutex<Option<Arc<str>>>,
 }
 
-impl Handshakes {
+impl Handshake {
     pub(super) fn new() -> Self {
         Self {
-            cache: Mutex::new(HashMap::new()),
+            cache: Mutex::new(None),
         }
     }
 
-    /// The device's `InitializeResult` for `version`, doing the handshake first if needed;
+    /// The device's `InitializeResult`, doing the handshake first if it has not succeeded yet;
     /// `wait` bounds the wait for the device.
-    pub(super) fn result(&self, hub: &Hub, version: Version, wait: Duration) -> Learnt {
+    pub(super) fn result(&self, hub: &Hub, wait: Duration) -> Learnt {
         let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(result) = cache.get(&version) {
+        if let Some(result) = cache.as_ref() {
             return Learnt::Result(result.clone());
         }
+        let version = VERSION;
         let request = json!({
             "jsonrpc": "2.0",
             "id": 0,
@@ -56,27 +60,14 @@ impl Handshakes {
                 "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
             }
         });
-        let owner = Owner {
-            session: None,
-            id_raw: "0".into(),
-            id_key: "0".into(),
-            log_level: None,
-        };
-        let Ok(ticket) = hub.forward(request, owner) else {
+        let Ok(ticket) = hub.forward(request, own()) else {
             return Learnt::Error(r#"{"code":-32000,"message":"the bridge stopped"}"#.into());
         };
-        let response = loop {
-            match ticket.lines.recv_timeout(wait) {
-                Ok(Delivery::Response(line)) => break line,
-                Ok(Delivery::Notification(_)) => {}
-                Err(_) => {
-                    hub.forget(ticket.id);
-                    return Learnt::Error(
-                        r#"{"code":-32001,"message":"the device did not answer initialize in time"}"#
-                            .into(),
-                    );
-                }
-            }
+        let Some(response) = answer(hub, &ticket, wait) else {
+            return Learnt::Error(
+                r#"{"code":-32001,"message":"the device did not answer initialize in time"}"#
+                    .into(),
+            );
         };
         let Ok(doc) = RawValue::parse_with(
             &response,
@@ -91,7 +82,8 @@ impl Handshakes {
         if let Some(result) = doc.get("result") {
             let result: Arc<str> = Arc::from(result.raw());
             let _ = hub.notify(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-            cache.insert(version, result.clone());
+            list_tools(hub, wait);
+            *cache = Some(result.clone());
             return Learnt::Result(result);
         }
         match doc.get("error") {
@@ -99,6 +91,57 @@ impl Handshakes {
             None => {
                 Learnt::Error(r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into())
             }
+        }
+    }
+}
+
+/// The owner of the front's own requests.
+fn own() -> Owner {
+    Owner {
+        session: None,
+        id_raw: "0".into(),
+        id_key: "0".into(),
+        log_level: None,
+    }
+}
+
+/// The response to `ticket` (`None`: none within `wait`).
+fn answer(hub: &Hub, ticket: &Ticket, wait: Duration) -> Option<Vec<u8>> {
+    loop {
+        match ticket.lines.recv_timeout(wait) {
+            Ok(Delivery::Response(line)) => return Some(line),
+            Ok(Delivery::Notification(_)) => {}
+            Err(_) => {
+                hub.forget(ticket.id);
+                return None;
+            }
+        }
+    }
+}
+
+/// Lists the device's tools once (every page), so that the router knows every tool's
+/// `outputSchema` before the first call: it then never holds a result back to fetch the list,
+/// and the device's log lines keep arriving in the order of the requests they belong to (see
+/// [`super::hub`]).
+fn list_tools(hub: &Hub, wait: Duration) {
+    let mut cursor: Option<Value> = None;
+    for _ in 0..MAX_PAGES {
+        let mut request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list"});
+        if let Some(cursor) = cursor.take() {
+            request["params"] = json!({ "cursor": cursor });
+        }
+        let Ok(ticket) = hub.forward(request, own()) else {
+            return;
+        };
+        let Some(line) = answer(hub, &ticket, wait) else {
+            return;
+        };
+        let next = serde_json::from_slice::<Value>(&line)
+            .ok()
+            .and_then(|v| v.get("result")?.get("nextCursor").cloned());
+        match next {
+            Some(next) => cursor = Some(next),
+            None => return,
         }
     }
 }

@@ -1,9 +1,13 @@
 //! 2025-06-18 and 2025-11-25 over HTTP: sessions opened by `initialize` (answered by the front
-//! from the device's cached handshake), `Mcp-Session-Id` and `MCP-Protocol-Version` checked on
-//! every later request, `logging/setLevel` kept per session, and every other request made
-//! self-contained on its way to the device: its `_meta` gets the session's protocol version and
-//! client capabilities, so the device answers it with that session's rules whatever other
-//! sessions agreed to.
+//! from the device's cached handshake, echoing the client's version when the bridge supports
+//! it), `Mcp-Session-Id` and `MCP-Protocol-Version` checked on every later request, and
+//! `logging/setLevel` kept per session.
+//!
+//! A session at the version of the front's own handshake (2025-11-25 with a current device)
+//! sends its requests to the device unchanged. A session at another version (2025-06-18) gets
+//! the handshake's result translated (that version's `protocolVersion`, no `serverInfo` fields it
+//! lacks), and its requests carry that version and the client's capabilities in `_meta`, which an
+//! embedded-mcp device answers with that version's rules, whatever other sessions agreed to.
 
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
@@ -66,47 +70,80 @@ fn initialize(front: &Front, request: &Request, msg: &Message, id: &Id) -> Reply
             "Invalid params: \"protocolVersion\" must be a string",
         );
     };
-    let version = Version::negotiate_legacy(Version::parse(requested));
+    let requested = Version::parse(requested).filter(|v| v.is_legacy());
     let capabilities = params
         .and_then(|p| p.get("capabilities"))
         .filter(|c| c.is_object())
         .cloned()
         .unwrap_or_else(|| json!({}));
-    match front
-        .handshakes
-        .result(&front.hub, version, front.reply_wait)
-    {
-        Learnt::Result(result) => {
-            let session = match front.sessions.open(version, capabilities) {
-                Ok(session) => session,
-                Err(OpenError::Full) => {
-                    return Reply::error(
-                        503,
-                        Some(&id.raw),
-                        INVALID_REQUEST,
-                        "Service unavailable: too many sessions; end one with DELETE",
-                    )
-                    .with_header("Retry-After", "10".into())
-                }
-                Err(OpenError::NoRandomness) => {
-                    return Reply::error(
-                        500,
-                        Some(&id.raw),
-                        -32603,
-                        "Internal error: no random bytes for a session id",
-                    )
-                }
-            };
-            front.log.info(format_args!(
-                "session opened at {} ({})",
-                version.as_str(),
-                client_name(params)
-            ));
-            Reply::json(200, envelope(&id.raw, "result", &result))
-                .with_header("Mcp-Session-Id", session)
+    let result = match front.handshake.result(&front.hub, front.reply_wait) {
+        Learnt::Result(result) => result,
+        Learnt::Error(error) => return Reply::json(200, envelope(&id.raw, "error", &error)),
+    };
+    let agreed = device_version(&result);
+    let Some(version) = requested.or(agreed) else {
+        return Reply::error(
+            200,
+            Some(&id.raw),
+            -32603,
+            "Internal error: the device agreed to no legacy protocol version",
+        );
+    };
+    let translate = Some(version) != agreed;
+    let result: std::borrow::Cow<'_, str> = if translate {
+        translated(&result, version).into()
+    } else {
+        (*result).into()
+    };
+    let session = match front.sessions.open(version, capabilities, translate) {
+        Ok(session) => session,
+        Err(OpenError::Full) => {
+            return Reply::error(
+                503,
+                Some(&id.raw),
+                INVALID_REQUEST,
+                "Service unavailable: too many sessions; end one with DELETE",
+            )
+            .with_header("Retry-After", "10".into())
         }
-        Learnt::Error(error) => Reply::json(200, envelope(&id.raw, "error", &error)),
+        Err(OpenError::NoRandomness) => {
+            return Reply::error(
+                500,
+                Some(&id.raw),
+                -32603,
+                "Internal error: no random bytes for a session id",
+            )
+        }
+    };
+    front.log.info(format_args!(
+        "session opened at {} ({})",
+        version.as_str(),
+        client_name(params)
+    ));
+    Reply::json(200, envelope(&id.raw, "result", &result)).with_header("Mcp-Session-Id", session)
+}
+
+/// The `protocolVersion` of the device's `InitializeResult`.
+fn device_version(result: &str) -> Option<Version> {
+    let value: Value = serde_json::from_str(result).ok()?;
+    Version::parse(value.get("protocolVersion")?.as_str()?)
+}
+
+/// The device's `InitializeResult` as `version` has it: that `protocolVersion`, and for
+/// 2025-06-18 no `serverInfo` `description`, `websiteUrl` or `icons` (2025-11-25 added them).
+fn translated(result: &str, version: Version) -> String {
+    let Ok(mut value) = serde_json::from_str::<Value>(result) else {
+        return result.to_owned();
+    };
+    value["protocolVersion"] = json!(version.as_str());
+    if !version.has_icons() {
+        if let Some(info) = value.get_mut("serverInfo").and_then(Value::as_object_mut) {
+            for key in ["description", "websiteUrl", "icons"] {
+                info.remove(key);
+            }
+        }
     }
+    value.to_string()
 }
 
 fn client_name(params: Option<&Value>) -> String {
@@ -166,10 +203,12 @@ pub(super) fn post(
                     id_key: id.key.clone(),
                     log_level: Some(session.log_level.clone()),
                 };
-                match front
-                    .hub
-                    .forward(self_contained(&msg.value, &session), owner)
-                {
+                let request = if session.translate {
+                    self_contained(&msg.value, &session)
+                } else {
+                    msg.value.clone()
+                };
+                match front.hub.forward(request, owner) {
                     Ok(ticket) => Reply::Wait {
                         ticket,
                         sse: accepts.sse,

@@ -43,12 +43,10 @@ use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::Duration;
 
-use embedded_mcp::protocol::Version;
-
 use super::{BridgeConfig, BridgeError};
 use crate::device::Logger;
 use front::Front;
-use handshake::Handshakes;
+use handshake::Handshake;
 use hub::Hub;
 use pipe::{PipeIn, PipeOut};
 use session::Sessions;
@@ -152,7 +150,7 @@ pub fn serve_on(
     let front = Arc::new(Front {
         hub: Hub::new(to_router, log.clone()),
         sessions: Sessions::new(http.max_sessions, Duration::from_secs(600)),
-        handshakes: Handshakes::new(),
+        handshake: Handshake::new(),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
         reply_wait,
         log: log.clone(),
@@ -193,9 +191,7 @@ pub fn serve_on(
         std::thread::Builder::new()
             .name("handshake".into())
             .spawn(move || {
-                front
-                    .handshakes
-                    .result(&front.hub, Version::LATEST_LEGACY, front.reply_wait);
+                front.handshake.result(&front.hub, front.reply_wait);
             })
             .map_err(HttpError::Thread)?;
     }

@@ -45,8 +45,10 @@ impl LogLevel {
 pub(super) struct LegacySession {
     /// The version agreed to in `initialize`.
     pub(super) version: Version,
-    /// The client's `capabilities` from `initialize` (sent with each of its requests).
+    /// The client's `capabilities` from `initialize`.
     pub(super) capabilities: Value,
+    /// The version differs from the device's handshake: requests carry it in `_meta`.
+    pub(super) translate: bool,
     /// `logging/setLevel`'s threshold ([`LogLevel`] number, 0: not set).
     pub(super) log_level: Arc<AtomicU8>,
     last_used: Mutex<Instant>,
@@ -93,7 +95,12 @@ impl Sessions {
     }
 
     /// Opens a session; returns its id.
-    pub(super) fn open(&self, version: Version, capabilities: Value) -> Result<String, OpenError> {
+    pub(super) fn open(
+        &self,
+        version: Version,
+        capabilities: Value,
+        translate: bool,
+    ) -> Result<String, OpenError> {
         let id = new_session_id().ok_or(OpenError::NoRandomness)?;
         let mut map = self.map();
         if map.len() >= self.max {
@@ -106,6 +113,7 @@ impl Sessions {
         let session = LegacySession {
             version,
             capabilities,
+            translate,
             log_level: Arc::new(AtomicU8::new(0)),
             last_used: Mutex::new(Instant::now()),
         };
@@ -140,24 +148,24 @@ mod tests {
     #[test]
     fn sessions_are_bounded_and_their_ids_random() {
         let s = Sessions::new(2, Duration::from_secs(600));
-        let a = s.open(Version::V2025_11_25, Value::Null).unwrap();
-        let b = s.open(Version::V2025_06_18, Value::Null).unwrap();
+        let a = s.open(Version::V2025_11_25, Value::Null, false).unwrap();
+        let b = s.open(Version::V2025_06_18, Value::Null, false).unwrap();
         assert_ne!(a, b);
         assert_eq!(a.len(), 32);
         assert!(a.bytes().all(|c| c.is_ascii_hexdigit()));
         assert_eq!(
-            s.open(Version::V2025_11_25, Value::Null),
+            s.open(Version::V2025_11_25, Value::Null, false),
             Err(OpenError::Full)
         );
         assert_eq!(s.get(&b).unwrap().version, Version::V2025_06_18);
         assert!(s.close(&a));
         assert!(!s.close(&a));
         assert!(s.get(&a).is_none());
-        assert!(s.open(Version::V2025_11_25, Value::Null).is_ok());
+        assert!(s.open(Version::V2025_11_25, Value::Null, false).is_ok());
         // Idle sessions make room.
         let s = Sessions::new(1, Duration::ZERO);
-        s.open(Version::V2025_11_25, Value::Null).unwrap();
-        assert!(s.open(Version::V2025_11_25, Value::Null).is_ok());
+        s.open(Version::V2025_11_25, Value::Null, false).unwrap();
+        assert!(s.open(Version::V2025_11_25, Value::Null, false).is_ok());
     }
 
     #[test]
