@@ -3,21 +3,23 @@
 //!
 //! It is a layer on top of the routing loop, not a part of it: the routing loop runs exactly as
 //! for a stdio host, and the front is its one host, talking to it through a line pipe
-//! ([`pipe`]). What is per client lives here:
+//! (`pipe`). What is per client lives here:
 //!
-//! - [`hub`]: each forwarded request gets a bridge-side id (and its progress token the same
+//! - `hub`: each forwarded request gets a bridge-side id (and its progress token the same
 //!   number), so requests of different clients never collide on the device's one stream; every
 //!   response and notification the router writes goes back to the request it belongs to, with
-//!   the client's own id and token put back byte for byte ([`splice`]).
-//! - [`legacy`]: 2025-06-18 and 2025-11-25 sessions. The device's `InitializeResult` is learnt
-//!   once per version by the front's own handshake ([`handshake`]) and every session's
-//!   `initialize` is answered from it; the session's later requests go to the device with the
-//!   session's version and client capabilities in `_meta`, so no session depends on another's
-//!   handshake.
-//! - [`stateless`]: 2026-07-28 requests, checked against the headers that revision adds and
+//!   the client's own id and token put back byte for byte (`splice`).
+//! - `legacy`: 2025-06-18 and 2025-11-25 sessions. The device's `InitializeResult` is learnt
+//!   once by the front's own handshake (`handshake`) and every session's `initialize` is
+//!   answered from it, so no session's handshake reaches the device; a session at another
+//!   version than the device's gets the result translated and its requests carry its version in
+//!   `_meta`.
+//! - `stateless`: 2026-07-28 requests, checked against the headers that revision adds and
 //!   forwarded as they are.
-//! - [`doors`]: `Host`, `Origin` and the bearer token, checked before anything else.
-//! - [`wire`] and [`connection`]: HTTP/1.1 on std threads (one per connection, bounded), heads
+//! - `doors`: `Host`, `Origin` and the bearer token, checked before anything else.
+//! - `front`: which era answers a request; `session`: the session table; `reply`: answers
+//!   before they are written.
+//! - `wire` and `connection`: HTTP/1.1 on std threads (one per connection, bounded), heads
 //!   parsed by `httparse`, bodies bounded, answers as JSON or as SSE in chunked encoding.
 
 mod connection;
