@@ -16,7 +16,7 @@ bash scripts/setup.sh
 
 step "format"
 cargo fmt --all --check
-for fw in examples/qemu-sensors examples/m4f-smoke; do
+for fw in examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -24,7 +24,7 @@ step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "clippy of the firmware crates (outside the workspace: other targets)"
-for fw in examples/qemu-sensors examples/m4f-smoke; do
+for fw in examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke; do
     (cd "$fw" && cargo clippy -q -- -D warnings)
 done
 
@@ -52,6 +52,9 @@ if [ -f tests/clients/run.sh ]; then
     step "real MCP clients through the bridge"
     bash tests/clients/run.sh
 fi
+
+step "the official MCP conformance suite against bridge --http and examples/qemu-conformance"
+bash tests/conformance/run.sh
 
 step "demo: the main job runs and shows only commands, answers and the CLI's notes"
 demo_out=$(mktemp)
