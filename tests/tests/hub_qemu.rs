@@ -5,9 +5,12 @@
 //!   counter, so `set_led`'s `previous` and `read_temperature`'s `sample` tell the boards apart.
 //! - One board's QEMU killed: every other board still answers each call within a second, and the
 //!   killed one comes back as a fresh boot (its sample counter starts again).
-//! - No QEMU outlives a test: the bridge (killed on drop) takes its QEMUs with it
-//!   (`PR_SET_PDEATHSIG`), and [`Boards`] SIGKILLs every QEMU pid the bridge logged, also when
-//!   the test fails.
+//! - The bridge process and its QEMUs: a SIGKILLed bridge (one board, or a hub of two) leaves
+//!   no QEMU behind (`PR_SET_PDEATHSIG`), and SIGTERM or SIGINT stop the bridge and every QEMU
+//!   within a second. Each QEMU is checked by the pid the bridge logged, not by a process search
+//!   (other tests run QEMUs at the same time).
+//! - No QEMU outlives a test: the bridge (killed on drop) takes its QEMUs with it, and [`Boards`]
+//!   SIGKILLs every QEMU pid the bridge logged, also when the test fails.
 #![cfg(unix)]
 
 mod bridge_support;
@@ -48,6 +51,8 @@ struct Boards {
 }
 
 impl Boards {
+    /// A hub of `count` boards named `b0`, `b1`, ...; `count == 0` is one board behind a plain
+    /// `--qemu` bridge (its pid is listed under "bridge").
     fn start(count: usize) -> Self {
         let fw = firmware().to_string_lossy().into_owned();
         let names: Vec<String> = (0..count).map(|n| format!("b{n}")).collect();
@@ -56,8 +61,12 @@ impl Boards {
         for link in &links {
             args.extend(["--device", link]);
         }
+        if count == 0 {
+            args.extend(["--qemu", &fw]);
+        }
         args.extend(["--timeout-ms", "8000"]);
         let bridge = BridgeProcess::start(&args);
+        let count = count.max(1);
         let mut boards = Self {
             bridge,
             names,
@@ -76,7 +85,8 @@ impl Boards {
             let Some((head, pid)) = line.split_once(": info: device process pid ") else {
                 continue;
             };
-            let (Some(name), Ok(pid)) = (head.rsplit(": ").next(), pid.trim().parse()) else {
+            // "embedded-mcp bridge: NAME" in a hub, "embedded-mcp bridge" for one device.
+            let (Some(name), Ok(pid)) = (head.rsplit([':', ' ']).next(), pid.trim().parse()) else {
                 continue;
             };
             self.pids.entry(name.to_owned()).or_default().push(pid);
@@ -305,4 +315,54 @@ fn eight_boards_calls_routed_and_one_killed_while_the_others_answer() {
         "eight boards: slowest live answer {slowest:?}, test {:?}",
         started.elapsed()
     );
+}
+
+/// Signals the bridge; returns how long until the bridge and every QEMU it logged were gone.
+fn stop_with(boards: &mut Boards, signal: &str, code: Option<i32>) -> Duration {
+    boards.scan_pids();
+    let pids: Vec<u32> = boards.pids.values().flatten().copied().collect();
+    assert!(pids.iter().all(|p| process_alive(*p)), "{pids:?}");
+    let started = Instant::now();
+    boards.bridge.signal(signal);
+    let status = boards.bridge.wait_exit();
+    assert_eq!(
+        status.code(),
+        code,
+        "SIG{signal}: {status}; stderr:\n{}",
+        boards.bridge.stderr()
+    );
+    for pid in &pids {
+        assert!(
+            wait_gone(*pid),
+            "SIG{signal}: QEMU {pid} outlived the bridge"
+        );
+    }
+    started.elapsed()
+}
+
+#[test]
+fn a_sigkilled_bridge_leaves_no_qemu() {
+    for count in [0, 2] {
+        let mut boards = Boards::start(count);
+        boards.initialize();
+        let took = stop_with(&mut boards, "KILL", None);
+        assert!(took < Duration::from_secs(2), "{count} board(s): {took:?}");
+        eprintln!("SIGKILL, {} QEMU(s) gone in {took:?}", count.max(1));
+    }
+}
+
+#[test]
+fn sigterm_and_sigint_stop_the_bridge_and_every_qemu_within_a_second() {
+    for (signal, code) in [("TERM", 143), ("INT", 130)] {
+        for count in [0, 2] {
+            let mut boards = Boards::start(count);
+            boards.initialize();
+            let took = stop_with(&mut boards, signal, Some(code));
+            assert!(
+                took < Duration::from_secs(1),
+                "SIG{signal}, {count} board(s): {took:?}"
+            );
+            eprintln!("SIG{signal}, {} QEMU(s) gone in {took:?}", count.max(1));
+        }
+    }
 }
