@@ -8,6 +8,13 @@
 //! changed (`notifications/tools/list_changed`: the device said so, or its link closed or came
 //! back). When the hub's list changes, a legacy host that initialized gets
 //! `notifications/tools/list_changed`.
+//!
+//! The hub speaks one revision to its devices, the newest legacy one, whatever the host speaks:
+//! the tools it lists and the results its routers check are of that revision. A 2026-07-28
+//! host's call goes to the device without the revision's `_meta` keys, and its result comes back
+//! with `resultType: "complete"` ([`tools::as_modern_result`]); so what such a host sees matches
+//! the tool list it got (an `outputSchema` of an array tool is the legacy `{"result": [...]}`
+//! wrapping, and so is its `structuredContent`).
 
 mod pipe;
 mod tools;
@@ -57,8 +64,8 @@ struct Slot {
 
 /// A request the hub sent to a device's router, by the hub's id.
 enum Job {
-    /// A host request (its id and method).
-    Host { id: Id },
+    /// A host request (its id); `modern`: the host asked in 2026-07-28.
+    Host { id: Id, modern: bool },
     /// The hub's `initialize` of the device.
     Init(usize),
     /// The hub's `tools/list` of the device.
@@ -334,7 +341,13 @@ impl Hub {
                     self.waiting.push((id, meta_version));
                 }
             }
-            "tools/call" => self.route_call(id, params),
+            "tools/call" => {
+                let modern = meta_version
+                    .as_deref()
+                    .and_then(embedded_mcp::protocol::Version::parse)
+                    .is_some_and(|v| !v.is_legacy());
+                self.route_call(id, params, modern);
+            }
             _ => self.emit(error_response(
                 Some(&id.raw),
                 METHOD_NOT_FOUND,
@@ -372,7 +385,7 @@ impl Hub {
         }
     }
 
-    fn route_call(&mut self, id: Id, params: Option<&Value>) {
+    fn route_call(&mut self, id: Id, params: Option<&Value>, modern: bool) {
         let name = params
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
@@ -389,8 +402,9 @@ impl Hub {
         let mut params = params.cloned().unwrap_or(json!({}));
         if let Some(object) = params.as_object_mut() {
             object.insert("name".into(), json!(tool));
+            tools::drop_modern_meta(object);
         }
-        self.send_job(index, Job::Host { id }, "tools/call", params);
+        self.send_job(index, Job::Host { id, modern }, "tools/call", params);
     }
 
     fn forward_cancel(&mut self, params: Option<&Value>) {
@@ -401,7 +415,7 @@ impl Hub {
             return;
         };
         let found = self.jobs.iter().find_map(|(hub_id, job)| match job {
-            Job::Host { id } if id.key == key => Some(hub_id.clone()),
+            Job::Host { id, .. } if id.key == key => Some(hub_id.clone()),
             _ => None,
         });
         let Some(hub_id) = found else {
@@ -447,7 +461,9 @@ impl Hub {
 
     fn on_job_failed(&mut self, job: Job, why: &str) {
         match job {
-            Job::Host { id } => self.emit(error_response(Some(&id.raw), CONNECTION_CLOSED, why)),
+            Job::Host { id, .. } => {
+                self.emit(error_response(Some(&id.raw), CONNECTION_CLOSED, why));
+            }
             Job::Init(index) => {
                 if let Some(slot) = self.slots.get_mut(index) {
                     slot.settled = true;
@@ -464,8 +480,11 @@ impl Hub {
         };
         match msg.class {
             Class::Response { id } => match self.jobs.remove(&id.key) {
-                Some(Job::Host { id: host_id }) => {
-                    if let Some(answer) = tools::reply_as(&line, &host_id.raw) {
+                Some(Job::Host {
+                    id: host_id,
+                    modern,
+                }) => {
+                    if let Some(answer) = tools::reply_as(&line, &host_id.raw, modern) {
                         self.emit(answer);
                     }
                 }
