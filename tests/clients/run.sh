@@ -19,6 +19,9 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# QEMU sockets of this run go under $logs, so the leftover check below sees only our QEMUs
+# (other test runs may have QEMUs of their own).
+export TMPDIR=$logs
 
 passed=0
 failed=0
@@ -184,7 +187,7 @@ else
 fi
 
 # Nothing may be left running.
-leftover=$(pgrep -f "$fake|qemu-system-arm.*embedded-mcp-" || true)
+leftover=$(pgrep -f "$fake|qemu-system-arm.*$logs/" || true)
 if [ -n "$leftover" ]; then
     fail "processes left running after the clients: $leftover"
 fi

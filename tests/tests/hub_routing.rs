@@ -237,3 +237,48 @@ fn a_2026_07_28_host_is_served_in_its_revision() {
     }
     h.finish().unwrap();
 }
+
+/// A device that goes away (reset, and silent after it) loses its tools within about two seconds,
+/// not after its reconnects or its 3 s timeout; when it answers again they come back.
+#[test]
+fn a_device_that_goes_away_loses_its_tools_promptly() {
+    let (a, b) = (Fake::start("hub-gone"), Fake::start("hub-stays"));
+    let mut h = hub(&[("gone", &a), ("stays", &b)]);
+    h.initialize("2025-11-25");
+    let list = r#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#;
+    assert_eq!(names(&h.request(list)), ["gone.tool_1", "stays.tool_1"]);
+    a.silent.store(true, Ordering::SeqCst);
+    let started = Instant::now();
+    a.reset();
+    let note = h
+        .try_recv(Duration::from_secs(5))
+        .expect("notifications/tools/list_changed once the device is gone");
+    let took = started.elapsed();
+    assert_eq!(
+        note,
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(
+        took >= Duration::from_secs(2),
+        "withdrawn before its grace: {took:?}"
+    );
+    eprintln!("the gone device's tools were withdrawn after {took:?}");
+    let after = h.request(list);
+    assert_eq!(names(&after), ["stays.tool_1"], "{after}");
+    // Back, answering: its tools return with one more notification.
+    a.silent.store(false, Ordering::SeqCst);
+    a.reset();
+    let note = h
+        .try_recv(TIMEOUT)
+        .expect("list_changed when the device is back");
+    assert_eq!(
+        note,
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    let back = names(&h.request(list));
+    assert_eq!(back.len(), 2, "{back:?}");
+    assert_eq!(back[1], "stays.tool_1");
+    assert!(back[0].starts_with("gone.tool_"), "{back:?}");
+    h.finish().unwrap();
+}

@@ -6,8 +6,10 @@
 //! named `NAME.tool`, from what each device listed), routes `tools/call` to the device named by
 //! the prefix (which is stripped), and re-lists a device when its router says its tools may have
 //! changed (`notifications/tools/list_changed`: the device said so, or its link closed or came
-//! back). When the hub's list changes, a legacy host that initialized gets
-//! `notifications/tools/list_changed`.
+//! back). A device whose re-listing takes longer than [`withdraw::WITHDRAW_AFTER`] (it went away, or came
+//! back silent) has its tools withdrawn until a listing succeeds, so hosts do not wait for its
+//! reconnect attempts or timeout to learn it is gone. When the hub's list changes, a legacy host
+//! that initialized gets `notifications/tools/list_changed`.
 //!
 //! The hub speaks one revision to its devices, the newest legacy one, whatever the host speaks:
 //! the tools it lists and the results its routers check are of that revision. A 2026-07-28
@@ -18,12 +20,13 @@
 
 mod pipe;
 mod tools;
+mod withdraw;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -40,6 +43,8 @@ use pipe::{LinesIn, LinesOut};
 const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC "invalid params".
 const INVALID_PARAMS: i64 = -32602;
+/// How often the hub looks for listings that take too long.
+const TICK: Duration = Duration::from_millis(250);
 /// The list-changed notification.
 const LIST_CHANGED: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
 
@@ -60,6 +65,8 @@ struct Slot {
     listing: bool,
     /// Its tools may have changed again while a listing was under way.
     relist: bool,
+    /// Since when its tools are being re-listed (the first request of a run of them).
+    relisting_since: Option<Instant>,
 }
 
 /// A request the hub sent to a device's router, by the hub's id.
@@ -167,6 +174,7 @@ impl Hub {
             ready: false,
             listing: false,
             relist: false,
+            relisting_since: None,
         });
         let params = json!({
             "protocolVersion": embedded_mcp::protocol::Version::LATEST_LEGACY.as_str(),
@@ -185,11 +193,12 @@ impl Hub {
             if self.eof && !self.jobs.values().any(|j| matches!(j, Job::Host { .. })) {
                 return Ok(());
             }
-            match rx.recv_timeout(Duration::from_millis(500)) {
+            match rx.recv_timeout(TICK) {
                 Ok(event) => self.handle(event),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Ok(()),
             }
+            self.withdraw_stale();
         }
     }
 
@@ -550,6 +559,9 @@ impl Hub {
             return;
         }
         slot.listing = true;
+        if slot.settled && slot.relisting_since.is_none() {
+            slot.relisting_since = Some(Instant::now());
+        }
         self.send_job(index, Job::List(index), "tools/list", json!({}));
     }
 
@@ -565,6 +577,8 @@ impl Hub {
         slot.settled = true;
         slot.listing = false;
         let again = std::mem::take(&mut slot.relist);
+        // A listing that came back (even empty) ends the grace; a re-listing starts a new one.
+        slot.relisting_since = None;
         if changed && announce {
             self.log.info(format_args!("the hub's tool list changed"));
             self.emit(LIST_CHANGED.to_vec());
