@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::escaping::escape_into;
 use super::writer::{Payload, Raw, ResultWriter, Ser, STRUCTURED_HEAD, TEXT_BLOCK_HEAD, WRAP_HEAD};
 use super::Era;
-use crate::json::{self, CountingSink, EncodeError, Sink, SliceSink, Value};
+use crate::json::{self, move_within, CountingSink, EncodeError, Sink, SliceSink, Value};
 
 /// What a one-shot encoder wrote into the caller's buffer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -269,7 +269,9 @@ fn structured_in_place(
         if wrapped_end > buf.len() {
             return Ok(None);
         }
-        buf.copy_within(start..end, inner);
+        if !move_within(buf, start..end, inner) {
+            return Ok(None);
+        }
         if let Some(head) = buf.get_mut(start..inner) {
             head.copy_from_slice(WRAP_HEAD);
         }

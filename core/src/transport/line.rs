@@ -1,7 +1,7 @@
 //! The line buffer: bytes in, whole lines out.
 
 use super::id::{IdTracker, RecoveredId};
-use crate::json::find_byte;
+use crate::json::{find_byte, move_within};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -221,9 +221,10 @@ impl<const N: usize> LineBuffer<N> {
     /// Drain [`LineBuffer::next_frame`] before calling this. Never empty.
     pub fn space(&mut self) -> &mut [u8] {
         if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.scanned -= self.start;
+            // `start <= scanned <= end <= N` always holds, so the move cannot fail.
+            move_within(&mut self.buf, self.start..self.end, 0);
+            self.end = self.end.saturating_sub(self.start);
+            self.scanned = self.scanned.saturating_sub(self.start);
             self.start = 0;
         }
         if self.end >= N {
