@@ -14,5 +14,7 @@ pub fn decode(text: &[u8], out: &mut [u8]) -> Option<usize> {
 }
 
 fn digit(c: u8) -> Option<u8> {
-    char::from(c).to_digit(16).and_then(|d| u8::try_from(d).ok())
+    char::from(c)
+        .to_digit(16)
+        .and_then(|d| u8::try_from(d).ok())
 }

@@ -81,7 +81,10 @@ fn fail(tx: &mut UartTx, why: core::fmt::Arguments<'_>) -> ! {
 }
 
 /// The next line from the UART, copied into `buf`; `None` at end of stream.
-fn next_line<'b>(reader: &mut LineReader<UartRx, LINE_BYTES>, buf: &'b mut [u8]) -> Option<&'b [u8]> {
+fn next_line<'b>(
+    reader: &mut LineReader<UartRx, LINE_BYTES>,
+    buf: &'b mut [u8],
+) -> Option<&'b [u8]> {
     loop {
         let bytes = match reader.next_frame() {
             Ok(Some(Frame::Line(line))) => line.as_bytes(),
@@ -187,9 +190,15 @@ fn main() -> ! {
     // 4. An instance, validated against both programs.
     let mut instance = [0u8; LINE_BYTES];
     let Some(instance) = next_line(&mut reader, &mut instance) else {
-        fail(&mut tx, format_args!("input ended before the instance line"));
+        fail(
+            &mut tx,
+            format_args!("input ended before the instance line"),
+        );
     };
-    for (role, program) in [("input", compiled.as_ref().ok()), ("output", loaded.as_ref().ok())] {
+    for (role, program) in [
+        ("input", compiled.as_ref().ok()),
+        ("output", loaded.as_ref().ok()),
+    ] {
         match program.map(|p| p.validate_bytes(instance)) {
             Some(Ok(())) => {
                 let _ = writeln!(tx, "{role}: valid");
@@ -227,7 +236,10 @@ fn main() -> ! {
     };
     let required = server.required_output_len();
     if required > out.len() {
-        fail(&mut tx, format_args!("output buffer too small: {required} bytes needed"));
+        fail(
+            &mut tx,
+            format_args!("output buffer too small: {required} bytes needed"),
+        );
     }
     let _ = writeln!(tx, "serving");
     let _ = server.serve(&mut reader, &mut tx, out);

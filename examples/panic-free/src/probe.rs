@@ -58,10 +58,7 @@ impl Handler for Probe {
         let mut scratch = [0u8; 128];
         let arguments: Arguments<'_> = call.parse(&mut scratch)?;
         if arguments.fail == Some(true) {
-            return Ok(out.error_fmt(format_args!(
-                "asked to fail after {} calls",
-                self.calls
-            )));
+            return Ok(out.error_fmt(format_args!("asked to fail after {} calls", self.calls)));
         }
         let scale = arguments.scale.unwrap_or(1.0);
         let count = arguments.count.unwrap_or(0);
