@@ -103,6 +103,13 @@ impl<'a> Scanner<'a> {
         }
     }
 
+    /// Steps over one byte (one the caller has peeked: `pos` stays at most the length, far
+    /// below `usize::MAX`).
+    #[inline]
+    pub(crate) fn bump(&mut self) {
+        self.pos = self.pos.saturating_add(1);
+    }
+
     /// The next non-whitespace byte, or an end-of-input error.
     #[inline]
     pub(crate) fn peek_token(&mut self) -> Result<u8, DecodeError> {
