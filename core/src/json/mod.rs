@@ -17,6 +17,7 @@ mod escape;
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;
 mod number;
+mod parse_float;
 mod scan;
 mod ser;
 mod shift;

@@ -148,9 +148,14 @@ impl<'a> Number<'a> {
         }
     }
 
-    /// The nearest `f64` (correctly rounded), or `None` when it overflows to infinity.
+    /// The nearest `f64` (correctly rounded, half to even: the value `str::parse` gives), or
+    /// `None` when it overflows to infinity. Values below half the smallest subnormal are
+    /// zero, with the lexeme's sign.
+    ///
+    /// Computed by the crate's own parser, which has no panic path (core's `str::parse` keeps
+    /// bounds checks the optimiser cannot remove).
     pub fn as_f64(&self) -> Option<f64> {
-        let f: f64 = self.raw.parse().ok()?;
+        let f: f64 = super::parse_float::parse(self.raw)?;
         f.is_finite().then_some(f)
     }
 }
