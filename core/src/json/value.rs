@@ -407,8 +407,10 @@ impl<'a> JsonStr<'a> {
         let mut n = 0usize;
         for c in self.chars() {
             let len = c.len_utf8();
+            // Exactly `len` bytes (so `encode_utf8` has room by construction).
             let dst = buf
-                .get_mut(n..n.saturating_add(len))
+                .get_mut(n..)
+                .and_then(|rest| rest.get_mut(..len))
                 .ok_or(DecodeError::new(K::ScratchTooSmall, n))?;
             c.encode_utf8(dst);
             // `n + len` is within `buf` (the slot above): no wrap.
