@@ -31,7 +31,7 @@
 //! firmware whose panic handler calls a function defined nowhere, and which runs every layer
 //! (schema compiler, program loader, validator, engine, line reader) on bytes from its UART. It
 //! links only if the optimiser removed every path to a panic; `examples/panic-free/locate.sh`
-//! lists the paths that remain (see `SECURITY.md`, "No panics", for the current status).
+//! lists any path that remains (see `SECURITY.md`, "No panics", for the current status).
 #![no_std]
 #![forbid(unsafe_code)]
 #![cfg_attr(
