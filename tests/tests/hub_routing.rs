@@ -1,7 +1,7 @@
 //! The hub (`BridgeConfig::hub`, `embedded-mcp bridge --device NAME=LINK ...`): several devices
 //! behind one MCP server, tools named `NAME.tool` in one page, calls routed by the prefix, a
 //! silent device delaying nobody else, and `notifications/tools/list_changed` after a device
-//! came back with other tools.
+//! came back with other tools; a 2026-07-28 host served in its revision.
 //!
 //! The devices are small unix-socket fakes in this file: each connection serves "firmware"
 //! `n` (the connection's number), whose one tool is `tool_n`; `tools/call` answers the device's
@@ -181,5 +181,104 @@ fn a_device_back_with_other_tools_brings_list_changed() {
     }
     assert_eq!(a.firmware.load(Ordering::SeqCst), 2);
     assert_eq!(names(&h.request(list)), ["swap.tool_2", "same.tool_1"]);
+    h.finish().unwrap();
+}
+
+/// A 2026-07-28 host (no `initialize`; the revision in each request's `_meta`): `server/discover`,
+/// the one-page list and a call, each valid in that revision's official schema. The devices are
+/// called in the legacy revision; the call's result gets its `resultType` in front of the
+/// device's bytes. No list change is announced to such a host (it re-lists: `ttlMs` is 0).
+#[test]
+fn a_2026_07_28_host_is_served_in_its_revision() {
+    let schemas =
+        embedded_mcp_std::mcp_schema::McpSchemas::load(&embedded_mcp_tests::mcp_schema_dir())
+            .expect("official MCP schemas");
+    let (a, b) = (Fake::start("hub-m1"), Fake::start("hub-m2"));
+    let mut h = hub(&[("one", &a), ("two", &b)]);
+    let discover = format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{{{MODERN_META}}}}}"#
+    );
+    let list =
+        format!(r#"{{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{{{MODERN_META}}}}}"#);
+    for (method, line) in [("server/discover", discover), ("tools/list", list)] {
+        let answer = json(&h.request(&line));
+        schemas
+            .check_response("2026-07-28", method, &answer)
+            .unwrap_or_else(|e| panic!("{method}: {e}\n{answer}"));
+        if method == "tools/list" {
+            assert_eq!(names(&answer.to_string()), ["one.tool_1", "two.tool_1"]);
+            assert_eq!(answer["result"]["ttlMs"], 0);
+        }
+    }
+    let answer = h.request(&call_modern("3", "two.tool_1"));
+    assert_eq!(
+        answer,
+        r#"{"jsonrpc":"2.0","id":3,"result":{"resultType":"complete","content":[{"text":"hub-m2 ran tool_1","type":"text"}]}}"#
+    );
+    schemas
+        .check_response("2026-07-28", "tools/call", &json(&answer))
+        .unwrap_or_else(|e| panic!("{e}\n{answer}"));
+    // A device back with other tools: nothing is sent to this host, its next list shows them.
+    a.reset();
+    assert_eq!(h.try_recv(Duration::from_millis(1500)), None);
+    let deadline = Instant::now() + TIMEOUT;
+    for n in 4.. {
+        let again = format!(
+            r#"{{"jsonrpc":"2.0","id":{n},"method":"tools/list","params":{{{MODERN_META}}}}}"#
+        );
+        if names(&h.request(&again)) == ["one.tool_2", "two.tool_1"] {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the new firmware's tool never showed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    h.finish().unwrap();
+}
+
+/// A device that goes away (reset, and silent after it) loses its tools within about two seconds,
+/// not after its reconnects or its 3 s timeout; when it answers again they come back.
+#[test]
+fn a_device_that_goes_away_loses_its_tools_promptly() {
+    let (a, b) = (Fake::start("hub-gone"), Fake::start("hub-stays"));
+    let mut h = hub(&[("gone", &a), ("stays", &b)]);
+    h.initialize("2025-11-25");
+    let list = r#"{"jsonrpc":"2.0","id":"l","method":"tools/list"}"#;
+    assert_eq!(names(&h.request(list)), ["gone.tool_1", "stays.tool_1"]);
+    a.silent.store(true, Ordering::SeqCst);
+    let started = Instant::now();
+    a.reset();
+    let note = h
+        .try_recv(Duration::from_secs(5))
+        .expect("notifications/tools/list_changed once the device is gone");
+    let took = started.elapsed();
+    assert_eq!(
+        note,
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    assert!(took < Duration::from_secs(3), "{took:?}");
+    assert!(
+        took >= Duration::from_secs(2),
+        "withdrawn before its grace: {took:?}"
+    );
+    eprintln!("the gone device's tools were withdrawn after {took:?}");
+    let after = h.request(list);
+    assert_eq!(names(&after), ["stays.tool_1"], "{after}");
+    // Back, answering: its tools return with one more notification.
+    a.silent.store(false, Ordering::SeqCst);
+    a.reset();
+    let note = h
+        .try_recv(TIMEOUT)
+        .expect("list_changed when the device is back");
+    assert_eq!(
+        note,
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    let back = names(&h.request(list));
+    assert_eq!(back.len(), 2, "{back:?}");
+    assert_eq!(back[1], "stays.tool_1");
+    assert!(back[0].starts_with("gone.tool_"), "{back:?}");
     h.finish().unwrap();
 }

@@ -52,8 +52,10 @@ impl fmt::Write for Message {
             cut -= 1;
         }
         let end = len + cut;
-        if let Some(dst) = self.buf.get_mut(len..end) {
-            dst.copy_from_slice(s.as_bytes().get(..cut).unwrap_or_default());
+        // Both exactly `cut` bytes long, so `copy_from_slice` cannot fail its length check.
+        let dst = self.buf.get_mut(len..).and_then(|rest| rest.get_mut(..cut));
+        if let (Some(dst), Some(src)) = (dst, s.as_bytes().get(..cut)) {
+            dst.copy_from_slice(src);
         }
         if let Some(dst) = self.buf.get_mut(end..end + MARKER.len()) {
             dst.copy_from_slice(MARKER.as_bytes());

@@ -25,6 +25,7 @@
 //! loop over bounded channels; the routing loop owns all state and never blocks on the device.
 
 pub mod catalog;
+pub mod http;
 pub mod message;
 pub mod rewrite;
 mod router;

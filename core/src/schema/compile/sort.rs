@@ -21,7 +21,7 @@ pub(crate) fn heap_sort<T>(v: &mut [T], order: impl Fn(&T, &T) -> Ordering) {
         }
         match (heap.get(node), heap.get(child)) {
             (Some(parent), Some(c)) if order(parent, c) == Ordering::Less => {
-                heap.swap(node, child);
+                swap_checked(heap, node, child);
                 node = child;
             }
             _ => break,
@@ -31,9 +31,19 @@ pub(crate) fn heap_sort<T>(v: &mut [T], order: impl Fn(&T, &T) -> Ordering) {
         sift_down(v, node);
     }
     for end in (1..v.len()).rev() {
-        v.swap(0, end);
+        swap_checked(v, 0, end);
         if let Some(heap) = v.get_mut(..end) {
             sift_down(heap, 0);
+        }
+    }
+}
+
+/// Swaps `v[a]` and `v[b]` (`a < b`); does nothing when `b` is out of range. Unlike
+/// `<[T]>::swap`, no bounds check that panics is left for the optimiser to prove away.
+fn swap_checked<T>(v: &mut [T], a: usize, b: usize) {
+    if let Some((head, tail)) = v.split_at_mut_checked(b) {
+        if let (Some(x), Some(y)) = (head.get_mut(a), tail.first_mut()) {
+            core::mem::swap(x, y);
         }
     }
 }

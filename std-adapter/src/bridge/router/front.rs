@@ -215,3 +215,130 @@ pub(super) fn success_line(raw_id: &str, result: &Value) -> Option<Vec<u8>> {
     out.push(b'}');
     Some(out)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A front whose host initialized in `version`.
+    fn front(version: &str) -> HostFront {
+        let mut f = HostFront::default();
+        f.request(
+            "0",
+            "initialize",
+            Some(&json!({"protocolVersion": version})),
+        );
+        let answer = br#"{"jsonrpc":"2.0","id":0,"result":{}}"#.to_vec();
+        assert!(f.outgoing(answer).is_some());
+        f
+    }
+
+    fn refused(start: BatchStart) -> String {
+        match start {
+            BatchStart::Refused(line) => String::from_utf8(line).unwrap(),
+            BatchStart::Messages(m) => panic!("split into {} messages", m.len()),
+        }
+    }
+
+    fn messages(start: BatchStart) -> Vec<String> {
+        match start {
+            BatchStart::Messages(m) => m
+                .into_iter()
+                .map(|l| String::from_utf8(l).unwrap())
+                .collect(),
+            BatchStart::Refused(line) => panic!("refused: {}", String::from_utf8_lossy(&line)),
+        }
+    }
+
+    #[test]
+    fn an_empty_batch_is_one_invalid_request() {
+        for version in ["2025-03-26", "2024-11-05", "2025-11-25"] {
+            let mut f = front(version);
+            assert_eq!(
+                refused(f.open_batch(b" [ ] ")),
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: an empty batch"}}"#
+            );
+            assert_eq!(f.close_batch(), None);
+        }
+    }
+
+    #[test]
+    fn a_batch_outside_2025_03_26_is_no_message() {
+        for version in ["2024-11-05", "2025-06-18", "2025-11-25"] {
+            let mut f = front(version);
+            let line = br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}]"#;
+            assert_eq!(
+                refused(f.open_batch(line)),
+                r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"Invalid request: not a JSON-RPC 2.0 request, notification or response"}}"#
+            );
+        }
+    }
+
+    #[test]
+    fn a_batch_that_is_not_json_is_a_parse_error() {
+        let mut f = front("2025-03-26");
+        let answer = refused(f.open_batch(br#"[{"jsonrpc":"2.0","id":1,"method":"ping"}"#));
+        assert!(answer.contains(r#""code":-32700"#), "{answer}");
+    }
+
+    #[test]
+    fn notifications_only_are_answered_with_nothing() {
+        let mut f = front("2025-03-26");
+        let line = br#"[{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}]"#;
+        let parts = messages(f.open_batch(line));
+        assert_eq!(
+            parts,
+            [
+                r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+                r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}"#
+            ]
+        );
+        assert_eq!(f.close_batch(), None);
+        // Nothing is held back afterwards.
+        let later = br#"{"jsonrpc":"2.0","id":5,"result":{}}"#.to_vec();
+        assert_eq!(f.outgoing(later.clone()), Some(later));
+    }
+
+    #[test]
+    fn initialize_in_a_batch_is_an_error_entry_and_the_rest_is_answered_as_one_array() {
+        let mut f = front("2025-03-26");
+        let line = br#"[{"jsonrpc":"2.0","id":"i","method":"initialize","params":{}}, {"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","id":2,"method":"tools/list"}]"#;
+        let parts = messages(f.open_batch(line));
+        assert_eq!(
+            parts,
+            [
+                r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+                r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#
+            ]
+        );
+        f.request("1", "ping", None);
+        f.request("2", "tools/list", None);
+        // The ping is answered at once (inside the batch), the list later.
+        assert_eq!(
+            f.outgoing(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec()),
+            None
+        );
+        assert_eq!(f.close_batch(), None);
+        // A message of no batch goes out meanwhile.
+        let other = br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec();
+        assert_eq!(f.outgoing(other.clone()), Some(other));
+        let last = f.outgoing(br#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#.to_vec());
+        assert_eq!(
+            String::from_utf8(last.unwrap()).unwrap(),
+            r#"[{"jsonrpc":"2.0","id":"i","error":{"code":-32600,"message":"Invalid request: initialize must not be part of a JSON-RPC batch"}},{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}]"#
+        );
+        // The initialize in the batch did not change the host's revision.
+        assert_eq!(f.era, Some(OldEra::V2025_03_26));
+    }
+
+    #[test]
+    fn a_batch_of_one_initialize_is_answered_as_a_batch_of_one_error() {
+        let mut f = front("2025-03-26");
+        let parts = messages(f.open_batch(br#"[{"jsonrpc":"2.0","id":3,"method":"initialize"}]"#));
+        assert!(parts.is_empty());
+        let answer = String::from_utf8(f.close_batch().unwrap()).unwrap();
+        assert!(answer.starts_with(r#"[{"jsonrpc":"2.0","id":3,"error":{"code":-32600"#));
+        assert!(answer.ends_with("}]"), "{answer}");
+    }
+}

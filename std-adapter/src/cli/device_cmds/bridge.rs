@@ -1,6 +1,6 @@
 //! `embedded-mcp bridge`: the MCP stdio server in front of a device.
 
-use super::{options, usage_error, FAILURE, OK};
+use super::{options, usage_error, OptionError, FAILURE, OK};
 use crate::bridge::{self, BridgeConfig};
 use crate::device::{child, Endpoint, Logger};
 /// `embedded-mcp bridge ...`: runs the MCP stdio server until stdin closes.
@@ -9,6 +9,10 @@ pub fn bridge_main(args: &[String]) -> i32 {
         Ok(o) => o,
         Err(code) => return code,
     };
+    if super::bridge_http::misplaced(&o.http) {
+        let e = OptionError::Unexpected("--token-file/--allowed-origin without --http".into());
+        return usage_error("bridge", &e);
+    }
     let endpoint = match o.no_positional().and_then(|()| {
         if o.devices.is_empty() {
             o.endpoint()
@@ -38,6 +42,10 @@ pub fn bridge_main(args: &[String]) -> i32 {
     }
     if let Some(d) = o.startup_retry {
         config.startup_retry = d;
+    }
+    // The HTTP front (`--http`): the same bridge, serving HTTP clients instead of stdio.
+    if o.http.bind.is_some() {
+        return super::bridge_http::serve_http(&o.http, config, &log);
     }
     let outcome = bridge::run(config, std::io::stdin(), std::io::stdout(), log.clone());
     child::kill_all_children();

@@ -14,7 +14,7 @@ use crate::device::{
 
 /// Every option the parser accepts and the usage text documents (`--verbose` is an alias of `-v`).
 #[cfg(test)]
-pub(crate) const FLAGS: [&str; 20] = [
+pub(crate) const FLAGS: [&str; 23] = [
     "--serial",
     "--baud",
     "--unix",
@@ -35,6 +35,10 @@ pub(crate) const FLAGS: [&str; 20] = [
     "-v",
     "-vv",
     "TOOL [key=value ...]",
+    // The HTTP front of `bridge`.
+    "--http",
+    "--token-file",
+    "--allowed-origin",
 ];
 
 /// Why the command line of a device command was refused.
@@ -143,6 +147,17 @@ impl std::error::Error for OptionError {
     }
 }
 
+/// The options of `bridge --http`.
+#[derive(Debug, Default)]
+pub(super) struct HttpOptions {
+    /// `--http ADDR:PORT`, as given.
+    pub(super) bind: Option<String>,
+    /// `--token-file PATH`.
+    pub(super) token_file: Option<PathBuf>,
+    /// Every `--allowed-origin ORIGIN`.
+    pub(super) allowed_origins: Vec<String>,
+}
+
 /// Options shared by the three commands.
 #[derive(Debug)]
 pub(super) struct Options {
@@ -160,6 +175,8 @@ pub(super) struct Options {
     pub(super) devices: Vec<HubDevice>,
     /// `--pages`.
     pub(super) pages: Option<Pages>,
+    /// The HTTP front of `bridge` (`--http`, `--token-file`, `--allowed-origin`).
+    pub(super) http: HttpOptions,
     pub(super) positional: Vec<String>,
 }
 
@@ -190,6 +207,7 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
         on_invalid: OnInvalid::Error,
         reconnect_attempts: None,
         startup_retry: None,
+        http: HttpOptions::default(),
         positional: Vec::new(),
         devices: Vec::new(),
         pages: None,
@@ -281,6 +299,10 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
             "--device" => o.devices.push(hub_options::parse_device(&value(flag)?)?),
             "--pages" => o.pages = Some(hub_options::parse_pages(&value(flag)?)?),
             // --- end of hub options ---
+            // The HTTP front of `bridge`.
+            "--http" => o.http.bind = Some(value(flag)?),
+            "--token-file" => o.http.token_file = Some(PathBuf::from(value(flag)?)),
+            "--allowed-origin" => o.http.allowed_origins.push(value(flag)?),
             "--json" => o.json = true,
             "-h" | "--help" => o.help = true,
             "-v" | "--verbose" => o.verbosity = o.verbosity.saturating_add(1),

@@ -6,17 +6,27 @@
 //! named `NAME.tool`, from what each device listed), routes `tools/call` to the device named by
 //! the prefix (which is stripped), and re-lists a device when its router says its tools may have
 //! changed (`notifications/tools/list_changed`: the device said so, or its link closed or came
-//! back). When the hub's list changes, a legacy host that initialized gets
-//! `notifications/tools/list_changed`.
+//! back). A device whose re-listing takes longer than [`withdraw::WITHDRAW_AFTER`] (it went away, or came
+//! back silent) has its tools withdrawn until a listing succeeds, so hosts do not wait for its
+//! reconnect attempts or timeout to learn it is gone. When the hub's list changes, a legacy host
+//! that initialized gets `notifications/tools/list_changed`.
+//!
+//! The hub speaks one revision to its devices, the newest legacy one, whatever the host speaks:
+//! the tools it lists and the results its routers check are of that revision. A 2026-07-28
+//! host's call goes to the device without the revision's `_meta` keys, and its result comes back
+//! with `resultType: "complete"` ([`tools::as_modern_result`]); so what such a host sees matches
+//! the tool list it got (an `outputSchema` of an array tool is the legacy `{"result": [...]}`
+//! wrapping, and so is its `structuredContent`).
 
 mod pipe;
 mod tools;
+mod withdraw;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
 
@@ -33,6 +43,8 @@ use pipe::{LinesIn, LinesOut};
 const METHOD_NOT_FOUND: i64 = -32601;
 /// JSON-RPC "invalid params".
 const INVALID_PARAMS: i64 = -32602;
+/// How often the hub looks for listings that take too long.
+const TICK: Duration = Duration::from_millis(250);
 /// The list-changed notification.
 const LIST_CHANGED: &[u8] = br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
 
@@ -53,12 +65,14 @@ struct Slot {
     listing: bool,
     /// Its tools may have changed again while a listing was under way.
     relist: bool,
+    /// Since when its tools are being re-listed (the first request of a run of them).
+    relisting_since: Option<Instant>,
 }
 
 /// A request the hub sent to a device's router, by the hub's id.
 enum Job {
-    /// A host request (its id and method).
-    Host { id: Id },
+    /// A host request (its id); `modern`: the host asked in 2026-07-28.
+    Host { id: Id, modern: bool },
     /// The hub's `initialize` of the device.
     Init(usize),
     /// The hub's `tools/list` of the device.
@@ -160,6 +174,7 @@ impl Hub {
             ready: false,
             listing: false,
             relist: false,
+            relisting_since: None,
         });
         let params = json!({
             "protocolVersion": embedded_mcp::protocol::Version::LATEST_LEGACY.as_str(),
@@ -178,11 +193,12 @@ impl Hub {
             if self.eof && !self.jobs.values().any(|j| matches!(j, Job::Host { .. })) {
                 return Ok(());
             }
-            match rx.recv_timeout(Duration::from_millis(500)) {
+            match rx.recv_timeout(TICK) {
                 Ok(event) => self.handle(event),
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => return Ok(()),
             }
+            self.withdraw_stale();
         }
     }
 
@@ -334,7 +350,13 @@ impl Hub {
                     self.waiting.push((id, meta_version));
                 }
             }
-            "tools/call" => self.route_call(id, params),
+            "tools/call" => {
+                let modern = meta_version
+                    .as_deref()
+                    .and_then(embedded_mcp::protocol::Version::parse)
+                    .is_some_and(|v| !v.is_legacy());
+                self.route_call(id, params, modern);
+            }
             _ => self.emit(error_response(
                 Some(&id.raw),
                 METHOD_NOT_FOUND,
@@ -372,7 +394,7 @@ impl Hub {
         }
     }
 
-    fn route_call(&mut self, id: Id, params: Option<&Value>) {
+    fn route_call(&mut self, id: Id, params: Option<&Value>, modern: bool) {
         let name = params
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
@@ -389,8 +411,9 @@ impl Hub {
         let mut params = params.cloned().unwrap_or(json!({}));
         if let Some(object) = params.as_object_mut() {
             object.insert("name".into(), json!(tool));
+            tools::drop_modern_meta(object);
         }
-        self.send_job(index, Job::Host { id }, "tools/call", params);
+        self.send_job(index, Job::Host { id, modern }, "tools/call", params);
     }
 
     fn forward_cancel(&mut self, params: Option<&Value>) {
@@ -401,7 +424,7 @@ impl Hub {
             return;
         };
         let found = self.jobs.iter().find_map(|(hub_id, job)| match job {
-            Job::Host { id } if id.key == key => Some(hub_id.clone()),
+            Job::Host { id, .. } if id.key == key => Some(hub_id.clone()),
             _ => None,
         });
         let Some(hub_id) = found else {
@@ -447,7 +470,9 @@ impl Hub {
 
     fn on_job_failed(&mut self, job: Job, why: &str) {
         match job {
-            Job::Host { id } => self.emit(error_response(Some(&id.raw), CONNECTION_CLOSED, why)),
+            Job::Host { id, .. } => {
+                self.emit(error_response(Some(&id.raw), CONNECTION_CLOSED, why));
+            }
             Job::Init(index) => {
                 if let Some(slot) = self.slots.get_mut(index) {
                     slot.settled = true;
@@ -464,8 +489,11 @@ impl Hub {
         };
         match msg.class {
             Class::Response { id } => match self.jobs.remove(&id.key) {
-                Some(Job::Host { id: host_id }) => {
-                    if let Some(answer) = tools::reply_as(&line, &host_id.raw) {
+                Some(Job::Host {
+                    id: host_id,
+                    modern,
+                }) => {
+                    if let Some(answer) = tools::reply_as(&line, &host_id.raw, modern) {
                         self.emit(answer);
                     }
                 }
@@ -531,6 +559,9 @@ impl Hub {
             return;
         }
         slot.listing = true;
+        if slot.settled && slot.relisting_since.is_none() {
+            slot.relisting_since = Some(Instant::now());
+        }
         self.send_job(index, Job::List(index), "tools/list", json!({}));
     }
 
@@ -546,6 +577,8 @@ impl Hub {
         slot.settled = true;
         slot.listing = false;
         let again = std::mem::take(&mut slot.relist);
+        // A listing that came back (even empty) ends the grace; a re-listing starts a new one.
+        slot.relisting_since = None;
         if changed && announce {
             self.log.info(format_args!("the hub's tool list changed"));
             self.emit(LIST_CHANGED.to_vec());

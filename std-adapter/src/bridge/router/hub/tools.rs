@@ -72,9 +72,39 @@ pub(super) fn prefixed(device: &str, tools: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
+/// Removes the 2026-07-28 keys from a call's `_meta` (and `_meta` if nothing is left): the hub
+/// calls its devices in the legacy revision.
+pub(super) fn drop_modern_meta(params: &mut serde_json::Map<String, Value>) {
+    let Some(meta) = params.get_mut("_meta").and_then(Value::as_object_mut) else {
+        return;
+    };
+    meta.retain(|key, _| !key.starts_with("io.modelcontextprotocol/"));
+    if meta.is_empty() {
+        params.remove("_meta");
+    }
+}
+
+/// The bytes of a legacy `result` object as a 2026-07-28 one: `"resultType":"complete"` put
+/// first unless it has one; the device's bytes are kept.
+pub(super) fn as_modern_result(result: &RawValue<'_>) -> Vec<u8> {
+    let raw = result.raw().as_bytes();
+    if result.get("resultType").is_some() || raw.first() != Some(&b'{') {
+        return raw.to_vec();
+    }
+    let rest = raw.get(1..).unwrap_or_default();
+    let empty = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
+    let mut out = b"{\"resultType\":\"complete\"".to_vec();
+    if !empty {
+        out.push(b',');
+    }
+    out.extend_from_slice(rest);
+    out
+}
+
 /// A device router's response with the host's id (`raw_id`, exactly as the host wrote it); the
-/// `result` or `error` bytes are kept as they came.
-pub(super) fn reply_as(line: &[u8], raw_id: &str) -> Option<Vec<u8>> {
+/// `result` or `error` bytes are kept as they came, except that a result for a 2026-07-28 host
+/// (`modern`) gets its `resultType` ([`as_modern_result`]).
+pub(super) fn reply_as(line: &[u8], raw_id: &str, modern: bool) -> Option<Vec<u8>> {
     let limits = Limits {
         max_depth: MAX_DEPTH_LIMIT,
     };
@@ -87,7 +117,11 @@ pub(super) fn reply_as(line: &[u8], raw_id: &str) -> Option<Vec<u8>> {
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     out.extend_from_slice(raw_id.as_bytes());
     out.extend_from_slice(format!(",\"{key}\":").as_bytes());
-    out.extend_from_slice(body.raw().as_bytes());
+    if modern && key == "result" {
+        out.extend_from_slice(&as_modern_result(&body));
+    } else {
+        out.extend_from_slice(body.raw().as_bytes());
+    }
     out.push(b'}');
     Some(out)
 }
@@ -97,11 +131,38 @@ mod tests {
     use super::*;
 
     #[test]
+    fn modern_meta_is_dropped_and_the_rest_kept() {
+        let mut params = json!({"name": "t", "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {}, "progressToken": 3}});
+        drop_modern_meta(params.as_object_mut().unwrap());
+        assert_eq!(params, json!({"name": "t", "_meta": {"progressToken": 3}}));
+        let mut bare = json!({"name": "t", "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
+        drop_modern_meta(bare.as_object_mut().unwrap());
+        assert_eq!(bare, json!({"name": "t"}));
+    }
+
+    #[test]
     fn replies_keep_the_device_bytes_and_the_host_id() {
         let line = br#"{"jsonrpc":"2.0","id":"hub-3","result":{"x":1.50}}"#;
         assert_eq!(
-            reply_as(line, r#""a\u0062""#).unwrap(),
+            reply_as(line, r#""a\u0062""#, false).unwrap(),
             br#"{"jsonrpc":"2.0","id":"a\u0062","result":{"x":1.50}}"#.to_vec()
+        );
+        assert_eq!(
+            reply_as(line, "7", true).unwrap(),
+            br#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"complete","x":1.50}}"#.to_vec()
+        );
+        let empty = br#"{"jsonrpc":"2.0","id":"hub-4","result":{ }}"#;
+        assert_eq!(
+            reply_as(empty, "8", true).unwrap(),
+            br#"{"jsonrpc":"2.0","id":8,"result":{"resultType":"complete" }}"#.to_vec()
+        );
+        let error = br#"{"jsonrpc":"2.0","id":"hub-5","error":{"code":-32000,"message":"x"}}"#;
+        assert_eq!(
+            reply_as(error, "9", true).unwrap(),
+            br#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"x"}}"#.to_vec()
         );
         let tools = prefixed("m1", vec![json!({"name": "t", "inputSchema": {}})]);
         assert_eq!(tools, vec![json!({"name": "m1.t", "inputSchema": {}})]);
