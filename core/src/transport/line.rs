@@ -398,7 +398,8 @@ impl Tail<'_> {
         let window = self.bytes.get(self.peeked..filled)?;
         let i = find_byte(window, b'\n')?;
         let start = self.peeked;
-        self.peeked = start + i + 1;
-        self.bytes.get(start..start + i)
+        let stop = start.saturating_add(i);
+        self.peeked = stop.saturating_add(1);
+        self.bytes.get(start..stop)
     }
 }
