@@ -26,11 +26,12 @@ const READY: &str = "qemu-sensors: ready";
 /// Generous: two cores are shared with builds of other work.
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// The tools, in listing order.
-const TOOL_NAMES: [&str; 4] = [
+const TOOL_NAMES: [&str; 5] = [
     "read_temperature",
     "read_acceleration",
     "set_led",
     "device_info",
+    "sample_temperature",
 ];
 /// The firmware's input line buffer (`INPUT_LINE_BYTES` in src/mcp.rs).
 const INPUT_LINE_BYTES: usize = 512;
