@@ -71,7 +71,6 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// line and the settled response written into `out`.
     pub(super) async fn run_async<R: embedded_io_async::Read, W: embedded_io_async::Write>(
         &mut self,
-        link: &Link,
         prepared: &Prepared<'_>,
         ahead: &mut Lookahead<'_, R>,
         writer: &mut W,
@@ -80,12 +79,12 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         let limits = Limits {
             max_depth: self.config.max_depth,
         };
-        link.reset();
+        let link = Link::new();
         let rate = Rate {
             interval_ms: self.config.progress_interval_ms,
             clock: self.config.clock,
         };
-        let mut cx = Context::new(link, prepared.progress_token, prepared.log_level, rate);
+        let mut cx = Context::new(&link, prepared.progress_token, prepared.log_level, rate);
         let Some(output) = prepared.output(out) else {
             return Ok(Outcome::Finished(fallback(out, Some(prepared.id))));
         };
@@ -120,7 +119,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
                         if !matches!(event, Event::Line) {
                             break event;
                         }
-                        send_line(link, writer).await.map_err(ServeError::Write)?;
+                        send_line(&link, writer).await.map_err(ServeError::Write)?;
                     }
                 };
                 match event {
@@ -136,7 +135,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         };
         // A progress report held back by the rate limit goes out just before the response.
         if link.has_held() {
-            send_line(link, writer).await.map_err(ServeError::Write)?;
+            send_line(&link, writer).await.map_err(ServeError::Write)?;
         }
         Ok(Outcome::Finished(self.finish(prepared, done, out)))
     }
@@ -150,18 +149,17 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         const N: usize,
     >(
         &mut self,
-        link: &Link,
         reader: &'r mut LineReader<R, N>,
         writer: &mut W,
     ) -> Result<Option<(Frame<'r>, Lookahead<'r, R>)>, ServeError<R::Error, W::Error>> {
-        link.reset();
+        let link = Link::new();
         // Outside a call, only a legacy stream after `initialize` takes log messages.
         let level = self.session.and(self.log_level);
         let rate = Rate {
             interval_ms: 0,
             clock: None,
         };
-        let mut cx = Context::new(link, None, level, rate);
+        let mut cx = Context::new(&link, None, level, rate);
         let mut read = pin!(reader.split_frame_async());
         loop {
             let mut idle = pin!(self.handler.idle(&mut cx));
@@ -178,7 +176,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 .await;
                 match event {
                     Event::Read(next) => return next.map_err(ServeError::Read),
-                    Event::Line => send_line(link, writer).await.map_err(ServeError::Write)?,
+                    Event::Line => send_line(&link, writer).await.map_err(ServeError::Write)?,
                     Event::Done(()) | Event::Cancelled => break,
                 }
             }

@@ -64,12 +64,6 @@ impl Link {
         self.mailbox.try_borrow().map_or(Slot::Empty, |m| m.slot)
     }
 
-    /// Back to empty and not cancelled, for the next call.
-    pub(super) fn reset(&self) {
-        self.cancelled.set(false);
-        self.clear();
-    }
-
     /// A line is waiting to be written now.
     pub(super) fn has_line(&self) -> bool {
         self.slot() == Slot::Send

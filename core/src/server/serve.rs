@@ -3,7 +3,6 @@
 use crate::transport::{self, LineReader};
 
 use super::call_async::Outcome;
-use super::context::Link;
 use super::dispatch::Step;
 use super::{AsyncHandler, Handler, ServeError, Server};
 
@@ -53,20 +52,14 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         writer: &mut W,
         out: &mut [u8],
     ) -> Result<(), ServeError<R::Error, W::Error>> {
-        // One mailbox for the idle hook and the calls: never both at once.
-        let link = Link::new();
         loop {
-            let Some((frame, mut ahead)) = self.next_frame_idle(&link, reader, writer).await?
-            else {
+            let Some((frame, mut ahead)) = self.next_frame_idle(reader, writer).await? else {
                 return Ok(());
             };
             let n = match self.frame_step(frame, out) {
                 Step::Reply(n) => n,
                 Step::Call(prepared) => {
-                    match self
-                        .run_async(&link, &prepared, &mut ahead, writer, out)
-                        .await?
-                    {
+                    match self.run_async(&prepared, &mut ahead, writer, out).await? {
                         Outcome::Finished(n) => n,
                         Outcome::Cancelled => {
                             self.stats.cancelled = self.stats.cancelled.wrapping_add(1);
