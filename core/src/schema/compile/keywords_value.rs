@@ -191,10 +191,9 @@ impl<'s> Compiler<'s, '_, '_> {
     #[cfg(feature = "pattern")]
     pub(super) fn emit_regex(&mut self, s: Str, states: u8) -> Result<(), Halt> {
         let full = Halt::TooManyOps;
-        let start = usize::from(s.off);
         let source = self
             .text
-            .get(start..start + usize::from(s.len))
+            .get(s.range())
             .and_then(|t| core::str::from_utf8(t).ok())
             .unwrap_or_default();
         let block = self.ops.get_mut(self.n_ops + 1..).ok_or(full)?;

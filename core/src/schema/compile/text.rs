@@ -62,9 +62,8 @@ impl<'s> Compiler<'s, '_, '_> {
     /// The stored string `s`.
     #[cfg(feature = "pattern")]
     pub(super) fn stored(&self, s: Str) -> &str {
-        let start = usize::from(s.off);
         self.text
-            .get(start..start + usize::from(s.len))
+            .get(s.range())
             .and_then(|t| core::str::from_utf8(t).ok())
             .unwrap_or_default()
     }

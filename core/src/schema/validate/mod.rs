@@ -24,7 +24,7 @@ use self::display::Brief;
 use crate::json::{Kind, Value};
 use crate::schema::error::{Message, Violation, ViolationKind};
 use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
-use crate::schema::program::{Op, Program, Str, NONE};
+use crate::schema::program::{skip, Op, Program, Str, NONE};
 use crate::schema::ValidationLimits;
 use core::fmt::{self, Write};
 
@@ -152,17 +152,6 @@ struct Eval<'p, 'o> {
     /// Start and end address of the container most recently walked to its end, so that the
     /// walk of its parent can step past it without scanning it again.
     end_hint: Option<(usize, usize)>,
-}
-
-// Op addresses below are bounded by slice lengths plus a few `u16` payload counts; the
-// 32-bit floor keeps every such sum inside `usize`.
-const _: () = assert!(usize::BITS >= 32);
-
-/// Address `i` moved past a payload of `k` ops. The walk stops once `i >= ops.len()`, so `i` is
-/// at most `ops.len() <= isize::MAX` plus a few `u16` counts: no wrap (no check in the hot loop).
-const fn skip(i: usize, k: u16) -> usize {
-    // Widening `u16 -> usize`: `usize::from` is not `const`.
-    i.wrapping_add(k as usize)
 }
 
 fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {

@@ -166,13 +166,7 @@ impl Eval<'_, '_> {
         if raw.len() != usize::from(s.len) {
             return false;
         }
-        let start = usize::from(s.off);
-        let name = self
-            .prog
-            .text
-            .as_bytes()
-            .get(start..start.wrapping_add(usize::from(s.len))) // two `u16`s: no wrap
-            .unwrap_or_default();
+        let name = self.prog.text.as_bytes().get(s.range()).unwrap_or_default();
         raw.first() == name.first() && raw == name
     }
 
