@@ -54,9 +54,11 @@ pub(crate) mod types {
 
 /// A string in the program's text area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Str {
-    pub(crate) off: u16,
-    pub(crate) len: u16,
+pub struct Str {
+    /// Byte offset in the text area.
+    pub off: u16,
+    /// Length in bytes.
+    pub len: u16,
 }
 
 /// One instruction. Payload ops (`Child`, `EnumValue`, `Name`, `Prop`, `PatternProp`,
@@ -64,7 +66,7 @@ pub(crate) struct Str {
 /// `Regex` block (its header, then `len` `Re*` ops) only right after `Pattern` or a
 /// `PatternProp`. Eight bytes each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
+pub enum Op {
     /// `type`: a mask of [`types`] bits.
     Type(u8),
     /// The `false` schema: nothing is valid.
@@ -540,6 +542,19 @@ pub struct Program<'p> {
 }
 
 impl<'p> Program<'p> {
+    /// A program over static parts emitted by `#[derive(McpSchema)]` (not checked: the validator
+    /// never panics on a malformed program, and the derive's parts come from the compiler).
+    #[doc(hidden)]
+    pub const fn from_static_parts(nodes: &'p [u16], ops: &'p [Op], text: &'p str) -> Self {
+        Self { nodes, ops, text }
+    }
+
+    /// The parts, for the derive to emit them as statics.
+    #[doc(hidden)]
+    pub fn parts(&self) -> (&'p [u16], &'p [Op], &'p str) {
+        (self.nodes, self.ops, self.text)
+    }
+
     /// The instructions of node `id` (empty for an unknown id).
     pub(crate) fn node(&self, id: u16) -> &'p [Op] {
         let i = usize::from(id);

@@ -1,0 +1,220 @@
+//! The second stage: collects the schemas of nested derived types (each one's hidden macro
+//! appends its schema to this stage's input and calls it again), then fills the templates,
+//! compiles the schemas with embedded-mcp's compiler, and emits the `McpSchema` impl, the
+//! statics and the hidden macro that hands this type's schema to the types nesting it.
+
+use embedded_mcp::schema::{compile, Storage};
+use proc_macro2::{Literal, TokenStream, TokenTree};
+use quote::{format_ident, quote};
+
+use crate::emit::{self, Parts};
+use crate::render::Side;
+use crate::template::{Piece, Template};
+
+/// Storage the macro compiles into (a schema that needs more is refused with the compiler's
+/// capacity error).
+type MacroStorage = Storage<2048, 16384, 32768>;
+
+struct Field {
+    span: proc_macro2::Span,
+    name: String,
+    input: Template,
+    output: Template,
+}
+
+/// A nested type's schema: input members, output members, its own annotations.
+struct Answer {
+    input: String,
+    output: String,
+    annotations: String,
+}
+
+fn group(tt: Option<&TokenTree>) -> syn::Result<TokenStream> {
+    match tt {
+        Some(TokenTree::Group(g)) => Ok(g.stream()),
+        _ => Err(syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "McpSchema: malformed stage input",
+        )),
+    }
+}
+
+fn string(tt: Option<&TokenTree>) -> syn::Result<String> {
+    let tt = tt.ok_or_else(|| {
+        syn::Error::new(
+            proc_macro2::Span::call_site(),
+            "McpSchema: malformed stage input",
+        )
+    })?;
+    Ok(syn::parse2::<syn::LitStr>(tt.clone().into())?.value())
+}
+
+pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
+    let t: Vec<TokenTree> = input.clone().into_iter().collect();
+    let core = group(t.first())?;
+    let macros = group(t.get(1))?;
+    let impl_g = group(t.get(2))?;
+    let self_ty = group(t.get(3))?;
+    let where_c = group(t.get(4))?;
+    let ident: syn::Ident = syn::parse2(group(t.get(5))?)?;
+    let annotations = string(t.get(6))?;
+    let tmpl = |i: usize| {
+        t.get(i).map(Template::from_tokens).unwrap_or_else(|| {
+            Err(syn::Error::new(
+                ident.span(),
+                "McpSchema: malformed stage input",
+            ))
+        })
+    };
+    let (top_input, input_t, output_t) = (tmpl(7)?, tmpl(8)?, tmpl(9)?);
+    let mut fields = Vec::new();
+    for f in group(t.get(10))? {
+        let parts: Vec<TokenTree> = group(Some(&f))?.into_iter().collect();
+        fields.push(Field {
+            span: parts
+                .first()
+                .map_or_else(proc_macro2::Span::call_site, TokenTree::span),
+            name: string(parts.get(1))?,
+            input: parts
+                .get(2)
+                .map(Template::from_tokens)
+                .transpose()?
+                .unwrap_or_default(),
+            output: parts
+                .get(3)
+                .map(Template::from_tokens)
+                .transpose()?
+                .unwrap_or_default(),
+        });
+    }
+    let needs: Vec<TokenStream> = group(t.get(11))?
+        .into_iter()
+        .map(|n| group(Some(&n)))
+        .collect::<syn::Result<_>>()?;
+    let rest = t.get(12..).unwrap_or_default();
+    let answers: Vec<Answer> = rest
+        .chunks(3)
+        .map(|c| {
+            Ok(Answer {
+                input: string(c.first())?,
+                output: string(c.get(1))?,
+                annotations: string(c.get(2))?,
+            })
+        })
+        .collect::<syn::Result<_>>()?;
+    if let Some(next) = needs.get(answers.len()) {
+        // Ask the next nested type for its schema; it calls this stage again with it appended.
+        return Ok(quote!(#next! { #input }));
+    }
+
+    let filler = Filler {
+        fields: &fields,
+        answers: &answers,
+    };
+    for f in &fields {
+        for (side, t) in [(Side::Input, &f.input), (Side::Output, &f.output)] {
+            if t.is_empty() {
+                continue;
+            }
+            let text = filler.fill(t, side);
+            if let Err(e) = compiled(&text) {
+                return Err(syn::Error::new(
+                    f.span,
+                    format!("McpSchema: field `{}`: {e} (schema {text})", f.name),
+                ));
+            }
+        }
+    }
+    let whole = |members: &str| {
+        if annotations.is_empty() {
+            format!("{{{members}}}")
+        } else {
+            format!("{{{annotations},{members}}}")
+        }
+    };
+    let input_schema = whole(&filler.fill(&top_input, Side::Input));
+    let output_schema = whole(&filler.fill(&output_t, Side::Output));
+    let fail = |e| syn::Error::new(ident.span(), format!("McpSchema: {e}"));
+    let (in_statics, in_prog) =
+        emit::program(&compiled(&input_schema).map_err(fail)?, &core, "INPUT")?;
+    let (out_statics, out_prog) =
+        emit::program(&compiled(&output_schema).map_err(fail)?, &core, "OUTPUT")?;
+    let (in_lit, out_lit) = (
+        Literal::string(&input_schema),
+        Literal::string(&output_schema),
+    );
+    let nested_in = Literal::string(&filler.fill(&input_t, Side::Input));
+    let nested_out = Literal::string(&filler.fill(&output_t, Side::Output));
+    let ann = Literal::string(&annotations);
+    let mac = format_ident!("__embedded_mcp_schema_{}", ident);
+    Ok(quote! {
+        const _: () = {
+            #in_statics
+            #out_statics
+            impl #impl_g #core::schema::McpSchema for #self_ty #where_c {
+                const INPUT_SCHEMA: &'static str = #in_lit;
+                const INPUT_PROGRAM: #core::schema::Program<'static> = #in_prog;
+                const OUTPUT_SCHEMA: &'static str = #out_lit;
+                const OUTPUT_PROGRAM: #core::schema::Program<'static> = #out_prog;
+            }
+        };
+        #[doc(hidden)]
+        #[allow(unused_macros)]
+        macro_rules! #mac {
+            ($($t:tt)*) => { #macros::__compose! { $($t)* #nested_in #nested_out #ann } };
+        }
+        #[doc(hidden)]
+        #[allow(unused_imports)]
+        pub(crate) use #mac as #ident;
+    })
+}
+
+struct Filler<'a> {
+    fields: &'a [Field],
+    answers: &'a [Answer],
+}
+
+impl Filler<'_> {
+    fn fill(&self, t: &Template, side: Side) -> String {
+        let mut out = String::new();
+        for p in &t.0 {
+            match p {
+                Piece::Text(s) => out.push_str(s),
+                Piece::Hole { need, own } => {
+                    if let Some(a) = self.answers.get(*need) {
+                        if *own && !a.annotations.is_empty() {
+                            out.push_str(&a.annotations);
+                            out.push(',');
+                        }
+                        out.push_str(match side {
+                            Side::Input => &a.input,
+                            Side::Output => &a.output,
+                        });
+                    }
+                }
+                Piece::Field(k) => {
+                    if let Some(f) = self.fields.get(*k) {
+                        let t = match side {
+                            Side::Input => &f.input,
+                            Side::Output => &f.output,
+                        };
+                        out.push_str(&self.fill(t, side));
+                    }
+                }
+            }
+        }
+        out
+    }
+}
+
+/// Compiles `text` with the core's compiler and copies the program out.
+fn compiled(text: &str) -> Result<Parts, embedded_mcp::schema::CompileError> {
+    let mut storage = Box::new(MacroStorage::new());
+    let p = compile(text.as_bytes(), &mut storage)?;
+    let (nodes, ops, text) = p.parts();
+    Ok(Parts {
+        nodes: nodes.to_vec(),
+        ops: ops.to_vec(),
+        text: text.to_owned(),
+    })
+}
