@@ -252,7 +252,11 @@ fn bound(n: Option<&Number>, min: i128, max: i128, ty: &str, key: &str) -> syn::
     let Some(n) = n else {
         return Ok(own.to_string());
     };
-    if n.value < min as f64 || n.value > max as f64 {
+    let outside = match n.integer {
+        Some(i) => i < min || i > max,
+        None => n.value < min as f64 || n.value > max as f64,
+    };
+    if outside {
         return Err(syn::Error::new(
             n.span,
             format!(
