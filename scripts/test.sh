@@ -53,6 +53,23 @@ if [ -f tests/clients/run.sh ]; then
     bash tests/clients/run.sh
 fi
 
+step "demo: the main job runs and shows only commands, answers and the CLI's notes"
+demo_out=$(mktemp)
+demo_err=$(mktemp)
+bash scripts/demo.sh >"$demo_out" 2>"$demo_err"
+if grep -E 'QEMU waiting|Timer with period|qemu-sensors:|Compiling' "$demo_out" "$demo_err"; then
+    echo "test: demo.sh printed diagnostics in its quiet mode" >&2
+    exit 1
+fi
+valid=$(grep -c '^verdict: valid' "$demo_out" || true)
+answers=$(grep -c '^{"jsonrpc":"2.0","id":[123],"result"' "$demo_out" || true)
+if [ "$valid" != 4 ] || [ "$answers" != 3 ]; then
+    echo "test: demo.sh gave $valid valid calls (want 4) and $answers bridge answers (want 3)" >&2
+    cat "$demo_out" "$demo_err" >&2
+    exit 1
+fi
+rm -f "$demo_out" "$demo_err"
+
 step "fuzz: each of the 6 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
 # Not `grep -q`: with pipefail, grep leaving early could fail the pipeline on SIGPIPE.
 if ! rustup toolchain list | grep nightly >/dev/null; then

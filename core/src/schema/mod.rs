@@ -42,6 +42,9 @@ mod compile;
 mod derived;
 mod error;
 mod number;
+mod pointer;
+#[cfg(test)]
+mod pointer_model;
 mod program;
 #[cfg(feature = "pattern")]
 mod regex;
@@ -52,10 +55,8 @@ mod validate;
 
 pub use compile::{REF_CAPACITY, REF_WORK_LIMIT};
 pub use derived::McpSchema;
-pub use error::{
-    CompileError, InstancePath, LoadError, SchemaPointer, Violation, ViolationKind,
-    MESSAGE_CAPACITY, POINTER_CAPACITY, SCHEMA_POINTER_CAPACITY,
-};
+pub use error::{CompileError, LoadError, Violation, ViolationKind, MESSAGE_CAPACITY};
+pub use pointer::{InstancePath, SchemaPointer, POINTER_CAPACITY, SCHEMA_POINTER_CAPACITY};
 pub use program::{Program, Storage, PROGRAM_MAGIC, PROGRAM_VERSION};
 
 /// Paths used by the code `#[derive(McpSchema)]` generates; not a stable interface.

@@ -1,0 +1,38 @@
+//! `embedded-mcp bridge`: the MCP stdio server in front of a device.
+
+use super::{options, usage_error, FAILURE, OK};
+use crate::bridge::{self, BridgeConfig};
+use crate::device::{child, Logger};
+/// `embedded-mcp bridge ...`: runs the MCP stdio server until stdin closes.
+pub fn bridge_main(args: &[String]) -> i32 {
+    let o = match options("bridge", args) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    let endpoint = match o.no_positional().and_then(|()| o.endpoint()) {
+        Ok(e) => e,
+        Err(e) => return usage_error("bridge", &e),
+    };
+    let log = Logger::stderr(o.verbosity, "embedded-mcp bridge");
+    if let Err(e) = child::stop_children_on_signals() {
+        log.warn(format_args!("cannot install signal handlers: {e}"));
+    }
+    let mut config = BridgeConfig::new(endpoint);
+    config.timeout = o.timeout;
+    config.on_invalid = o.on_invalid;
+    if let Some(n) = o.reconnect_attempts {
+        config.reconnect.attempts = n;
+    }
+    if let Some(d) = o.startup_retry {
+        config.startup_retry = d;
+    }
+    let outcome = bridge::run(config, std::io::stdin(), std::io::stdout(), log.clone());
+    child::kill_all_children();
+    match outcome {
+        Ok(()) => OK,
+        Err(e) => {
+            log.warn(format_args!("{e}"));
+            FAILURE
+        }
+    }
+}
