@@ -3,7 +3,7 @@
 //! compiles the schemas with embedded-mcp's compiler, and emits the `McpSchema` impl, the
 //! statics and the hidden macro that hands this type's schema to the types nesting it.
 
-use embedded_mcp::schema::{compile, Storage};
+use embedded_mcp_schema::schema::{compile, Storage};
 use proc_macro2::{Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 
@@ -52,7 +52,7 @@ fn string(tt: Option<&TokenTree>) -> syn::Result<String> {
 pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
     let t: Vec<TokenTree> = input.clone().into_iter().collect();
     let core = group(t.first())?;
-    let macros = group(t.get(1))?;
+    group(t.get(1))?; // the stage path: only the hidden macros use it
     let impl_g = group(t.get(2))?;
     let self_ty = group(t.get(3))?;
     let where_c = group(t.get(4))?;
@@ -146,7 +146,15 @@ pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
     let nested_in = Literal::string(&filler.fill(&input_t, Side::Input));
     let nested_out = Literal::string(&filler.fill(&output_t, Side::Output));
     let ann = Literal::string(&annotations);
-    let mac = format_ident!("__embedded_mcp_schema_{}", ident);
+    // Exported, so that a type of another crate can nest this one: `#[macro_export]` puts the
+    // macro at the crate root under a name unique to this definition, and the `pub use` beside
+    // the type gives it the type's name, so `use other::Type;` imports both. The macro answers
+    // through the stage path the asking type passed in (its own core path), never this crate's.
+    let mac = format_ident!(
+        "__embedded_mcp_schema_{}_{:016x}",
+        ident,
+        fnv1a(&input.to_string())
+    );
     Ok(quote! {
         const _: () = {
             #in_statics
@@ -159,13 +167,17 @@ pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
             }
         };
         #[doc(hidden)]
-        #[allow(unused_macros)]
+        #[macro_export]
         macro_rules! #mac {
-            ($($t:tt)*) => { #macros::__compose! { $($t)* #nested_in #nested_out #ann } };
+            ([$($core:tt)*] [$($stages:tt)*] $($t:tt)*) => {
+                $($stages)*::__compose! {
+                    [$($core)*] [$($stages)*] $($t)* #nested_in #nested_out #ann
+                }
+            };
         }
         #[doc(hidden)]
         #[allow(unused_imports)]
-        pub(crate) use #mac as #ident;
+        pub use #mac as #ident;
     })
 }
 
@@ -208,7 +220,7 @@ impl Filler<'_> {
 }
 
 /// Compiles `text` with the core's compiler and copies the program out.
-fn compiled(text: &str) -> Result<Parts, embedded_mcp::schema::CompileError> {
+fn compiled(text: &str) -> Result<Parts, embedded_mcp_schema::schema::CompileError> {
     let mut storage = Box::new(MacroStorage::new());
     let p = compile(text.as_bytes(), &mut storage)?;
     let (nodes, ops, text) = p.parts();
@@ -216,5 +228,12 @@ fn compiled(text: &str) -> Result<Parts, embedded_mcp::schema::CompileError> {
         nodes: nodes.to_vec(),
         ops: ops.to_vec(),
         text: text.to_owned(),
+    })
+}
+
+/// 64-bit FNV-1a: a stable name for the hidden macro of one definition.
+fn fnv1a(text: &str) -> u64 {
+    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
     })
 }

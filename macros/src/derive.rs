@@ -32,9 +32,10 @@ pub(crate) struct Desc {
     pub(crate) needs: Vec<syn::Path>,
 }
 
-/// The path of this crate in generated code.
-pub(crate) fn macros_path() -> TokenStream {
-    quote!(::embedded_mcp_macros)
+/// The path of this crate's stages in generated code: through the core's re-export, so that a
+/// crate using the derive needs no dependency on this one.
+pub(crate) fn macros_path(core: &TokenStream) -> TokenStream {
+    quote!(#core::__private)
 }
 
 pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
@@ -98,7 +99,7 @@ fn bracket(ts: TokenStream) -> TokenTree {
 /// `__compose! { [core] [macros] [impl generics] [self type] [where] [ident] "annotations"
 /// [top input] [input] [output] [fields] [needs] }`.
 fn invocation(input: &DeriveInput, core: &TokenStream, d: &Desc) -> TokenStream {
-    let macros = macros_path();
+    let macros = macros_path(core);
     let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
     let ident = &input.ident;
     let ann = Literal::string(&d.annotations);

@@ -5,7 +5,7 @@
 //! node: 1 }`), with variant and `Str` paths qualified; a test compares every emitted program
 //! with the one the compiler makes at run time.
 
-use embedded_mcp::schema::__private::Op;
+use embedded_mcp_schema::schema::__private::Op;
 use proc_macro2::{Delimiter, Group, Literal, TokenStream, TokenTree};
 use quote::{format_ident, quote};
 

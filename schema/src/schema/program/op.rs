@@ -13,6 +13,9 @@ pub struct Str {
 /// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them; a
 /// `Regex` block (its header, then `len` `Re*` ops) only right after `Pattern` or a
 /// `PatternProp`. Eight bytes each.
+// Public only for the derive's generated statics (`schema::__private`, hidden from the docs);
+// its docs are for this crate's developers and link to private items.
+#[allow(rustdoc::private_intra_doc_links)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
     /// `type`: a mask of [`types`](super::types) bits.
