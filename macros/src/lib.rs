@@ -37,8 +37,16 @@
 //! doc comments become `description`. On the type: `#[mcp(additional_properties)]` keeps the
 //! input schema open, `#[mcp(crate = "path")]` names the embedded-mcp crate.
 //!
-//! A derived type nested in another must be defined in the same crate: the derive defines a
-//! hidden macro under the type's name that hands its schema to the types using it.
+//! A derived type nests in another wherever it is defined, in this crate or another: the derive
+//! defines a hidden, exported macro and re-exports it under the type's name (the macro
+//! namespace, beside the type), so the path the field's type is written with, or the `use`
+//! that imports the type, also names the macro that hands its schema to the types nesting it.
+//! The nested type must be named by a path, not through a type alias (an alias names no macro).
+//!
+//! Use the derive through the core, `use embedded_mcp::McpSchema;` (the trait and the derive,
+//! with the core's default feature `derive`): the generated code names
+//! `::embedded_mcp::schema` and `::embedded_mcp::__private`, or the path of
+//! `#[mcp(crate = "…")]`.
 
 mod attrs;
 mod case;
