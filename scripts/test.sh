@@ -30,7 +30,7 @@ done
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
-    -p embedded-mcp-macros -p embedded-mcp-std
+    -p embedded-mcp-macros -p embedded-mcp-macros-impl -p embedded-mcp-std
 
 step "no_std builds of the core and of its json/schema crate"
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do

@@ -48,14 +48,8 @@
 //! `::embedded_mcp::schema` and `::embedded_mcp::__private`, or the path of
 //! `#[mcp(crate = "…")]`.
 
-mod attrs;
-mod case;
-mod compose;
-mod derive;
-mod emit;
-mod render;
-mod shape;
-mod template;
+//! This crate is the proc-macro shim; the logic is the library `embedded-mcp-macros-impl`, which
+//! the `embedded-mcp schema derive` command also runs on a source file.
 
 use proc_macro::TokenStream;
 
@@ -63,10 +57,7 @@ use proc_macro::TokenStream;
 /// and their programs, compiled at build time (see the crate documentation).
 #[proc_macro_derive(McpSchema, attributes(mcp))]
 pub fn derive_mcp_schema(input: TokenStream) -> TokenStream {
-    let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    derive::derive(&input)
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    embedded_mcp_macros_impl::derive(input.into()).into()
 }
 
 /// The derive's second stage: gathers the schemas of nested types, then compiles. Not an
@@ -74,7 +65,5 @@ pub fn derive_mcp_schema(input: TokenStream) -> TokenStream {
 #[doc(hidden)]
 #[proc_macro]
 pub fn __compose(input: TokenStream) -> TokenStream {
-    compose::compose(input.into())
-        .unwrap_or_else(syn::Error::into_compile_error)
-        .into()
+    embedded_mcp_macros_impl::compose(input.into()).into()
 }

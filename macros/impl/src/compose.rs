@@ -49,7 +49,41 @@ fn string(tt: Option<&TokenTree>) -> syn::Result<String> {
     Ok(syn::parse2::<syn::LitStr>(tt.clone().into())?.value())
 }
 
+/// What one run of the second stage found.
+pub(crate) enum Step {
+    /// A nested type's schema is still missing: `path!` is that type's hidden macro, to be
+    /// called with `input`; it appends the type's answer (three string literals) and calls the
+    /// stage again.
+    Ask {
+        path: TokenStream,
+        input: TokenStream,
+    },
+    /// Every schema is known and compiled.
+    Done(Box<Done>),
+}
+
+/// The second stage's result for one type.
+pub(crate) struct Done {
+    /// A tool's `inputSchema` (top level).
+    pub(crate) input_schema: String,
+    /// A tool's `outputSchema`.
+    pub(crate) output_schema: String,
+    /// What this type hands to the types nesting it: input members, output members and its own
+    /// annotations (the three literals its hidden macro appends).
+    pub(crate) answer: [String; 3],
+    /// The impl, the statics and the hidden macro.
+    pub(crate) tokens: TokenStream,
+}
+
+/// The second stage as the proc-macro runs it: asks the next nested type, or emits.
 pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
+    Ok(match step(input)? {
+        Step::Ask { path, input } => quote!(#path! { #input }),
+        Step::Done(done) => done.tokens,
+    })
+}
+
+pub(crate) fn step(input: TokenStream) -> syn::Result<Step> {
     let t: Vec<TokenTree> = input.clone().into_iter().collect();
     let core = group(t.first())?;
     group(t.get(1))?; // the stage path: only the hidden macros use it
@@ -104,7 +138,10 @@ pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
         .collect::<syn::Result<_>>()?;
     if let Some(next) = needs.get(answers.len()) {
         // Ask the next nested type for its schema; it calls this stage again with it appended.
-        return Ok(quote!(#next! { #input }));
+        return Ok(Step::Ask {
+            path: next.clone(),
+            input,
+        });
     }
 
     let filler = Filler {
@@ -143,9 +180,12 @@ pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
         Literal::string(&input_schema),
         Literal::string(&output_schema),
     );
-    let nested_in = Literal::string(&filler.fill(&input_t, Side::Input));
-    let nested_out = Literal::string(&filler.fill(&output_t, Side::Output));
-    let ann = Literal::string(&annotations);
+    let answer = [
+        filler.fill(&input_t, Side::Input),
+        filler.fill(&output_t, Side::Output),
+        annotations.clone(),
+    ];
+    let [nested_in, nested_out, ann] = answer.each_ref().map(|a| Literal::string(a));
     // Exported, so that a type of another crate can nest this one: `#[macro_export]` puts the
     // macro at the crate root under a name unique to this definition, and the `pub use` beside
     // the type gives it the type's name, so `use other::Type;` imports both. The macro answers
@@ -155,7 +195,7 @@ pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
         ident,
         fnv1a(&input.to_string())
     );
-    Ok(quote! {
+    let tokens = quote! {
         const _: () = {
             #in_statics
             #out_statics
@@ -178,7 +218,13 @@ pub(crate) fn compose(input: TokenStream) -> syn::Result<TokenStream> {
         #[doc(hidden)]
         #[allow(unused_imports)]
         pub use #mac as #ident;
-    })
+    };
+    Ok(Step::Done(Box::new(Done {
+        input_schema,
+        output_schema,
+        answer,
+        tokens,
+    })))
 }
 
 struct Filler<'a> {

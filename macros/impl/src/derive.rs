@@ -39,6 +39,12 @@ pub(crate) fn macros_path(core: &TokenStream) -> TokenStream {
 }
 
 pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let (macros, body) = first_stage(input)?;
+    Ok(quote!(#macros::__compose! { #body }))
+}
+
+/// The second stage's path and input for `input`.
+pub(crate) fn first_stage(input: &DeriveInput) -> syn::Result<(TokenStream, TokenStream)> {
     if let Some(p) = input
         .generics
         .params
@@ -89,15 +95,15 @@ pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
         Some(p) => p.to_token_stream(),
         None => quote!(::embedded_mcp),
     };
-    Ok(invocation(input, &core, &desc))
+    Ok((macros_path(&core), invocation(input, &core, &desc)))
 }
 
 fn bracket(ts: TokenStream) -> TokenTree {
     Group::new(Delimiter::Bracket, ts).into()
 }
 
-/// `__compose! { [core] [macros] [impl generics] [self type] [where] [ident] "annotations"
-/// [top input] [input] [output] [fields] [needs] }`.
+/// The input of `__compose!`: `[core] [macros] [impl generics] [self type] [where] [ident]
+/// "annotations" [top input] [input] [output] [fields] [needs]`.
 fn invocation(input: &DeriveInput, core: &TokenStream, d: &Desc) -> TokenStream {
     let macros = macros_path(core);
     let (impl_g, ty_g, where_c) = input.generics.split_for_impl();
@@ -127,8 +133,7 @@ fn invocation(input: &DeriveInput, core: &TokenStream, d: &Desc) -> TokenStream 
         ),
         bracket(d.needs.iter().map(|p| quote!((#p))).collect()),
     ];
-    let body: TokenStream = parts.into_iter().collect();
-    quote!(#macros::__compose! { #body })
+    parts.into_iter().collect()
 }
 
 /// The JSON name serde uses on one side.
