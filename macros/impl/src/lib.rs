@@ -1,9 +1,9 @@
 //! The logic of `#[derive(McpSchema)]` as a normal library: the proc-macro crate
-//! `embedded-mcp-macros` is a shim over [`derive`] and [`compose`], and the `embedded-mcp schema
+//! `embedded-mcp-macros` is a shim over [`derive()`] and [`compose`], and the `embedded-mcp schema
 //! derive` command runs the same two stages on a source file with [`schemas_in_file`]. What the
 //! derive supports is documented in `embedded-mcp-macros`.
 //!
-//! The derive runs in two stages. The first ([`derive`]) reads the type and its attributes and
+//! The derive runs in two stages. The first ([`derive()`]) reads the type and its attributes and
 //! writes its schemas as templates, with holes where nested derived types go. The second
 //! ([`compose`]) asks each nested type for its schema through the hidden macro that type's own
 //! derive defined, fills the holes, compiles the schemas with the core's compiler and emits the
