@@ -35,6 +35,7 @@ const CONFIG: Config = Config {
     cache_scope: CacheScope::Public,
     // Requests to this device nest at most 4 levels; 16 leaves room and bounds the parser.
     max_depth: 16,
+    ..Config::DEFAULT
 };
 
 /// The engine with this firmware's tools and handler.

@@ -2,7 +2,8 @@
 //!
 //! Every child is held by a [`ChildGuard`]: dropping it kills and reaps the process. The guards
 //! are also listed in a process-wide registry so that [`stop_children_on_signals`] can kill them
-//! when the bridge receives SIGTERM, SIGINT or SIGHUP (a SIGKILL of the bridge cannot be caught).
+//! when the bridge receives SIGTERM, SIGINT or SIGHUP; on Linux a SIGKILL of the bridge takes them
+//! along too (see [`super::spawner`]).
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
@@ -30,9 +31,10 @@ pub struct ChildGuard {
 }
 
 impl ChildGuard {
-    /// Spawns `cmd` and registers the child. Take its pipes with [`ChildGuard::take_stdio`].
+    /// Spawns `cmd` (a child that dies with this process, see [`super::spawner`]) and registers
+    /// the child. Take its pipes with [`ChildGuard::take_stdio`].
     pub fn spawn(cmd: &mut Command) -> io::Result<Self> {
-        let child = cmd.spawn()?;
+        let child = super::spawner::spawn(cmd)?;
         let pid = child.id();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let child = Arc::new(Mutex::new(child));

@@ -5,6 +5,7 @@
 
 mod bridge;
 mod call;
+mod hub_options;
 mod options;
 mod summary;
 mod tools;

@@ -5,7 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::bridge::OnInvalid;
+use super::hub_options;
+use crate::bridge::{HubDevice, OnInvalid, Pages};
 use crate::device::client::DEFAULT_PROTOCOL;
 use crate::device::{
     split_command_line, DeviceError, Endpoint, Machine, QemuConfig, QemuWiring, DEFAULT_BAUD,
@@ -13,7 +14,7 @@ use crate::device::{
 
 /// Every option the parser accepts and the usage text documents (`--verbose` is an alias of `-v`).
 #[cfg(test)]
-pub(crate) const FLAGS: [&str; 18] = [
+pub(crate) const FLAGS: [&str; 20] = [
     "--serial",
     "--baud",
     "--unix",
@@ -28,6 +29,8 @@ pub(crate) const FLAGS: [&str; 18] = [
     "--reconnect-attempts",
     "--startup-retry-ms",
     "--protocol",
+    "--device",
+    "--pages",
     "--json",
     "-v",
     "-vv",
@@ -79,6 +82,17 @@ pub enum OptionError {
     NotKeyValue(String),
     /// A `call` argument with an empty key.
     EmptyKey(String),
+    /// A `--device NAME=LINK` that cannot be used (or a `call` tool without a device prefix).
+    BadDevice {
+        /// The value.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// `--device` together with a single-device option.
+    DeviceAndSingle,
+    /// `--pages device` with `--device` (a hub answers in one page).
+    PagesWithHub,
 }
 
 impl fmt::Display for OptionError {
@@ -109,6 +123,13 @@ impl fmt::Display for OptionError {
             }
             Self::NotKeyValue(pair) => write!(f, "argument {pair:?} is not key=value"),
             Self::EmptyKey(pair) => write!(f, "argument {pair:?} has an empty key"),
+            Self::BadDevice { text, why } => write!(f, "--device {text}: {why}"),
+            Self::DeviceAndSingle => {
+                f.write_str("--device goes without --serial, --unix, --tcp, --qemu and --command")
+            }
+            Self::PagesWithHub => {
+                f.write_str("--pages device is for one device; a hub answers in one page")
+            }
         }
     }
 }
@@ -135,6 +156,10 @@ pub(super) struct Options {
     pub(super) startup_retry: Option<Duration>,
     /// `-h` or `--help`: print the usage and do nothing else.
     pub(super) help: bool,
+    /// `--device NAME=LINK`, in order (hub).
+    pub(super) devices: Vec<HubDevice>,
+    /// `--pages`.
+    pub(super) pages: Option<Pages>,
     pub(super) positional: Vec<String>,
 }
 
@@ -166,6 +191,8 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
         reconnect_attempts: None,
         startup_retry: None,
         positional: Vec::new(),
+        devices: Vec::new(),
+        pages: None,
     };
     let mut baud: Option<u32> = None;
     let mut machine: Option<Machine> = None;
@@ -250,6 +277,10 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
                 o.startup_retry = Some(Duration::from_millis(number(flag, &value(flag)?)?));
             }
             "--protocol" => o.protocol = value(flag)?,
+            // --- hub options (hub_options.rs) ---
+            "--device" => o.devices.push(hub_options::parse_device(&value(flag)?)?),
+            "--pages" => o.pages = Some(hub_options::parse_pages(&value(flag)?)?),
+            // --- end of hub options ---
             "--json" => o.json = true,
             "-h" | "--help" => o.help = true,
             "-v" | "--verbose" => o.verbosity = o.verbosity.saturating_add(1),
@@ -264,6 +295,7 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
     if endpoints > 1 {
         return Err(OptionError::SeveralDevices);
     }
+    hub_options::check_devices(&o.devices, endpoints > 0, o.pages)?;
     match &mut o.endpoint {
         Some(Endpoint::Serial { baud: b, .. }) => *b = baud.unwrap_or(DEFAULT_BAUD),
         Some(Endpoint::Qemu(q)) => {
