@@ -48,6 +48,7 @@ mod emit;
 mod render;
 mod shape;
 mod template;
+mod tools;
 
 use proc_macro::TokenStream;
 
@@ -69,4 +70,12 @@ pub fn __compose(input: TokenStream) -> TokenStream {
     compose::compose(input.into())
         .unwrap_or_else(syn::Error::into_compile_error)
         .into()
+}
+
+/// `#[embedded_mcp::tools]` on an `impl` block: its `#[tool]` methods become typed tools (a
+/// `Toolbox` for `Server::from_tools` and the handler that runs them); see
+/// `embedded_mcp::server::typed`.
+#[proc_macro_attribute]
+pub fn tools(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tools::tools(attr.into(), item.into()).into()
 }

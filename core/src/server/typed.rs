@@ -80,8 +80,21 @@ pub trait ToolOutput: McpSchema + Serialize {}
 
 impl<T: McpSchema + Serialize> ToolOutput for T {}
 
+/// The definition of a tool named `name` taking `I` and returning `O`: the derived schemas as
+/// `inputSchema` and `outputSchema` (for the generated [`Toolbox`]; set the rest with the
+/// [`Tool`] setters).
+pub const fn tool<I: ToolInput<'static>, O: ToolOutput>(name: &'static str) -> Tool {
+    Tool::new(name, I::INPUT_SCHEMA).output_schema(O::OUTPUT_SCHEMA)
+}
+
+/// The definition of a tool named `name` taking no arguments ([`NO_ARGUMENTS_SCHEMA`]) and
+/// returning `O`.
+pub const fn tool_no_arguments<O: ToolOutput>(name: &'static str) -> Tool {
+    Tool::new(name, NO_ARGUMENTS_SCHEMA).output_schema(O::OUTPUT_SCHEMA)
+}
+
 /// The programs of a tool taking `I` and returning `O` (for the generated [`Toolbox`]).
-pub const fn programs<I: McpSchema + ?Sized, O: McpSchema + ?Sized>() -> ToolSchemas<'static> {
+pub const fn programs<I: ToolInput<'static>, O: ToolOutput>() -> ToolSchemas<'static> {
     ToolSchemas {
         input: I::INPUT_PROGRAM,
         output: Some(O::OUTPUT_PROGRAM),
@@ -89,7 +102,7 @@ pub const fn programs<I: McpSchema + ?Sized, O: McpSchema + ?Sized>() -> ToolSch
 }
 
 /// The programs of a tool taking no arguments and returning `O`.
-pub const fn programs_no_arguments<O: McpSchema + ?Sized>() -> ToolSchemas<'static> {
+pub const fn programs_no_arguments<O: ToolOutput>() -> ToolSchemas<'static> {
     ToolSchemas {
         input: NO_ARGUMENTS_PROGRAM,
         output: Some(O::OUTPUT_PROGRAM),
