@@ -62,6 +62,12 @@ pub mod transport;
 pub use embedded_mcp_macros::McpSchema;
 pub use schema::McpSchema;
 
+/// `#[embedded_mcp::tools]` on an `impl` block: its `#[tool]` methods become typed tools, served
+/// by [`server::Server::from_tools`] with no schema compiler and no storage to size (see
+/// [`server::typed`]).
+#[cfg(feature = "derive")]
+pub use embedded_mcp_macros::tools;
+
 /// Paths the code `#[derive(McpSchema)]` generates uses; not a stable interface.
 #[cfg(feature = "derive")]
 #[doc(hidden)]

@@ -67,3 +67,11 @@ pub fn derive_mcp_schema(input: TokenStream) -> TokenStream {
 pub fn __compose(input: TokenStream) -> TokenStream {
     embedded_mcp_macros_impl::compose(input.into()).into()
 }
+
+/// `#[embedded_mcp::tools]` on an `impl` block: its `#[tool]` methods become typed tools (a
+/// `Toolbox` for `Server::from_tools` and the handler that runs them); see
+/// `embedded_mcp::server::typed`.
+#[proc_macro_attribute]
+pub fn tools(attr: TokenStream, item: TokenStream) -> TokenStream {
+    embedded_mcp_macros_impl::tools(attr.into(), item.into()).into()
+}

@@ -132,6 +132,7 @@ mod reply;
 mod schema_storage;
 mod serve;
 mod tool;
+pub mod typed;
 
 pub use async_handler::AsyncHandler;
 pub use config::{CacheScope, Clock, Config, Stats, MAX_ID_LEN};
@@ -144,6 +145,7 @@ pub use tool::{
     is_allowed_icon_src, is_valid_tool_name, Annotations, Icon, ServerInfo, StaticError, Theme,
     Tool, MAX_TOOL_NAME_LEN,
 };
+pub use typed::Toolbox;
 
 #[cfg(test)]
 mod tests;

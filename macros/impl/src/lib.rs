@@ -18,6 +18,7 @@ mod render;
 mod shape;
 mod source;
 mod template;
+mod tools;
 
 use proc_macro2::TokenStream;
 
@@ -34,4 +35,10 @@ pub fn derive(input: TokenStream) -> TokenStream {
 /// impl; a compile error on refusal.
 pub fn compose(input: TokenStream) -> TokenStream {
     compose::compose(input).unwrap_or_else(syn::Error::into_compile_error)
+}
+
+/// `#[tools]` on an `impl` block: its `#[tool]` methods become typed tools (the `Toolbox` and
+/// the handler that runs them). Errors come back as `compile_error!` tokens.
+pub fn tools(attr: TokenStream, item: TokenStream) -> TokenStream {
+    tools::tools(attr, item)
 }

@@ -1,0 +1,156 @@
+//! Typed tools: a tool is an input type, an output type (both `#[derive(McpSchema)]` and serde)
+//! and a function. The attribute `#[embedded_mcp::tools]` on an `impl` block turns its
+//! `#[tool]` methods into a [`Toolbox`]: the static tool list, the programs the derive compiled
+//! at build time, and the handler that dispatches to the methods. [`Server::from_tools`] serves
+//! it with no schema compiler and no storage.
+//!
+//! For each call the engine checks the arguments against the input program, the generated
+//! handler deserialises them into the input type (escaped strings are decoded into a stack
+//! scratch of [`DEFAULT_SCRATCH`] bytes, or `#[tool(scratch = N)]`), runs the method, and writes
+//! its output as `structuredContent` and as text (a non-object wrapped as `{"result":…}` for
+//! 2025 peers); the engine then checks it against the output program. An `Err(e)` of a fallible
+//! tool becomes an `isError` result with `e`'s `Display` text.
+//!
+//! Tools whose results need more content blocks than the structured value keep using
+//! [`Handler`](super::Handler) or [`AsyncHandler`](super::AsyncHandler) directly.
+
+use core::fmt;
+
+use serde::de::Deserialize;
+use serde::Serialize;
+
+use crate::schema::__private::Op;
+use crate::schema::{McpSchema, Program};
+
+use super::{Config, DefinitionError, Done, Output, Server, ServerInfo, Tool, ToolSchemas};
+
+/// Bytes of stack a typed tool gets to decode the escaped strings of its arguments (strings
+/// without escapes are borrowed from the request and take none). A call whose escaped strings
+/// need more is answered with an `isError` result naming the failure; raise it per tool with
+/// `#[tool(scratch = N)]` (an upper bound is the longest arguments object the line buffer holds).
+pub const DEFAULT_SCRATCH: usize = 64;
+
+/// The `inputSchema` of a tool that takes no arguments: an object with no properties.
+pub const NO_ARGUMENTS_SCHEMA: &str =
+    r#"{"type":"object","properties":{},"additionalProperties":false}"#;
+
+static NO_ARGUMENTS_NODES: [u16; 2] = [0, 2];
+static NO_ARGUMENTS_OPS: [Op; 3] = [
+    Op::Type(64), // the `object` bit of the type mask (the test compares with the compiler)
+    Op::Members {
+        props: 0,
+        patterns: 0,
+        additional: 1,
+    },
+    Op::False,
+];
+
+/// [`NO_ARGUMENTS_SCHEMA`], compiled.
+pub const NO_ARGUMENTS_PROGRAM: Program<'static> =
+    Program::from_static_parts(&NO_ARGUMENTS_NODES, &NO_ARGUMENTS_OPS, "");
+
+/// A set of `N` typed tools and the handler that runs them, as `#[embedded_mcp::tools]`
+/// generates it (the handler impl is [`Handler`](super::Handler) when every tool is sync and
+/// takes no [`Context`](super::Context), [`AsyncHandler`](super::AsyncHandler) otherwise).
+pub trait Toolbox<const N: usize> {
+    /// The tools, in listing order, with the derived schemas as their `inputSchema` and
+    /// `outputSchema`.
+    const TOOLS: &'static [Tool; N];
+    /// The derived programs of [`Toolbox::TOOLS`], in the same order.
+    const PROGRAMS: [ToolSchemas<'static>; N];
+}
+
+/// A type a typed tool takes as its arguments: `#[derive(McpSchema, Deserialize)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's arguments",
+    label = "needs `#[derive(McpSchema, serde::Deserialize)]`",
+    note = "a typed tool's arguments are one type that derives both `embedded_mcp::McpSchema` and `serde::Deserialize`"
+)]
+pub trait ToolInput<'de>: McpSchema + Deserialize<'de> {}
+
+impl<'de, T: McpSchema + Deserialize<'de>> ToolInput<'de> for T {}
+
+/// A type a typed tool returns (or returns in `Ok`): `#[derive(McpSchema, Serialize)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a tool's output",
+    label = "needs `#[derive(McpSchema, serde::Serialize)]`",
+    note = "a typed tool returns one type that derives both `embedded_mcp::McpSchema` and `serde::Serialize`, or a `Result` of one"
+)]
+pub trait ToolOutput: McpSchema + Serialize {}
+
+impl<T: McpSchema + Serialize> ToolOutput for T {}
+
+/// The definition of a tool named `name` taking `I` and returning `O`: the derived schemas as
+/// `inputSchema` and `outputSchema` (for the generated [`Toolbox`]; set the rest with the
+/// [`Tool`] setters).
+pub const fn tool<I: ToolInput<'static>, O: ToolOutput>(name: &'static str) -> Tool {
+    Tool::new(name, I::INPUT_SCHEMA).output_schema(O::OUTPUT_SCHEMA)
+}
+
+/// The definition of a tool named `name` taking no arguments ([`NO_ARGUMENTS_SCHEMA`]) and
+/// returning `O`.
+pub const fn tool_no_arguments<O: ToolOutput>(name: &'static str) -> Tool {
+    Tool::new(name, NO_ARGUMENTS_SCHEMA).output_schema(O::OUTPUT_SCHEMA)
+}
+
+/// The programs of a tool taking `I` and returning `O` (for the generated [`Toolbox`]).
+pub const fn programs<I: ToolInput<'static>, O: ToolOutput>() -> ToolSchemas<'static> {
+    ToolSchemas {
+        input: I::INPUT_PROGRAM,
+        output: Some(O::OUTPUT_PROGRAM),
+    }
+}
+
+/// The programs of a tool taking no arguments and returning `O`.
+pub const fn programs_no_arguments<O: ToolOutput>() -> ToolSchemas<'static> {
+    ToolSchemas {
+        input: NO_ARGUMENTS_PROGRAM,
+        output: Some(O::OUTPUT_PROGRAM),
+    }
+}
+
+/// Writes a fallible tool's outcome: `Ok` as structured output, `Err(e)` as an `isError`
+/// result whose text is `e`'s `Display`.
+pub fn reply<T: Serialize, E: fmt::Display>(out: Output<'_>, outcome: Result<T, E>) -> Done {
+    match outcome {
+        Ok(value) => out.structured(&value),
+        Err(e) => out.error_fmt(format_args!("{e}")),
+    }
+}
+
+impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
+    /// A server for the typed tools of `handler` (see [`Toolbox`]) with [`Config::DEFAULT`]:
+    /// the programs are the derive's static data, so nothing is compiled and no
+    /// [`SchemaStorage`](super::SchemaStorage) is needed.
+    pub fn from_tools(info: ServerInfo, handler: H) -> Result<Self, DefinitionError> {
+        Self::from_tools_with_config(info, handler, Config::DEFAULT)
+    }
+
+    /// [`Server::from_tools`] with a [`Config`].
+    pub fn from_tools_with_config(
+        info: ServerInfo,
+        handler: H,
+        config: Config,
+    ) -> Result<Self, DefinitionError> {
+        Self::with_programs(info, H::TOOLS, H::PROGRAMS, handler, config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{compile, Storage};
+
+    #[test]
+    fn no_arguments_program_is_the_compiled_schema() {
+        let mut storage: Storage<4, 8, 8> = Storage::new();
+        let compiled = compile(NO_ARGUMENTS_SCHEMA.as_bytes(), &mut storage).unwrap();
+        assert_eq!(compiled.parts(), NO_ARGUMENTS_PROGRAM.parts());
+        assert!(NO_ARGUMENTS_PROGRAM
+            .validate(crate::json::Value::parse(b"{}").unwrap())
+            .is_ok());
+        assert!(NO_ARGUMENTS_PROGRAM
+            .validate(crate::json::Value::parse(br#"{"x":1}"#).unwrap())
+            .is_err());
+    }
+}

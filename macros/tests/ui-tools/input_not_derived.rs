@@ -1,0 +1,30 @@
+use embedded_mcp_macros::{tools, McpSchema};
+use serde::{Deserialize, Serialize};
+
+#[derive(McpSchema, Deserialize)]
+struct Args {
+    n: u8,
+}
+
+#[derive(McpSchema, Serialize)]
+struct Out {
+    n: u8,
+}
+
+struct Board;
+
+/// Not derived: serde only.
+#[derive(Deserialize)]
+struct Plain {
+    n: u8,
+}
+
+#[tools]
+impl Board {
+    #[tool]
+    fn get(&mut self, args: Plain) -> Out {
+        Out { n: args.n }
+    }
+}
+
+fn main() {}
