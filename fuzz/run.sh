@@ -22,7 +22,7 @@ seconds=${1:-20}
 shift || true
 targets=("$@")
 if ((${#targets[@]} == 0)); then
-    targets=(line_reader engine result_decoder schema_compiler validator program_loader)
+    targets=(line_reader engine result_decoder schema_compiler schema_compiler_text validator program_loader)
 fi
 
 if ! cargo +nightly --version >/dev/null 2>&1; then

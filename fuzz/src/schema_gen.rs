@@ -14,7 +14,58 @@
 //! as `#/pointer`, percent-encoded, relative to a `$id` (`d1.json#/x`), to a missing member
 //! below a location, to an anchor, or as free text.
 
-use arbitrary::Arbitrary;
+use arbitrary::{Arbitrary, Unstructured};
+
+/// `Arbitrary` for an enum that reads its variant from one byte (the derive reads four), so
+/// that a tree costs few bytes and libFuzzer's slowly growing length limit reaches deep ones
+/// sooner. Variant 0 of every enum is a leaf: an input that runs out ends the tree.
+macro_rules! one_byte_enum {
+    ($ty:ident { $($variant:ident $(($($field:ident),*))?),* $(,)? }) => {
+        impl<'a> Arbitrary<'a> for $ty {
+            #[allow(unused_assignments)]
+            fn arbitrary(u: &mut Unstructured<'a>) -> arbitrary::Result<Self> {
+                const COUNT: usize = [$(stringify!($variant)),*].len();
+                let chosen = usize::from(u8::arbitrary(u)?) % COUNT;
+                let mut i = 0;
+                $(
+                    if chosen == i {
+                        return Ok($ty::$variant $(($({
+                            let $field = u.arbitrary()?;
+                            $field
+                        }),*))?);
+                    }
+                    i += 1;
+                )*
+                unreachable!("the variant index is below the count")
+            }
+        }
+    };
+}
+
+one_byte_enum!(Node { Bool(a), Object(a) });
+one_byte_enum!(Member {
+    Valid(a), Invalid(a, b), Child(a, b), Map(a, b), List(a, b), Ref(a, b), Id(a),
+    Anchor(a, b), Extra(a, b), Data(a, b),
+});
+one_byte_enum!(Valid {
+    Type(a, b), Number(a, b), Count(a, b), Required(a), DependentRequired(a), Enum(a),
+    Const(a), Pattern(a), UniqueItems(a), Annotation(a, b), Schema(a),
+});
+one_byte_enum!(Bad { Fixed(a), Data(a) });
+one_byte_enum!(Key { Empty, One(a), Two(a, b), Long(a, b), Word(a), Text(a), Escaped(a) });
+one_byte_enum!(Num { Small(a), Int(a), Float(a), Lexeme(a) });
+one_byte_enum!(Data { Null, Bool(a), Num(a), Str(a), Arr(a), Obj(a) });
+one_byte_enum!(Ref {
+    Root, Pointer(a, b), ViaId(a, b), Dangling(a, b), Anchor(a, b, c), Resource(a), Text(a),
+});
+one_byte_enum!(Style {
+    Plain,
+    Percent,
+    PercentAll
+});
+one_byte_enum!(IdValue {
+    Relative(a), Absolute(a), Root, EmptyFragment(a), Fragment(a), Bad(a),
+});
 
 /// Deepest JSON nesting written; deeper values become `true` (the compiler refuses schemas
 /// nested over 64 levels, which would hide everything else).
@@ -115,7 +166,7 @@ pub struct GenSchema {
 }
 
 /// A value in a schema position (or under a non-keyword member, where only `$ref` reaches).
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Node {
     /// `true` or `false`.
     Bool(bool),
@@ -124,7 +175,7 @@ pub enum Node {
 }
 
 /// One member of a schema object.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Member {
     /// A keyword with a value of the right type.
     Valid(Valid),
@@ -149,7 +200,7 @@ pub enum Member {
 }
 
 /// Keyword values of the right JSON type.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Valid {
     /// `"type"`: one name, or a list of names when the list is not empty.
     Type(u8, Vec<u8>),
@@ -176,7 +227,7 @@ pub enum Valid {
 }
 
 /// A bad keyword value: a fixed doubtful text or any JSON value.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Bad {
     /// One of [`BAD`].
     Fixed(u8),
@@ -185,7 +236,7 @@ pub enum Bad {
 }
 
 /// A member name.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Key {
     /// `""`.
     Empty,
@@ -204,7 +255,7 @@ pub enum Key {
 }
 
 /// A number, as a JSON lexeme.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Num {
     /// A small integer.
     Small(i8),
@@ -217,7 +268,7 @@ pub enum Num {
 }
 
 /// Any JSON value.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Data {
     /// `null`.
     Null,
@@ -234,7 +285,7 @@ pub enum Data {
 }
 
 /// The value of a `$ref`.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum Ref {
     /// `#` (the document's root).
     Root,
@@ -254,7 +305,7 @@ pub enum Ref {
 }
 
 /// How a fragment pointer is written.
-#[derive(Arbitrary, Debug, Clone, Copy)]
+#[derive(Debug, Clone, Copy)]
 pub enum Style {
     /// As is (only JSON escapes).
     Plain,
@@ -265,7 +316,7 @@ pub enum Style {
 }
 
 /// The value of a `$id`.
-#[derive(Arbitrary, Debug)]
+#[derive(Debug)]
 pub enum IdValue {
     /// `d<n>.json`, relative.
     Relative(u8),
