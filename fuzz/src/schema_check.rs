@@ -11,10 +11,27 @@
 //! - postcard round trip: `to_postcard` writes `postcard_len` bytes, `from_postcard` loads a
 //!   program equal to the compiled one, and both give the same verdict on a set of instances;
 //! - `compile_reporting` returns the same first error as `compile` and reports it first.
+//!
+//! One known disagreement can be tolerated, for measuring how fast a target finds something
+//! else: with `FUZZ_TOLERATE=reporting-capacity` in the environment, `compile_reporting` may
+//! return a capacity error where `compile` stopped at an earlier problem (it goes on past the
+//! problem and can run out of storage; reproducer
+//! `regressions/schema_compiler/reporting-returns-capacity-not-first.bin`). Unset, the check is
+//! strict.
 
 use embedded_mcp::schema::{compile, compile_reporting, CompileError, Program, Storage};
 
+use std::sync::OnceLock;
+
 use crate::serde_json_accepts;
+
+/// True when `FUZZ_TOLERATE=reporting-capacity` is set (read once).
+fn tolerate_reporting_capacity() -> bool {
+    static TOLERATE: OnceLock<bool> = OnceLock::new();
+    *TOLERATE.get_or_init(|| {
+        std::env::var_os("FUZZ_TOLERATE").is_some_and(|v| v == "reporting-capacity")
+    })
+}
 
 /// The reference storage the chosen one is compared with.
 pub type Large = Storage<1024, 4096, 8192>;
@@ -103,6 +120,7 @@ pub fn check_schema_text<const NODES: usize, const OPS: usize, const TEXT: usize
             assert_eq!(a, b);
             assert!(reported.is_empty());
         }
+        (Err(a), Err(b)) if is_capacity(b) && !is_capacity(a) && tolerate_reporting_capacity() => {}
         (Err(a), Err(b)) => {
             assert_eq!(a, b, "compile and compile_reporting differ");
             assert_eq!(
