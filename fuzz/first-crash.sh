@@ -6,8 +6,6 @@
 # (which is the first crash when there is one), the executions, the first lines of the crash
 # report, and where the reproducer went (fuzz/artifacts/<target>/).
 #
-# The target must be built already (`cargo +nightly fuzz build`, or `bash fuzz/run.sh`).
-#
 # Usage: bash fuzz/first-crash.sh TARGET SEED SECONDS empty|seeds
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -26,6 +24,8 @@ esac
 mkdir -p "artifacts/$target"
 before=$(ls "artifacts/$target" | sort)
 
+# Build first (a no-op when fresh) so that the wall time is fuzzing only.
+cargo +nightly fuzz build "$target" >/dev/null 2>&1
 start=$(date +%s.%N)
 set +e
 # With -jobs the job's output goes to fuzz-0.log in the working directory.
