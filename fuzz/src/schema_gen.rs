@@ -56,7 +56,8 @@ one_byte_enum!(Key { Empty, One(a), Two(a, b), Long(a, b), Word(a), Text(a), Esc
 one_byte_enum!(Num { Small(a), Int(a), Float(a), Lexeme(a) });
 one_byte_enum!(Data { Null, Bool(a), Num(a), Str(a), Arr(a), Obj(a) });
 one_byte_enum!(Ref {
-    Root, Pointer(a, b), ViaId(a, b), Dangling(a, b), Anchor(a, b, c), Resource(a), Text(a),
+    Root, Pointer(a, b), Into(a, b), ViaId(a, b), Dangling(a, b), Anchor(a, b, c), Resource(a),
+    Text(a),
 });
 one_byte_enum!(Style {
     Plain,
@@ -291,6 +292,9 @@ pub enum Ref {
     Root,
     /// The location with this index, as a fragment pointer.
     Pointer(u16, Style),
+    /// The location with this index among those under a non-keyword member (the only places
+    /// where a pointer's first segment can be shorter than any keyword), as a fragment pointer.
+    Into(u16, Style),
     /// The location with this index relative to its enclosing `$id` (`d1.json#/x`), or as a
     /// fragment pointer when it has none.
     ViaId(u16, Style),
@@ -383,6 +387,8 @@ struct Location {
     segments: Vec<String>,
     /// The nearest enclosing `$id` (without fragment) and how many segments lead to it.
     resource: Option<(String, usize)>,
+    /// Under a non-keyword member.
+    in_data: bool,
 }
 
 /// `segments` as a JSON Pointer.
@@ -443,6 +449,8 @@ struct Writer<'t> {
     depth: usize,
     segments: Vec<String>,
     resource: Option<(String, usize)>,
+    /// Non-keyword members around the value being written.
+    data_depth: usize,
     /// Locations met so far (pass one records them all).
     found: Vec<Location>,
     /// The locations of pass one, which references pick from (empty in pass one).
@@ -470,6 +478,7 @@ impl Writer<'_> {
         self.found.push(Location {
             segments: self.segments.clone(),
             resource: self.resource.clone(),
+            in_data: self.data_depth > 0,
         });
         let members = match node {
             Node::Bool(b) => return self.out.push_str(if *b { "true" } else { "false" }),
@@ -530,7 +539,11 @@ impl Writer<'_> {
                     write_str(&mut w.out, pick(&ANCHORS, *n), false)
                 })
             }
-            Member::Extra(k, n) => self.member(first, &k.text(), k.escaped(), |w| w.node(n)),
+            Member::Extra(k, n) => self.member(first, &k.text(), k.escaped(), |w| {
+                w.data_depth += 1;
+                w.node(n);
+                w.data_depth -= 1;
+            }),
             Member::Data(k, d) => self.member(first, &k.text(), k.escaped(), |w| w.data(d)),
         }
     }
@@ -643,6 +656,12 @@ impl Writer<'_> {
         (n > 0).then(|| &self.targets[usize::from(i) % n])
     }
 
+    fn target_in_data(&self, i: u16) -> Option<&Location> {
+        let n = self.targets.iter().filter(|t| t.in_data).count();
+        let mut inside = self.targets.iter().filter(|t| t.in_data);
+        (n > 0).then(|| inside.nth(usize::from(i) % n)).flatten()
+    }
+
     fn reference(&mut self, r: &Ref) {
         let text = match r {
             Ref::Root => "#".to_owned(),
@@ -650,10 +669,15 @@ impl Writer<'_> {
                 Some(t) => format!("#{}", encode(&pointer(&t.segments), *style)),
                 None => "#".to_owned(),
             },
+            Ref::Into(i, style) => match self.target_in_data(*i).or(self.target(*i)) {
+                Some(t) => format!("#{}", encode(&pointer(&t.segments), *style)),
+                None => "#".to_owned(),
+            },
             Ref::ViaId(i, style) => match self.target(*i) {
                 Some(Location {
                     segments,
                     resource: Some((id, at)),
+                    ..
                 }) => format!("{id}#{}", encode(&pointer(&segments[*at..]), *style)),
                 Some(t) => format!("#{}", encode(&pointer(&t.segments), *style)),
                 None => "#".to_owned(),
@@ -684,6 +708,7 @@ impl GenSchema {
                 depth: 0,
                 segments: Vec::new(),
                 resource: None,
+                data_depth: 0,
                 found: Vec::new(),
                 targets,
             };
