@@ -53,7 +53,7 @@ if [ -f tests/clients/run.sh ]; then
     bash tests/clients/run.sh
 fi
 
-step "fuzz: each of the 6 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
+step "fuzz: each of the 7 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
 # Not `grep -q`: with pipefail, grep leaving early could fail the pipeline on SIGPIPE.
 if ! rustup toolchain list | grep nightly >/dev/null; then
     rustup toolchain install nightly --profile minimal
