@@ -3,7 +3,8 @@
 //!
 //! The tree is shaped after what makes the compiler build JSON Pointers and follow references:
 //! deeply nested subschemas and non-keyword members (objects only a `$ref` reaches), `$defs`
-//! chains, keys of 0 to 2 bytes, long keys (up to 256 repeats of one character), keys with `~`
+//! chains, keys of 0 to 2 bytes, long keys (up to 64 repeats of one character, mostly 40 to
+//! 64), compact chains of non-keyword members with a `$ref` to their end, keys with `~`
 //! and `/` (`~0`/`~1` in a pointer), non-ASCII and `\u`-escaped keys, keyword values of the
 //! wrong type anywhere, `$id`s and `$anchor`s.
 //!
@@ -45,7 +46,7 @@ macro_rules! one_byte_enum {
 one_byte_enum!(Node { Bool(a), Object(a) });
 one_byte_enum!(Member {
     Valid(a), Invalid(a, b), Child(a, b), Map(a, b), List(a, b), Ref(a, b), Id(a),
-    Anchor(a, b), Extra(a, b), Data(a, b),
+    Anchor(a, b), Extra(a, b), Data(a, b), Chain(a, b, c, d, e, f, g),
 });
 one_byte_enum!(Valid {
     Type(a, b), Number(a, b), Count(a, b), Required(a), DependentRequired(a), Enum(a),
@@ -153,6 +154,21 @@ const SCHEMA_URIS: [&str; 3] = [
     "x",
 ];
 
+/// First keys of a [`Member::Chain`]: mostly one byte or empty (an error pointer starting
+/// with a segment shorter than the `…` marker), a few longer.
+#[rustfmt::skip]
+const FIRST_KEYS: [&str; 8] = ["a", "", "b", "0", "B", "x", "é", "~"];
+
+/// The length of a long key: 40 to 64 for three in five choices (pointers of about 64 bytes
+/// with a few short segments), 1 to 64 otherwise.
+fn long_len(n: u8) -> usize {
+    if n < 150 {
+        40 + usize::from(n % 25)
+    } else {
+        1 + usize::from(n % 64)
+    }
+}
+
 fn pick<T: Copy, const N: usize>(list: &[T; N], i: impl Into<usize>) -> T {
     list[i.into() % N]
 }
@@ -198,6 +214,13 @@ pub enum Member {
     Extra(Key, Box<Node>),
     /// A non-keyword member holding data.
     Data(Key, Data),
+    /// A chain of nested non-keyword members, `"a":{"BBB…":{…:{"type":5,…}}}`, written with
+    /// a `$ref` to its end before it: the first key is one of [`FIRST_KEYS`] (mostly one byte
+    /// or empty), then a long key (as [`Key::Long`]), then more keys; the object at the end
+    /// holds `type` (half the time, else a keyword of [`KEYWORDS`]) with a bad value, then
+    /// more members. At the root this
+    /// builds error pointers of 40 to 80 bytes that start with a short segment.
+    Chain(u8, (u8, u8), Vec<Key>, u8, Bad, Vec<Member>, Style),
 }
 
 /// Keyword values of the right JSON type.
@@ -245,7 +268,8 @@ pub enum Key {
     One(u8),
     /// Two characters of [`ALPHABET`].
     Two(u8, u8),
-    /// One character of [`ALPHABET`] repeated 1 to 256 times.
+    /// One character of [`ALPHABET`] repeated 1 to 64 times, mostly 40 to 64 (see
+    /// [`long_len`]).
     Long(u8, u8),
     /// One of [`WORDS`].
     Word(u8),
@@ -342,7 +366,7 @@ impl Key {
             Key::Empty => String::new(),
             Key::One(a) => pick(&ALPHABET, *a).to_owned(),
             Key::Two(a, b) => [pick(&ALPHABET, *a), pick(&ALPHABET, *b)].concat(),
-            Key::Long(a, n) => pick(&ALPHABET, *a).repeat(usize::from(*n) + 1),
+            Key::Long(a, n) => pick(&ALPHABET, *a).repeat(long_len(*n)),
             Key::Word(w) => pick(&WORDS, *w).to_owned(),
             Key::Text(s) => s.clone(),
             Key::Escaped(k) => k.text(),
@@ -480,11 +504,18 @@ impl Writer<'_> {
             resource: self.resource.clone(),
             in_data: self.data_depth > 0,
         });
-        let members = match node {
-            Node::Bool(b) => return self.out.push_str(if *b { "true" } else { "false" }),
-            Node::Object(_) if self.depth >= MAX_DEPTH => return self.out.push_str("true"),
-            Node::Object(members) => members,
-        };
+        match node {
+            Node::Bool(b) => self.out.push_str(if *b { "true" } else { "false" }),
+            Node::Object(members) => self.object_node(members, None),
+        }
+    }
+
+    /// A schema object with these members, after a keyword with a bad value when given (its
+    /// location is already recorded).
+    fn object_node(&mut self, members: &[Member], bad: Option<(u8, &Bad)>) {
+        if self.depth >= MAX_DEPTH {
+            return self.out.push_str("true");
+        }
         let outer = self.resource.clone();
         let id = members.iter().find_map(|m| match m {
             Member::Id(v) => v.text(),
@@ -497,6 +528,14 @@ impl Writer<'_> {
         self.depth += 1;
         self.out.push('{');
         let mut first = true;
+        if let Some((keyword, bad)) = bad {
+            let name = if keyword < 128 {
+                "type"
+            } else {
+                pick(&KEYWORDS, keyword)
+            };
+            self.member(&mut first, name, false, |w| w.bad(bad));
+        }
         for m in members {
             self.schema_member(&mut first, m);
         }
@@ -545,7 +584,48 @@ impl Writer<'_> {
                 w.data_depth -= 1;
             }),
             Member::Data(k, d) => self.member(first, &k.text(), k.escaped(), |w| w.data(d)),
+            Member::Chain(head, (c, n), tail, keyword, bad, rest, style) => {
+                let long = Key::Long(*c, *n).text();
+                let keys: Vec<String> = [pick(&FIRST_KEYS, *head).to_owned(), long]
+                    .into_iter()
+                    .chain(tail.iter().map(Key::text))
+                    .collect();
+                let mut target = self.segments.clone();
+                target.extend(keys.iter().cloned());
+                let text = format!("#{}", encode(&pointer(&target), *style));
+                self.member(first, "$ref", false, |w| {
+                    write_str(&mut w.out, &text, false)
+                });
+                self.data_depth += 1;
+                self.chain(first, &keys, (*keyword, bad), rest);
+                self.data_depth -= 1;
+            }
         }
+    }
+
+    /// The members of a [`Member::Chain`] from `keys[0]` down, and the object at its end.
+    fn chain(&mut self, first: &mut bool, keys: &[String], bad: (u8, &Bad), rest: &[Member]) {
+        let Some((key, deeper)) = keys.split_first() else {
+            return self.object_node(rest, Some(bad));
+        };
+        self.member(first, key, false, |w| {
+            w.found.push(Location {
+                segments: w.segments.clone(),
+                resource: w.resource.clone(),
+                in_data: true,
+            });
+            if deeper.is_empty() {
+                return w.chain(&mut true, deeper, bad, rest);
+            }
+            if w.depth >= MAX_DEPTH {
+                return w.out.push_str("true");
+            }
+            w.depth += 1;
+            w.out.push('{');
+            w.chain(&mut true, deeper, bad, rest);
+            w.out.push('}');
+            w.depth -= 1;
+        });
     }
 
     fn valid(&mut self, first: &mut bool, v: &Valid) {
