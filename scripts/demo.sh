@@ -4,18 +4,61 @@
 # `embedded-mcp` command, then lists the tools, calls each one, and runs a short MCP session
 # through `embedded-mcp bridge` exactly as an MCP host would. QEMU is stopped by the command that
 # started it.
+#
+# Usage: scripts/demo.sh [-v]
+#   By default only the commands and their answers are shown (plus the CLI's own notes); the
+#   set-up, build, QEMU and firmware diagnostics go to target/demo.log. -v shows everything.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-root=$(pwd)
 
-bash scripts/setup.sh
-echo "==> building the firmware (examples/qemu-sensors, thumbv7m-none-eabi) and the host CLI" >&2
-(cd examples/qemu-sensors && cargo build -q --release)
-cargo build -q --release -p embedded-mcp-std
-fw="$root/examples/qemu-sensors/target/thumbv7m-none-eabi/release/qemu-sensors"
-mcp="$root/target/release/embedded-mcp"
+verbose=0
+case "${1:-}" in
+    -v | --verbose) verbose=1 ;;
+    "") ;;
+    *) echo "usage: scripts/demo.sh [-v]" >&2; exit 2 ;;
+esac
 
-run() { printf '\n$ embedded-mcp %s\n' "$*"; "$mcp" "$@"; }
+mkdir -p target
+log=target/demo.log
+: >"$log"
+# quietly CMD...: in quiet mode, CMD's stderr goes to the log, except the CLI's own
+# "note:"/"warning:"/"error:" lines, which are part of the answer a user reads (shown first, as
+# the CLI prints them before it calls). CMD's exit code is kept.
+quietly() {
+    if ((verbose)); then
+        "$@"
+        return
+    fi
+    local err out rc=0
+    err=$(mktemp)
+    out=$("$@" 2>"$err") || rc=$?
+    cat "$err" >>"$log"
+    grep -E '^(note|warning|error):' "$err" >&2 || true
+    rm -f "$err"
+    [ -z "$out" ] || printf '%s\n' "$out"
+    return "$rc"
+}
+
+if ((verbose)); then
+    bash scripts/setup.sh
+    echo "==> building the firmware (examples/qemu-sensors, thumbv7m-none-eabi) and the host CLI" >&2
+else
+    echo "building the firmware and the host CLI (details: $log) ..." >&2
+    bash scripts/setup.sh >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
+fi
+build() {
+    (cd examples/qemu-sensors && cargo build -q --release)
+    cargo build -q --release -p embedded-mcp-std
+}
+if ((verbose)); then build; else build >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }; fi
+
+fw=examples/qemu-sensors/target/thumbv7m-none-eabi/release/qemu-sensors
+mcp=target/release/embedded-mcp
+
+run() {
+    printf '\n$ embedded-mcp %s\n' "$*"
+    quietly "$mcp" "$@"
+}
 
 run tools --qemu "$fw"
 run call --qemu "$fw" read_temperature sensor=0
@@ -34,4 +77,4 @@ echo "\$ (an MCP host's session) | embedded-mcp bridge --qemu $fw"
     printf '%s\n' '{"jsonrpc":"2.0","method":"notifications/initialized"}'
     printf '%s\n' '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read_temperature","arguments":{"sensor":1}}}'
     printf '%s\n' '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"read_acceleration","arguments":{}}}'
-} | "$mcp" bridge --qemu "$fw"
+} | quietly "$mcp" bridge --qemu "$fw"

@@ -14,9 +14,12 @@ step() { printf '\n==> %s\n' "$*" >&2; }
 step "setup"
 bash scripts/setup.sh
 
+# The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
+FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free)
+
 step "format"
 cargo fmt --all --check
-for fw in examples/qemu-sensors examples/m4f-smoke; do
+for fw in "${FIRMWARE[@]}"; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -24,7 +27,7 @@ step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "clippy of the firmware crates (outside the workspace: other targets)"
-for fw in examples/qemu-sensors examples/m4f-smoke; do
+for fw in "${FIRMWARE[@]}"; do
     (cd "$fw" && cargo clippy -q -- -D warnings)
 done
 
@@ -39,6 +42,10 @@ for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-
     cargo build -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
 done
 
+step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
+# On failure, examples/panic-free/locate.sh lists the call sites of the panic machinery.
+(cd examples/panic-free && cargo build -q --release)
+
 step "core unit tests without the default features (no validator)"
 cargo test -q -p embedded-mcp --no-default-features --lib
 
@@ -52,6 +59,26 @@ if [ -f tests/clients/run.sh ]; then
     step "real MCP clients through the bridge"
     bash tests/clients/run.sh
 fi
+
+step "the official MCP conformance suite against bridge --http and examples/qemu-conformance"
+bash tests/conformance/run.sh
+
+step "demo: the main job runs and shows only commands, answers and the CLI's notes"
+demo_out=$(mktemp)
+demo_err=$(mktemp)
+bash scripts/demo.sh >"$demo_out" 2>"$demo_err"
+if grep -E 'QEMU waiting|Timer with period|qemu-sensors:|Compiling' "$demo_out" "$demo_err"; then
+    echo "test: demo.sh printed diagnostics in its quiet mode" >&2
+    exit 1
+fi
+valid=$(grep -c '^verdict: valid' "$demo_out" || true)
+answers=$(grep -c '^{"jsonrpc":"2.0","id":[123],"result"' "$demo_out" || true)
+if [ "$valid" != 4 ] || [ "$answers" != 3 ]; then
+    echo "test: demo.sh gave $valid valid calls (want 4) and $answers bridge answers (want 3)" >&2
+    cat "$demo_out" "$demo_err" >&2
+    exit 1
+fi
+rm -f "$demo_out" "$demo_err"
 
 step "fuzz: each of the 7 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
 # Not `grep -q`: with pipefail, grep leaving early could fail the pipeline on SIGPIPE.

@@ -22,6 +22,16 @@
 //!
 //! The crate is `#![no_std]`, needs no allocator and has no `unsafe` code. Every bound on input
 //! (nesting depth, line length, tool count) is explicit and documented where it is enforced.
+//!
+//! # No panics
+//!
+//! No input can make the crate panic: errors are values, and clippy denies `unwrap`, `expect`,
+//! `panic!` and slice indexing outside tests (and unchecked arithmetic in the lower layers).
+//! The proof is a link: `(cd examples/panic-free && cargo build --release)` builds a Cortex-M3
+//! firmware whose panic handler calls a function defined nowhere, and which runs every layer
+//! (schema compiler, program loader, validator, engine, line reader) on bytes from its UART. It
+//! links only if the optimiser removed every path to a panic; `examples/panic-free/locate.sh`
+//! lists any path that remains (see `SECURITY.md`, "No panics", for the current status).
 #![no_std]
 #![forbid(unsafe_code)]
 #![cfg_attr(

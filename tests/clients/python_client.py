@@ -3,7 +3,8 @@
 
 It connects, negotiates in the requested era (`legacy`: the initialize handshake;
 `modern`: server/discover and the 2026-07-28 per-request envelope), lists every page of tools
-and calls each tool with arguments made from its inputSchema. The SDK validates every
+(or, with `--single-page`, makes one `list_tools()` call as most hosts do and expects every tool
+in it) and calls each tool with arguments made from its inputSchema. The SDK validates every
 successful result against the tool's outputSchema itself (ClientSession.validate_tool_result);
 a call passes when the SDK accepted it and its isError matches the expectation.
 
@@ -12,7 +13,8 @@ exits 1 when a check failed, 2 when the session could not start.
 
 usage: python_client.py --era legacy|modern [--skip TOOL]... [--expect-error TOOL]...
                         [--expect-sdk-reject TOOL]... [--arg TOOL:key=json]...
-                        [--expect-tools N] -- COMMAND [ARGS...]
+                        [--expect-tools N] [--single-page [--expect-next-cursor]]
+                        -- COMMAND [ARGS...]
 """
 
 from __future__ import annotations
@@ -92,7 +94,22 @@ async def run(args: argparse.Namespace) -> int:
                 return 2
             tools = []
             cursor = None
-            for _ in range(64):
+            if args.single_page:
+                page = await session.list_tools()
+                tools.extend(page.tools)
+                if args.expect_next_cursor:
+                    check(
+                        page.next_cursor is not None,
+                        f"{args.era}: one list_tools() call returns the first page only",
+                        f"no nextCursor after {len(page.tools)} tools",
+                    )
+                else:
+                    check(
+                        page.next_cursor is None,
+                        f"{args.era}: one list_tools() call returns the whole list",
+                        f"nextCursor {page.next_cursor!r} after {len(page.tools)} tools",
+                    )
+            for _ in range(0 if args.single_page else 64):
                 from mcp.types import PaginatedRequestParams
 
                 page = await session.list_tools(params=PaginatedRequestParams(cursor=cursor) if cursor else None)
@@ -139,6 +156,8 @@ def main() -> int:
     parser.add_argument("--expect-sdk-reject", action="append", default=[])
     parser.add_argument("--arg", action="append", default=[])
     parser.add_argument("--expect-tools", type=int)
+    parser.add_argument("--single-page", action="store_true")
+    parser.add_argument("--expect-next-cursor", action="store_true")
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()

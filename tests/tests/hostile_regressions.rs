@@ -123,3 +123,40 @@ fn the_widest_properties_object_compiles_quickly_and_duplicates_are_still_found(
         assert!(took < Duration::from_millis(100), "took {took:?}");
     }
 }
+
+/// A schema pointer 64 bytes long whose first segment (`/a`) is shorter than the `…` that
+/// replaces it: dropping that segment once moved bytes past the end of the buffer (a panic,
+/// shown by the CLI as `internal error`). Now the leading segments go and the tail stays.
+#[test]
+fn a_short_first_segment_of_a_full_schema_pointer_is_dropped_without_panicking() {
+    let b = "B".repeat(58);
+    let schema =
+        format!(r##"{{"$ref":"#/a/{b}/cc/d","a":{{"{b}":{{"cc":{{"d":{{"type":5}}}}}}}}}}"##);
+    assert_eq!(
+        schema.as_bytes(),
+        include_bytes!(
+            "../../fuzz/regressions/schema_compiler/short-first-segment-pointer-overflow.json"
+        )
+    );
+    let mut storage = Box::new(Storage::<64, 256, 512>::new());
+    let err = compile(schema.as_bytes(), &mut storage).unwrap_err();
+    let CompileError::Invalid {
+        keyword,
+        pointer,
+        reason,
+    } = err
+    else {
+        panic!("{err:?}");
+    };
+    assert_eq!(keyword, "type");
+    assert_eq!(pointer.as_str(), "…/cc/d/type");
+    assert!(pointer.is_truncated());
+    assert_eq!(
+        reason,
+        "must be a type name or a non-empty array of type names"
+    );
+    assert_eq!(
+        err.to_string(),
+        "…/cc/d/type: invalid `type`: must be a type name or a non-empty array of type names"
+    );
+}

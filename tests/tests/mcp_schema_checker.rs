@@ -49,18 +49,21 @@ fn every_revision_present_is_loaded() {
     assert_eq!(schemas().versions(), REVISIONS);
     let error = McpSchemas::load(&mcp_schema_dir().join("no-such-folder"))
         .err()
-        .expect("a missing folder is an error");
+        .expect("a missing folder is an error")
+        .to_string();
     assert!(error.contains("no-such-folder"), "{error}");
     let unknown = schemas()
         .check_def("2024-01-01", "Result", &json!({}))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         unknown.contains("2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28"),
         "{unknown}"
     );
     let missing = schemas()
         .check_def("2026-07-28", "NoSuchThing", &json!({}))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(missing.contains("NoSuchThing"), "{missing}");
 }
 
@@ -111,7 +114,7 @@ fn every_official_result_response_passes_check_response() {
             .unwrap_or_else(|| panic!("no request example for {type_name}"));
         checked += 1;
         if let Err(error) = schemas().check_response("2026-07-28", method, example) {
-            rejected.push((file.clone(), error));
+            rejected.push((file.clone(), error.to_string()));
         }
     }
     assert!(checked >= 10, "only {checked} result responses checked");
@@ -139,13 +142,15 @@ fn input_required_results_are_checked_where_the_method_allows_them() {
     // tools/list has no InputRequiredResult alternative: its own result type applies.
     let error = schemas()
         .check_response("2026-07-28", "tools/list", &pending)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("ListToolsResult"), "{error}");
     let mut broken = pending.clone();
     broken["result"]["requestState"] = json!(5);
     let error = schemas()
         .check_response("2026-07-28", "tools/call", &broken)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("at /result/requestState:"), "{error}");
 }
 
@@ -158,7 +163,8 @@ fn check_def_lists_each_failure_with_its_instance_path() {
     });
     let error = schemas()
         .check_def("2026-07-28", "CallToolResult", &result)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("not a valid CallToolResult (2026-07-28)"),
         "{error}"
@@ -173,7 +179,8 @@ fn check_def_lists_each_failure_with_its_instance_path() {
                 "CallToolResult",
                 &json!({"resultType": "complete"}),
             )
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("content"), "{version}: {error}");
     }
 }
@@ -196,19 +203,24 @@ fn check_message_explains_failures_with_the_member_the_shape_selects() {
     }
     let mut bad = call.clone();
     bad["jsonrpc"] = json!("1.0");
-    let error = schemas().check_message("2025-11-25", &bad).unwrap_err();
+    let error = schemas()
+        .check_message("2025-11-25", &bad)
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("not a valid JSONRPCRequest"), "{error}");
     assert!(error.contains("at /jsonrpc:"), "{error}");
 
     let bad_error = json!({"jsonrpc": "2.0", "id": 1, "error": {"code": "oops", "message": "x"}});
     let error = schemas()
         .check_message("2025-06-18", &bad_error)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("not a valid JSONRPCError"), "{error}");
     assert!(error.contains("at /error/code:"), "{error}");
     let error = schemas()
         .check_message("2026-07-28", &bad_error)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("not a valid JSONRPCErrorResponse"),
         "{error}"
@@ -220,7 +232,8 @@ fn check_message_explains_failures_with_the_member_the_shape_selects() {
     for version in REVISIONS {
         let error = schemas()
             .check_def(version, "JSONRPCRequest", &null_id)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("at /id:"), "{version}: {error}");
     }
 }
@@ -257,13 +270,15 @@ fn check_response_checks_the_envelope_and_the_method_result() {
         schemas().check_response(version, "ping", &pong).unwrap();
         let error = schemas()
             .check_response(version, "server/discover", &pong)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("not defined in revision"), "{error}");
     }
     // 2026-07-28: every result carries resultType; tools/list also ttlMs and cacheScope.
     let error = schemas()
         .check_response("2026-07-28", "tools/call", &call)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("at /result:"), "{error}");
     assert!(error.contains("resultType"), "{error}");
     let mut call_2026 = call.clone();
@@ -284,7 +299,8 @@ fn check_response_checks_the_envelope_and_the_method_result() {
         .unwrap();
     let error = schemas()
         .check_response("2026-07-28", "ping", &pong)
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(
         error.contains("ping is not defined in revision 2026-07-28"),
         "{error}"
@@ -302,11 +318,13 @@ fn check_response_checks_the_envelope_and_the_method_result() {
                 "tools/call",
                 &json!({"jsonrpc": "2.0", "id": 4, "error": {"code": -32601}}),
             )
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("message"), "{version}: {error}");
         let error = schemas()
             .check_response(version, "tools/list", &json!({"jsonrpc": "2.0", "id": 4}))
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("neither result nor error"), "{error}");
     }
     // A legacy structuredContent must be an object; the official schema says so too.
@@ -315,7 +333,8 @@ fn check_response_checks_the_envelope_and_the_method_result() {
     for version in ["2025-06-18", "2025-11-25"] {
         let error = schemas()
             .check_response(version, "tools/call", &scalar)
-            .unwrap_err();
+            .unwrap_err()
+            .to_string();
         assert!(
             error.contains("/result/structuredContent"),
             "{version}: {error}"

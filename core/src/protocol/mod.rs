@@ -10,6 +10,8 @@
 //! - [`Version`]: the revisions served (2025-06-18, 2025-11-25 by `initialize`; 2026-07-28 by
 //!   per-request `_meta`, read by [`declared_version`]).
 
+#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
+
 mod envelope;
 mod error;
 mod message;

@@ -1,217 +1,13 @@
 //! Errors of the schema layer: compiling ([`CompileError`]), loading a stored program
-//! ([`LoadError`]) and validating ([`Violation`]), with fixed-capacity JSON Pointers.
+//! ([`LoadError`]) and validating ([`Violation`]).
 
 use core::fmt;
 
+use super::pointer::{InstancePath, SchemaPointer, MARKER};
 use crate::json::DecodeError;
-
-/// Capacity in bytes of an [`InstancePath`] (kept small so that a [`Violation`], returned by
-/// value, stays under 128 bytes).
-pub const POINTER_CAPACITY: usize = 38;
-
-/// Capacity in bytes of a [`SchemaPointer`].
-pub const SCHEMA_POINTER_CAPACITY: usize = 64;
 
 /// Capacity in bytes of a [`Violation`]'s message.
 pub const MESSAGE_CAPACITY: usize = 60;
-
-/// What a truncated pointer or message starts or ends with.
-const MARKER: &str = "…";
-
-/// A JSON Pointer in a fixed buffer; when too long, its leading segments are dropped and it
-/// starts with `…` instead.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PointerBuf<const N: usize> {
-    buf: [u8; N],
-    len: u8,
-    truncated: bool,
-}
-
-impl<const N: usize> PointerBuf<N> {
-    pub(crate) const fn new() -> Self {
-        Self {
-            buf: [0; N],
-            len: 0,
-            truncated: false,
-        }
-    }
-
-    pub(crate) fn as_str(&self) -> &str {
-        let bytes = self.buf.get(..usize::from(self.len)).unwrap_or_default();
-        // Only whole UTF-8 sequences are ever stored.
-        core::str::from_utf8(bytes).unwrap_or_default()
-    }
-
-    /// Bytes `segment` takes once escaped, with its leading `/`.
-    fn escaped_len(segment: &str) -> usize {
-        1 + segment.len() + segment.bytes().filter(|b| matches!(b, b'~' | b'/')).count()
-    }
-
-    fn write_escaped(dst: &mut [u8], segment: &str) -> usize {
-        let mut n = 0;
-        let mut put = |b: u8| {
-            if let Some(slot) = dst.get_mut(n) {
-                *slot = b;
-            }
-            n += 1;
-        };
-        put(b'/');
-        for b in segment.bytes() {
-            match b {
-                b'~' => {
-                    put(b'~');
-                    put(b'0');
-                }
-                b'/' => {
-                    put(b'~');
-                    put(b'1');
-                }
-                _ => put(b),
-            }
-        }
-        n
-    }
-
-    /// Appends a segment, dropping leading segments when the buffer is full.
-    pub(crate) fn push_back(&mut self, segment: &str) {
-        let need = Self::escaped_len(segment);
-        let room = N - MARKER.len();
-        if need > room {
-            // A single segment longer than the whole buffer: keep nothing but the marker.
-            self.set_only_marker();
-            return;
-        }
-        while usize::from(self.len) + need > N {
-            self.drop_first_segment();
-        }
-        let start = usize::from(self.len);
-        let n = Self::write_escaped(self.buf.get_mut(start..).unwrap_or_default(), segment);
-        self.len = u8::try_from(start + n).unwrap_or(u8::MAX);
-    }
-
-    /// Prepends a segment; when it does not fit, the pointer is marked truncated and stays as is.
-    pub(crate) fn push_front(&mut self, segment: &str) -> bool {
-        if self.truncated {
-            return false;
-        }
-        let need = Self::escaped_len(segment);
-        let len = usize::from(self.len);
-        if len + need > N - MARKER.len() {
-            self.prepend_marker();
-            return false;
-        }
-        self.buf.copy_within(0..len, need);
-        Self::write_escaped(self.buf.get_mut(..need).unwrap_or_default(), segment);
-        self.len = u8::try_from(len + need).unwrap_or(u8::MAX);
-        true
-    }
-
-    fn prepend_marker(&mut self) {
-        let len = usize::from(self.len);
-        let m = MARKER.len();
-        self.buf.copy_within(0..len.min(N - m), m);
-        if let Some(dst) = self.buf.get_mut(..m) {
-            dst.copy_from_slice(MARKER.as_bytes());
-        }
-        self.len = u8::try_from((len + m).min(N)).unwrap_or(u8::MAX);
-        self.truncated = true;
-    }
-
-    fn set_only_marker(&mut self) {
-        self.len = 0;
-        self.truncated = false;
-        self.prepend_marker();
-    }
-
-    fn drop_first_segment(&mut self) {
-        let len = usize::from(self.len);
-        let body_start = if self.truncated { MARKER.len() } else { 0 };
-        // The next `/` after the first segment's own `/`.
-        let cut = self
-            .buf
-            .get(body_start + 1..len)
-            .and_then(|rest| rest.iter().position(|&b| b == b'/'))
-            .map_or(len, |p| body_start + 1 + p);
-        let rest = len - cut;
-        self.buf.copy_within(cut..len, MARKER.len());
-        if let Some(dst) = self.buf.get_mut(..MARKER.len()) {
-            dst.copy_from_slice(MARKER.as_bytes());
-        }
-        self.len = u8::try_from(MARKER.len() + rest).unwrap_or(u8::MAX);
-        self.truncated = true;
-    }
-
-    /// Marks the pointer truncated (a leading segment could not be shown).
-    pub(crate) fn truncate_front(&mut self) {
-        if !self.truncated {
-            self.prepend_marker();
-        }
-    }
-
-    /// True when leading segments were dropped.
-    pub(crate) fn is_truncated(&self) -> bool {
-        self.truncated
-    }
-}
-
-macro_rules! pointer_type {
-    ($(#[$doc:meta])* $name:ident, $cap:ident) => {
-        $(#[$doc])*
-        #[derive(Clone, Copy, PartialEq, Eq)]
-        pub struct $name(pub(crate) PointerBuf<$cap>);
-
-        impl $name {
-            /// The pointer text (`""` for the root); starts with `…` when truncated.
-            pub fn as_str(&self) -> &str {
-                self.0.as_str()
-            }
-
-            /// True when leading segments were dropped to fit the capacity.
-            pub fn is_truncated(&self) -> bool {
-                self.0.is_truncated()
-            }
-        }
-
-        impl Default for $name {
-            fn default() -> Self {
-                Self(PointerBuf::new())
-            }
-        }
-
-        impl fmt::Display for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str(self.as_str())
-            }
-        }
-
-        impl fmt::Debug for $name {
-            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                fmt::Debug::fmt(self.as_str(), f)
-            }
-        }
-
-        #[cfg(feature = "defmt")]
-        impl defmt::Format for $name {
-            fn format(&self, f: defmt::Formatter<'_>) {
-                defmt::write!(f, "{=str}", self.as_str())
-            }
-        }
-    };
-}
-
-pointer_type!(
-    /// Where in the instance a violation was found, as a JSON Pointer (RFC 6901) of at most
-    /// [`POINTER_CAPACITY`] bytes.
-    InstancePath,
-    POINTER_CAPACITY
-);
-
-pointer_type!(
-    /// Where in the schema a compile error was found, as a JSON Pointer of at most
-    /// [`SCHEMA_POINTER_CAPACITY`] bytes.
-    SchemaPointer,
-    SCHEMA_POINTER_CAPACITY
-);
 
 /// A short human-readable message in a fixed buffer, truncated with `…` when too long.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -256,8 +52,10 @@ impl fmt::Write for Message {
             cut -= 1;
         }
         let end = len + cut;
-        if let Some(dst) = self.buf.get_mut(len..end) {
-            dst.copy_from_slice(s.as_bytes().get(..cut).unwrap_or_default());
+        // Both exactly `cut` bytes long, so `copy_from_slice` cannot fail its length check.
+        let dst = self.buf.get_mut(len..).and_then(|rest| rest.get_mut(..cut));
+        if let (Some(dst), Some(src)) = (dst, s.as_bytes().get(..cut)) {
+            dst.copy_from_slice(src);
         }
         if let Some(dst) = self.buf.get_mut(end..end + MARKER.len()) {
             dst.copy_from_slice(MARKER.as_bytes());
@@ -510,35 +308,6 @@ mod tests {
     use super::*;
     use core::fmt::Write;
     use std::string::ToString;
-
-    #[test]
-    fn pointer_escapes_and_truncates_from_the_front() {
-        let mut p = PointerBuf::<64>::new();
-        p.push_back("a/b");
-        p.push_back("~x");
-        assert_eq!(p.as_str(), "/a~1b/~0x");
-        let mut p = PointerBuf::<64>::new();
-        for i in 0..30 {
-            p.push_back(if i % 2 == 0 { "abcd" } else { "ef" });
-        }
-        assert!(p.is_truncated());
-        assert!(p.as_str().starts_with('…'));
-        assert!(p.as_str().ends_with("/abcd/ef"));
-        assert!(p.as_str().len() <= 64);
-    }
-
-    #[test]
-    fn push_front_marks_truncation() {
-        let mut p = PointerBuf::<POINTER_CAPACITY>::new();
-        assert!(p.push_front("c"));
-        assert!(p.push_front("b"));
-        assert_eq!(p.as_str(), "/b/c");
-        let long = "x".repeat(70);
-        assert!(!p.push_front(&long));
-        assert_eq!(p.as_str(), "…/b/c");
-        assert!(!p.push_front("a"));
-        assert_eq!(p.as_str(), "…/b/c");
-    }
 
     #[test]
     fn message_truncates_on_char_boundary() {

@@ -41,6 +41,9 @@
 mod compile;
 mod error;
 mod number;
+mod pointer;
+#[cfg(test)]
+mod pointer_model;
 mod program;
 #[cfg(feature = "pattern")]
 mod regex;
@@ -50,10 +53,8 @@ mod uri;
 mod validate;
 
 pub use compile::{REF_CAPACITY, REF_WORK_LIMIT};
-pub use error::{
-    CompileError, InstancePath, LoadError, SchemaPointer, Violation, ViolationKind,
-    MESSAGE_CAPACITY, POINTER_CAPACITY, SCHEMA_POINTER_CAPACITY,
-};
+pub use error::{CompileError, LoadError, Violation, ViolationKind, MESSAGE_CAPACITY};
+pub use pointer::{InstancePath, SchemaPointer, POINTER_CAPACITY, SCHEMA_POINTER_CAPACITY};
 pub use program::{Program, Storage, PROGRAM_MAGIC, PROGRAM_VERSION};
 
 use crate::json::{self, Value};

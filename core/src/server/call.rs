@@ -7,7 +7,8 @@ use crate::protocol::{write_result_start, Envelope, ErrorCode, RequestId, Versio
 use crate::result::{self, Era, ResultWriter};
 
 use super::handler::{Failure, Shape};
-use super::{error_line, fallback, Call, Done, Handler, Output, Server};
+use super::reply::{error_line, fallback};
+use super::{Call, Done, Handler, Output, Server};
 
 /// Longest client-supplied tool name echoed in an "Unknown tool" error.
 const MAX_ECHOED_NAME: usize = 64;

@@ -235,7 +235,7 @@ impl<'o> Output<'o> {
     }
 
     /// A result without structured content, built block by block (`text`, `image`, `audio`,
-    /// `resource_link`; `set_error(true)` makes it a tool error).
+    /// `resource_link`, `resource_text`; `set_error(true)` makes it a tool error).
     pub fn blocks(
         self,
         build: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,

@@ -1,7 +1,7 @@
 //! The line buffer: bytes in, whole lines out.
 
 use super::id::{IdTracker, RecoveredId};
-use crate::json::find_byte;
+use crate::json::{find_byte, move_within};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -144,7 +144,7 @@ impl<const N: usize> LineBuffer<N> {
             let (body, rest) = match lf {
                 Some(i) => (
                     input.get(..i).unwrap_or_default(),
-                    Some(input.get(i + 1..).unwrap_or_default()),
+                    Some(input.get(i.saturating_add(1)..).unwrap_or_default()),
                 ),
                 None => (input, None),
             };
@@ -177,11 +177,16 @@ impl<const N: usize> LineBuffer<N> {
                     remaining: rest,
                 };
             }
-            let end = self.end + body.len();
-            if let Some(dst) = self.buf.get_mut(self.end..end) {
+            // `get_mut(..n)` is exactly `n` bytes: the copy's lengths are equal by construction.
+            let dst = self
+                .buf
+                .get_mut(self.end..)
+                .and_then(|room| room.get_mut(..body.len()));
+            if let Some(dst) = dst {
                 dst.copy_from_slice(body);
             }
-            self.end = end;
+            // `needed <= N` above: no saturation.
+            self.end = self.end.saturating_add(body.len());
             let Some(rest) = rest else {
                 self.scanned = self.end;
                 return FeedResult::Consumed;
@@ -221,9 +226,10 @@ impl<const N: usize> LineBuffer<N> {
     /// Drain [`LineBuffer::next_frame`] before calling this. Never empty.
     pub fn space(&mut self) -> &mut [u8] {
         if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.scanned -= self.start;
+            // `start <= scanned <= end <= N` always holds, so the move cannot fail.
+            move_within(&mut self.buf, self.start..self.end, 0);
+            self.end = self.end.saturating_sub(self.start);
+            self.scanned = self.scanned.saturating_sub(self.start);
             self.start = 0;
         }
         if self.end >= N {
@@ -266,7 +272,7 @@ impl<const N: usize> LineBuffer<N> {
                         discard.take(window.get(..i).unwrap_or_default());
                         let overlong = discard.finish();
                         self.discard = None;
-                        self.start += i + 1;
+                        self.start = self.start.saturating_add(i).saturating_add(1);
                         self.scanned = self.start;
                         return Some(Ready::Overlong(overlong));
                     }
@@ -287,8 +293,9 @@ impl<const N: usize> LineBuffer<N> {
                 }
                 return None;
             };
-            let (start, stop) = (self.start, self.scanned + i);
-            self.start = stop + 1;
+            // Indices inside `buf`: far below `usize::MAX`, so nothing saturates.
+            let (start, stop) = (self.start, self.scanned.saturating_add(i));
+            self.start = stop.saturating_add(1);
             self.scanned = self.start;
             if let Some(ready) = self.classify(start, stop) {
                 return Some(ready);
@@ -300,10 +307,10 @@ impl<const N: usize> LineBuffer<N> {
     fn classify(&self, mut start: usize, mut stop: usize) -> Option<Ready> {
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.last() == Some(&b'\r') {
-            stop -= 1;
+            stop = stop.saturating_sub(1);
         }
         if line.starts_with(BOM) {
-            start += BOM.len();
+            start = start.saturating_add(BOM.len());
         }
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.iter().all(|&b| b == b' ' || b == b'\t') {

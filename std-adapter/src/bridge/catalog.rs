@@ -3,6 +3,7 @@
 
 use std::collections::HashSet;
 
+use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
 use crate::full::{SchemaError, ToolChecker, ValidationFailure};
@@ -36,15 +37,13 @@ impl std::fmt::Debug for Catalog {
     }
 }
 
-/// The revision whose result rules apply to a session of `version`.
-pub fn rules_revision(version: &str) -> &'static str {
-    if version >= "2026-07-28" {
-        "2026-07-28"
-    } else if version >= "2025-11-25" {
-        "2025-11-25"
-    } else {
-        "2025-06-18"
-    }
+/// The revision whose result rules apply to a session of `version` (the newest supported one
+/// not after it; the oldest for anything earlier, such as 2025-03-26).
+pub fn rules_revision(version: &str) -> Version {
+    Version::ALL
+        .into_iter()
+        .find(|v| version >= v.as_str())
+        .unwrap_or(Version::V2025_06_18)
 }
 
 impl Catalog {
@@ -104,7 +103,7 @@ impl Catalog {
         }
         match self
             .checker
-            .check_result(rules_revision(version), tool, result)
+            .check_result(rules_revision(version).as_str(), tool, result)
         {
             Ok(()) => Verdict::Valid,
             Err(failure) => Verdict::Invalid(failure),
@@ -158,8 +157,10 @@ mod tests {
 
     #[test]
     fn revisions() {
-        assert_eq!(rules_revision("2026-07-28"), "2026-07-28");
-        assert_eq!(rules_revision("2025-11-25"), "2025-11-25");
-        assert_eq!(rules_revision("2025-03-26"), "2025-06-18");
+        assert_eq!(rules_revision("2026-07-28"), Version::V2026_07_28);
+        assert_eq!(rules_revision("2026-12-01"), Version::V2026_07_28);
+        assert_eq!(rules_revision("2025-11-25"), Version::V2025_11_25);
+        assert_eq!(rules_revision("2025-06-18"), Version::V2025_06_18);
+        assert_eq!(rules_revision("2025-03-26"), Version::V2025_06_18);
     }
 }

@@ -7,7 +7,7 @@
 use embedded_mcp::json::{Kind, Limits, Value, MAX_DEPTH_LIMIT};
 
 /// Key of the server's identity in a 2026-07-28 result's `_meta`.
-pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
+pub const META_SERVER_INFO: &str = embedded_mcp::protocol::SERVER_INFO_KEY;
 
 /// An icon the bridge removed.
 #[derive(Debug, Clone, PartialEq, Eq)]

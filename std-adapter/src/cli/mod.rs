@@ -7,6 +7,7 @@ use std::ffi::OsString;
 
 pub mod device_cmds;
 pub mod schema;
+pub mod usage;
 
 /// Runs the CLI with `args` (without the program name) and returns the process exit code.
 pub fn main(args: Vec<OsString>) -> i32 {
@@ -19,13 +20,13 @@ pub fn main(args: Vec<OsString>) -> i32 {
             println!("embedded-mcp {}", env!("CARGO_PKG_VERSION"));
             0
         }
-        Some("help") | Some("--help") | Some("-h") | None => {
+        Some("help") | Some("--help") | Some("-h") => {
+            println!("{}", usage::top_level());
+            0
+        }
+        None => {
             print_usage();
-            if args.is_empty() {
-                2
-            } else {
-                0
-            }
+            2
         }
         Some("schema") => schema::schema_main(args.get(1..).unwrap_or_default()),
         Some("bridge") => device_cmds::bridge_main(args.get(1..).unwrap_or_default()),
@@ -39,6 +40,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
     }
 }
 
+/// The usage on stderr (after a usage error).
 fn print_usage() {
-    eprintln!("usage: embedded-mcp <command> [options]\n\ncommands:\n  schema check|compile|validate   the output-schema dialect tools\n  tools                           list a device's tools\n  call                            call one tool on a device\n  bridge                          MCP stdio server forwarding to a device");
+    eprintln!("{}", usage::top_level());
 }

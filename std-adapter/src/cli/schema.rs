@@ -1,10 +1,6 @@
 //! `embedded-mcp schema check|compile|validate`: the core's schema dialect on the host.
 //!
-//! ```text
-//! embedded-mcp schema check    SCHEMA.json
-//! embedded-mcp schema compile  SCHEMA.json -o PROGRAM.bin
-//! embedded-mcp schema validate SCHEMA.json INSTANCE.json [--engine core|full]
-//! ```
+//! The usage text is [`USAGE`] (written once, in [`crate::cli::usage`]).
 //!
 //! `check` lists every refused or invalid keyword with its JSON Pointer (exit 1 if there is
 //! any). `compile` writes the postcard program that firmware loads with
@@ -21,14 +17,7 @@ use embedded_mcp::schema::{compile_reporting, CompileError, Program, Storage, Vi
 use crate::full::FullValidator;
 
 /// Usage text of the schema commands.
-pub const USAGE: &str = "\
-usage: embedded-mcp schema check    SCHEMA.json
-       embedded-mcp schema compile  SCHEMA.json -o PROGRAM.bin
-       embedded-mcp schema validate SCHEMA.json INSTANCE.json [--engine core|full]
-
-check     does the schema fit the core's dialect? Lists every refused keyword with its pointer.
-compile   writes the postcard program for firmware (Program::from_postcard) and prints its size.
-validate  exit 0 valid, 1 invalid (reason on stderr), 2 schema refused or file unreadable.";
+pub const USAGE: &str = super::usage::SCHEMA;
 
 /// Host-side storage: as large as the program format allows for ops and text.
 type HostStorage = Storage<16_384, 65_535, 65_535>;

@@ -8,6 +8,7 @@ use std::io::Write;
 use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
+use embedded_mcp::protocol::Version;
 use serde_json::{json, Map, Value};
 
 use super::lines::{Frame, LineReader, DEFAULT_MAX_LINE};
@@ -15,16 +16,16 @@ use super::log::preview;
 use super::{Closer, DeviceError, Endpoint, Logger};
 
 /// The protocol revision the client asks for when none is given.
-pub const DEFAULT_PROTOCOL: &str = "2025-11-25";
+pub const DEFAULT_PROTOCOL: &str = Version::LATEST_LEGACY.as_str();
 /// The first revision without an `initialize` handshake.
-pub const MODERN_PROTOCOL: &str = "2026-07-28";
+pub const MODERN_PROTOCOL: &str = Version::V2026_07_28.as_str();
 /// Bound on `tools/list` pages followed (a device repeating a cursor cannot loop us forever).
 pub const MAX_PAGES: usize = 64;
 
 /// Key of the per-request protocol version in `params._meta` (2026-07-28).
-pub const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
+pub const META_PROTOCOL_VERSION: &str = embedded_mcp::protocol::PROTOCOL_VERSION_KEY;
 /// Key of the per-request client capabilities in `params._meta` (2026-07-28).
-pub const META_CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+pub const META_CLIENT_CAPABILITIES: &str = embedded_mcp::protocol::CLIENT_CAPABILITIES_KEY;
 /// Key of the client's name and version in `params._meta` (2026-07-28).
 pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
 

@@ -38,12 +38,14 @@ use jsonschema::error::ValidationErrorKind;
 use jsonschema::{PatternOptions, ReferencingError};
 use serde_json::Value;
 
+mod depth;
+mod dialects;
 mod meter;
 mod prepare;
 mod remotes;
 mod tools;
 
-pub use remotes::Remotes;
+pub use remotes::{LoadDirError, Remotes};
 pub use tools::ToolChecker;
 
 use meter::{Budget, Exhausted, Metered, MeteredNode};
@@ -295,16 +297,16 @@ impl FullValidator {
 
     /// Compiles `schema` with `opts`.
     pub fn with_options(schema: &Value, opts: &FullOptions) -> Result<Self, SchemaError> {
-        if let Some(path) = prepare::first_too_deep(schema, opts.max_depth) {
+        if let Some(path) = depth::first_too_deep(schema, opts.max_depth) {
             return Err(SchemaError::TooDeep {
                 path,
                 max: opts.max_depth,
             });
         }
+        let served = |uri: &str| dialects::served(uri, &opts.remotes);
         let rules = prepare::Rules {
             max_subschemas: opts.max_subschemas,
-            remotes: &opts.remotes,
-            check_dialects: true,
+            dialect_served: Some(&served),
         };
         let prepared = prepare::prepare(schema, &rules)?;
         let refused = Arc::new(Mutex::new(Vec::new()));
@@ -357,7 +359,7 @@ impl FullValidator {
     }
 
     fn too_deep(&self, instance: &Value) -> Option<ValidationFailure> {
-        prepare::first_too_deep(instance, self.max_instance_depth).map(|path| ValidationFailure {
+        depth::first_too_deep(instance, self.max_instance_depth).map(|path| ValidationFailure {
             instance_path: path,
             schema_path: String::new(),
             keyword: "max_instance_depth".to_owned(),

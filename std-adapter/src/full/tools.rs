@@ -3,15 +3,10 @@
 
 use std::collections::HashMap;
 
+use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
 use super::{FullOptions, FullValidator, SchemaError, ValidationFailure};
-
-/// Revisions whose `structuredContent` must be an object and whose peers see a non-object output
-/// schema wrapped as `{"type":"object","properties":{"result":S},"required":["result"]}`.
-const LEGACY_REVISIONS: [&str; 2] = ["2025-06-18", "2025-11-25"];
-/// Revisions whose `structuredContent` may be any JSON value, `null` included.
-const CURRENT_REVISIONS: [&str; 1] = ["2026-07-28"];
 
 struct OutputSchema {
     compiled: Result<FullValidator, SchemaError>,
@@ -157,13 +152,16 @@ impl ToolChecker {
         tool: &str,
         result: &Value,
     ) -> Result<(), ValidationFailure> {
-        let legacy = LEGACY_REVISIONS.contains(&protocol_version);
-        if !legacy && !CURRENT_REVISIONS.contains(&protocol_version) {
+        // Legacy revisions: `structuredContent` must be an object, and their peers see a
+        // non-object output schema wrapped as
+        // `{"type":"object","properties":{"result":S},"required":["result"]}`. Later ones allow
+        // any JSON value, `null` included.
+        let Some(legacy) = Version::parse(protocol_version).map(Version::is_legacy) else {
             return Err(ValidationFailure::rule(
                 "protocolVersion",
                 format!("protocol version {protocol_version:?} is not one this checker knows"),
             ));
-        }
+        };
         let entry = self.tool(tool)?;
         let Some(fields) = result.as_object() else {
             return Err(ValidationFailure::rule(

@@ -12,7 +12,7 @@
 //! let schemas = McpSchemas::load(std::path::Path::new("tests/vectors/mcp-schema"))?;
 //! let reply = json!({"jsonrpc": "2.0", "id": 1, "result": {}});
 //! schemas.check_response("2025-11-25", "ping", &reply)?;
-//! # Ok::<(), String>(())
+//! # Ok::<(), embedded_mcp_std::mcp_schema::McpSchemaError>(())
 //! ```
 
 use std::collections::{BTreeMap, HashMap};
@@ -23,8 +23,9 @@ use serde_json::Value;
 
 use crate::full::{FullOptions, FullValidator, ValidationFailure};
 
-/// Most failures listed in one error message.
-const MAX_LISTED: usize = 20;
+mod error;
+
+pub use error::McpSchemaError;
 
 /// The result definition of the methods whose result type is not `<Name>Result` for the request
 /// `<Name>Request`.
@@ -76,14 +77,15 @@ impl McpSchemas {
     ///
     /// Fails if `dir` cannot be read, a `schema.json` is not JSON or has no definitions, or none
     /// is found.
-    pub fn load(dir: &Path) -> Result<Self, String> {
-        let entries =
-            std::fs::read_dir(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    pub fn load(dir: &Path) -> Result<Self, McpSchemaError> {
+        let read_error = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| McpSchemaError::Read { path, source }
+        };
+        let entries = std::fs::read_dir(dir).map_err(read_error(dir))?;
         let mut revisions = BTreeMap::new();
         for entry in entries {
-            let folder = entry
-                .map_err(|e| format!("cannot read {}: {e}", dir.display()))?
-                .path();
+            let folder = entry.map_err(read_error(dir))?.path();
             let file = folder.join("schema.json");
             if !file.is_file() {
                 continue;
@@ -91,16 +93,18 @@ impl McpSchemas {
             let Some(version) = folder.file_name().and_then(|n| n.to_str()) else {
                 continue;
             };
-            let text = std::fs::read_to_string(&file)
-                .map_err(|e| format!("cannot read {}: {e}", file.display()))?;
-            let document: Value = serde_json::from_str(&text)
-                .map_err(|e| format!("{} is not JSON: {e}", file.display()))?;
+            let text = std::fs::read_to_string(&file).map_err(read_error(&file))?;
+            let document: Value =
+                serde_json::from_str(&text).map_err(|source| McpSchemaError::NotJson {
+                    path: file.clone(),
+                    source,
+                })?;
             let defs_key = if document.get("$defs").is_some_and(Value::is_object) {
                 "$defs"
             } else if document.get("definitions").is_some_and(Value::is_object) {
                 "definitions"
             } else {
-                return Err(format!("{} has no $defs or definitions", file.display()));
+                return Err(McpSchemaError::NoDefinitions { path: file });
             };
             revisions.insert(
                 version.to_owned(),
@@ -112,7 +116,9 @@ impl McpSchemas {
             );
         }
         if revisions.is_empty() {
-            return Err(format!("no <version>/schema.json under {}", dir.display()));
+            return Err(McpSchemaError::NoRevisions {
+                dir: dir.to_path_buf(),
+            });
         }
         Ok(Self { revisions })
     }
@@ -122,17 +128,21 @@ impl McpSchemas {
         self.revisions.keys().cloned().collect()
     }
 
-    fn revision(&self, version: &str) -> Result<&Revision, String> {
-        self.revisions.get(version).ok_or_else(|| {
-            format!(
-                "revision {version} is not loaded (loaded: {})",
-                self.versions().join(", ")
-            )
-        })
+    fn revision(&self, version: &str) -> Result<&Revision, McpSchemaError> {
+        self.revisions
+            .get(version)
+            .ok_or_else(|| McpSchemaError::UnknownRevision {
+                version: version.to_owned(),
+                loaded: self.versions(),
+            })
     }
 
     /// The cached validator of `def_name`, compiled on first use.
-    fn validator(&self, version: &str, def_name: &str) -> Result<Arc<FullValidator>, String> {
+    fn validator(
+        &self,
+        version: &str,
+        def_name: &str,
+    ) -> Result<Arc<FullValidator>, McpSchemaError> {
         let revision = self.revision(version)?;
         let cached = revision
             .compiled
@@ -144,7 +154,10 @@ impl McpSchemas {
             return Ok(validator);
         }
         if !revision.has(def_name) {
-            return Err(format!("revision {version} has no definition {def_name}"));
+            return Err(McpSchemaError::NoDefinition {
+                version: version.to_owned(),
+                def_name: def_name.to_owned(),
+            });
         }
         // The whole document, entered at the definition, so that its `$ref`s resolve.
         let mut entry = revision.document.clone();
@@ -158,8 +171,14 @@ impl McpSchemas {
                 )),
             );
         }
-        let validator = FullValidator::with_options(&entry, &FullOptions::default())
-            .map_err(|e| format!("{def_name} ({version}) does not compile: {e}"))?;
+        let validator =
+            FullValidator::with_options(&entry, &FullOptions::default()).map_err(|source| {
+                McpSchemaError::DoesNotCompile {
+                    version: version.to_owned(),
+                    def_name: def_name.to_owned(),
+                    source,
+                }
+            })?;
         let validator = Arc::new(validator);
         Ok(Arc::clone(
             revision
@@ -176,21 +195,26 @@ impl McpSchemas {
         version: &str,
         def_name: &str,
         value: &Value,
-    ) -> Result<Vec<ValidationFailure>, String> {
+    ) -> Result<Vec<ValidationFailure>, McpSchemaError> {
         Ok(self.validator(version, def_name)?.all_errors(value))
     }
 
     /// Validates `value` against `$defs/<def_name>` (or `definitions/<def_name>`) of `version`.
     /// The error lists each failure with its instance path.
-    pub fn check_def(&self, version: &str, def_name: &str, value: &Value) -> Result<(), String> {
+    pub fn check_def(
+        &self,
+        version: &str,
+        def_name: &str,
+        value: &Value,
+    ) -> Result<(), McpSchemaError> {
         let failures = self.failures(version, def_name, value)?;
-        verdict(&format!("not a valid {def_name} ({version})"), &failures)
+        McpSchemaError::verdict(format!("not a valid {def_name} ({version})"), failures)
     }
 
     /// Validates a whole JSON-RPC message against `JSONRPCMessage` of `version`. When it fails,
     /// the error lists the failures against the member its shape selects (a request, a
     /// notification, a result or an error response), which say more than the union's.
-    pub fn check_message(&self, version: &str, message: &Value) -> Result<(), String> {
+    pub fn check_message(&self, version: &str, message: &Value) -> Result<(), McpSchemaError> {
         let failures = self.failures(version, "JSONRPCMessage", message)?;
         if failures.is_empty() {
             return Ok(());
@@ -212,15 +236,15 @@ impl McpSchemas {
         if let Some(member) = member {
             let specific = self.failures(version, member, message)?;
             if !specific.is_empty() {
-                return verdict(
-                    &format!("not a valid JSON-RPC message ({version}): not a valid {member}"),
-                    &specific,
+                return McpSchemaError::verdict(
+                    format!("not a valid JSON-RPC message ({version}): not a valid {member}"),
+                    specific,
                 );
             }
         }
-        verdict(
-            &format!("not a valid JSON-RPC message ({version})"),
-            &failures,
+        McpSchemaError::verdict(
+            format!("not a valid JSON-RPC message ({version})"),
+            failures,
         )
     }
 
@@ -244,26 +268,33 @@ impl McpSchemas {
         version: &str,
         method: &str,
         response: &Value,
-    ) -> Result<(), String> {
+    ) -> Result<(), McpSchemaError> {
         let revision = self.revision(version)?;
         let Some(fields) = response.as_object() else {
-            return Err(format!("a response must be an object, not {response}"));
+            return Err(McpSchemaError::NotAnObject {
+                response: response.to_string(),
+            });
         };
         if fields.contains_key("error") {
             let envelope = revision
                 .first_of(&["JSONRPCErrorResponse", "JSONRPCError"])
-                .ok_or_else(|| format!("revision {version} defines no error response"))?;
+                .ok_or_else(|| McpSchemaError::NoEnvelope {
+                    version: version.to_owned(),
+                    kind: "error response",
+                })?;
             return self.check_def(version, envelope, response);
         }
         let Some(result) = fields.get("result") else {
-            return Err(format!(
-                "a response to {method} carries neither result nor error ({version})"
-            ));
+            return Err(McpSchemaError::NeitherResultNorError {
+                version: version.to_owned(),
+                method: method.to_owned(),
+            });
         };
         let Some(request) = revision.request_def(method) else {
-            return Err(format!(
-                "method {method} is not defined in revision {version}"
-            ));
+            return Err(McpSchemaError::UnknownMethod {
+                version: version.to_owned(),
+                method: method.to_owned(),
+            });
         };
         let stem = request.strip_suffix("Request").unwrap_or(request);
         let own_envelope = format!("{stem}ResultResponse");
@@ -272,7 +303,10 @@ impl McpSchemas {
         } else {
             revision
                 .first_of(&["JSONRPCResultResponse", "JSONRPCResponse"])
-                .ok_or_else(|| format!("revision {version} defines no result response"))?
+                .ok_or_else(|| McpSchemaError::NoEnvelope {
+                    version: version.to_owned(),
+                    kind: "result response",
+                })?
                 .to_owned()
         };
         let explicit = RESULT_OF
@@ -297,8 +331,9 @@ impl McpSchemas {
                         .first_of(&["EmptyResult", "Result"])
                         .map(str::to_owned)
                 })
-                .ok_or_else(|| {
-                    format!("revision {version} has no result definition for {method}")
+                .ok_or_else(|| McpSchemaError::NoResultDefinition {
+                    version: version.to_owned(),
+                    method: method.to_owned(),
                 })?
         };
         let mut failures = self.failures(version, &envelope, response)?;
@@ -307,29 +342,13 @@ impl McpSchemas {
                 .into_iter()
                 .map(|failure| failure.nested("/result", "")),
         );
-        verdict(
-            &format!("not a valid {method} response ({version}): {envelope} with {result_def}"),
-            &failures,
+        McpSchemaError::verdict(
+            format!("not a valid {method} response ({version}): {envelope} with {result_def}"),
+            failures,
         )
     }
 }
 
 fn pointer_escape(segment: &str) -> String {
     segment.replace('~', "~0").replace('/', "~1")
-}
-
-/// `Ok` for no failures, else `headline` and one line per failure.
-fn verdict(headline: &str, failures: &[ValidationFailure]) -> Result<(), String> {
-    if failures.is_empty() {
-        return Ok(());
-    }
-    let mut text = format!("{headline}: {} failure(s)", failures.len());
-    for failure in failures.iter().take(MAX_LISTED) {
-        text.push_str("\n  - ");
-        text.push_str(&failure.to_string());
-    }
-    if failures.len() > MAX_LISTED {
-        text.push_str(&format!("\n  - … and {} more", failures.len() - MAX_LISTED));
-    }
-    Err(text)
 }

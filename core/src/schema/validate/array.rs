@@ -1,0 +1,227 @@
+//! `minItems`, `maxItems`, `uniqueItems`, `prefixItems`/`items`, `contains` (with
+//! `minContains`/`maxContains`) and `unevaluatedItems`.
+
+use super::types_const_enum::type_matches;
+use super::{Eval, Flow, Path, Stop};
+use crate::json::Value;
+use crate::schema::program::{Op, NONE};
+use core::fmt::Write;
+
+impl Eval<'_, '_> {
+    /// `minItems` and `maxItems` when no `items` pass counts the items instead.
+    #[inline(never)]
+    pub(super) fn item_count(&mut self, op: Op, inst: Value<'_>, path: &Path<'_>) -> Flow {
+        match op {
+            Op::MinItems(n) | Op::MaxItems(n) => {
+                if let Some(items) = inst.elements() {
+                    let min = matches!(op, Op::MinItems(_));
+                    let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
+                    let len = items.take(limit).count();
+                    let n = usize::try_from(n).unwrap_or(usize::MAX);
+                    if min && len < n {
+                        return self.fail(path, "minItems", &mut |m| {
+                            write!(m, "{len} items, fewer than minItems {n}")
+                        });
+                    }
+                    if !min && len > n {
+                        return self.fail(path, "maxItems", &mut |m| {
+                            write!(m, "more than maxItems {n} items")
+                        });
+                    }
+                }
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    pub(super) fn unique(&mut self, inst: Value<'_>, path: &Path<'_>) -> Flow {
+        let Some(mut outer) = inst.elements() else {
+            return Ok(());
+        };
+        let mut i = 0usize;
+        while let Some(a) = outer.next() {
+            for (j, b) in outer.clone().enumerate() {
+                if self.equal(a, b, path)? {
+                    let j = i + 1 + j;
+                    return self.fail(path, "uniqueItems", &mut |m| {
+                        write!(m, "items {i} and {j} are equal (uniqueItems)")
+                    });
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    pub(super) fn items(
+        &mut self,
+        prefix: &[Op],
+        rest: u16,
+        (min, max): (usize, usize),
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Flow {
+        let Some(mut elements) = inst.elements() else {
+            return Ok(());
+        };
+        let rest_is_false = rest != NONE && self.is_false(rest);
+        // A lone `type` needs no evaluation frame; look the `items` schema up once.
+        let lone_type = |ops: &[Op]| match ops {
+            [Op::Type(mask)] => Some(*mask),
+            _ => None,
+        };
+        let rest_type = lone_type(self.prog.node(rest));
+        let mut count = 0usize;
+        let mut idx = 0usize;
+        while let Some((item, open)) = elements.next_open() {
+            count = idx + 1;
+            if count > max {
+                return self.fail(path, "maxItems", &mut |m| {
+                    write!(m, "more than maxItems {max} items")
+                });
+            }
+            let child = match prefix.get(idx) {
+                Some(Op::Child(n)) => *n,
+                _ => rest,
+            };
+            if child == NONE {
+                // Only `prefixItems`: the remaining elements are not looked at.
+                return Ok(());
+            }
+            self.step(path)?;
+            if idx >= prefix.len() && rest_is_false {
+                let allowed = prefix.len();
+                return self.fail(path, "items", &mut |m| {
+                    write!(m, "item {idx} not allowed: at most {allowed} items")
+                });
+            }
+            let p = path.index(idx);
+            let child_type = match idx < prefix.len() {
+                true => lone_type(self.prog.node(child)),
+                false => rest_type,
+            };
+            match child_type {
+                Some(mask) if type_matches(mask, item) => self.step(&p)?,
+                _ => self.eval(child, item, &p)?,
+            }
+            if open {
+                let end = self.end_of(item);
+                elements.resume(item, end);
+            }
+            idx += 1;
+        }
+        self.walked(inst, elements.end_addr());
+        if count < min {
+            return self.fail(path, "minItems", &mut |m| {
+                write!(m, "{count} items, fewer than minItems {min}")
+            });
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    pub(super) fn contains(
+        &mut self,
+        node: u16,
+        min: u32,
+        max: u32,
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Flow {
+        if min == 0 && max == u32::MAX {
+            return Ok(());
+        }
+        let mut count = 0u32;
+        let Some(elements) = inst.elements() else {
+            return Ok(());
+        };
+        for (idx, item) in elements.enumerate() {
+            self.step(path)?;
+            let p = path.index(idx);
+            if self.test(node, item, &p)? {
+                count += 1;
+                if count > max {
+                    return self.fail(path, "maxContains", &mut |m| {
+                        write!(m, "more than maxContains {max} items match")
+                    });
+                }
+                if count >= min && max == u32::MAX {
+                    return Ok(());
+                }
+            }
+        }
+        if count < min {
+            let keyword = if min == 1 { "contains" } else { "minContains" };
+            return self.fail(path, keyword, &mut |m| {
+                write!(m, "{count} items match \"contains\", need {min}")
+            });
+        }
+        Ok(())
+    }
+
+    #[inline(never)]
+    pub(super) fn unevaluated_items(
+        &mut self,
+        own: &[Op],
+        u: u16,
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Flow {
+        for (idx, item) in inst.elements().into_iter().flatten().enumerate() {
+            self.step(path)?;
+            if !self.item_evaluated(own, true, inst, idx, item, path)? {
+                if self.is_false(u) {
+                    return self.fail(path, "unevaluatedItems", &mut |m| {
+                        write!(m, "item {idx} not allowed (unevaluatedItems)")
+                    });
+                }
+                let p = path.index(idx);
+                self.eval(u, item, &p)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether item `idx` of `inst` is evaluated by the keywords in `ops`.
+    pub(super) fn item_evaluated(
+        &mut self,
+        ops: &[Op],
+        own: bool,
+        inst: Value<'_>,
+        idx: usize,
+        item: Value<'_>,
+        path: &Path<'_>,
+    ) -> Result<bool, Stop> {
+        let mut i = 0;
+        while let Some(&op) = ops.get(i) {
+            i += 1;
+            let hit = match op {
+                Op::Items { prefix, rest } => {
+                    i += usize::from(prefix);
+                    rest != NONE || idx < usize::from(prefix)
+                }
+                Op::Contains(c) => {
+                    i += 2;
+                    let p = path.index(idx);
+                    self.test(c, item, &p)?
+                }
+                Op::UnevaluatedItems(_) => !own,
+                _ => {
+                    let (skip, hit) =
+                        self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
+                            e.item_evaluated(e.prog.node(n), false, inst, idx, item, path)
+                        })?;
+                    i += skip;
+                    hit
+                }
+            };
+            if hit {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+}

@@ -1,0 +1,498 @@
+//! The validator: runs a [`Program`] over a checked [`Value`] without building a document.
+//!
+//! Evaluation recurses once per subschema applied (bounded by
+//! [`ValidationLimits::max_depth`]; a subschema applied last to the same instance, such as a
+//! `$ref`, counts as a level but runs in the frame of the one that applies it, see
+//! [`Eval::eval`]) and counts one step per subschema, array element, object
+//! member and equality comparison (bounded by [`ValidationLimits::max_steps`]). Exceeding
+//! either bound is an error, never a verdict. Inside `anyOf`, `oneOf`, `not`, `if`, `contains`
+//! and `propertyNames` subschemas are evaluated quietly (no message is built); the first
+//! failure outside them is reported with its instance path.
+//!
+//! This file holds the evaluator: the instance path, the limits (steps, depth), failure
+//! recording and the dispatch loop over a node's ops; each keyword family is in its own file.
+
+mod applicators;
+mod array;
+mod display;
+mod numeric;
+mod object;
+mod string;
+mod types_const_enum;
+
+use self::display::Brief;
+use crate::json::{Kind, Value};
+use crate::schema::error::{Message, Violation, ViolationKind};
+use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
+use crate::schema::program::{Op, Program, Str, NONE};
+use crate::schema::ValidationLimits;
+use core::fmt::{self, Write};
+
+/// Why evaluation stopped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// The instance is invalid (a violation was recorded unless quiet).
+    Invalid,
+    /// A limit was hit (a violation is always recorded).
+    Abort,
+}
+
+type Flow = Result<(), Stop>;
+
+/// Most `required` names checked in one pass (a bit each in a `u64`).
+const REQUIRED_BATCH: usize = 64;
+
+/// One step of the instance path, linked to its parent on the stack.
+#[derive(Clone, Copy)]
+struct Path<'a> {
+    parent: Option<&'a Path<'a>>,
+    seg: Seg<'a>,
+}
+
+#[derive(Clone, Copy)]
+enum Seg<'a> {
+    Root,
+    /// A member name: the string value, quotes and escapes included (decoded only when a
+    /// violation's path is built).
+    Key(Value<'a>),
+    Index(usize),
+}
+
+impl<'a> Path<'a> {
+    fn key(&'a self, k: Value<'a>) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            seg: Seg::Key(k),
+        }
+    }
+
+    fn index(&'a self, i: usize) -> Path<'a> {
+        Path {
+            parent: Some(self),
+            seg: Seg::Index(i),
+        }
+    }
+
+    fn instance_path(&self) -> InstancePath {
+        let mut p = PointerBuf::<POINTER_CAPACITY>::new();
+        let mut cur = Some(self);
+        while let Some(step) = cur {
+            let fits = match step.seg {
+                Seg::Root => true,
+                Seg::Key(k) => {
+                    let mut buf = [0u8; POINTER_CAPACITY];
+                    let decoded = k.as_str().map(|k| k.decode_into(&mut buf));
+                    match decoded.unwrap_or(Ok("")) {
+                        Ok(s) => p.push_front(s),
+                        Err(_) => {
+                            p.truncate_front();
+                            false
+                        }
+                    }
+                }
+                Seg::Index(i) => {
+                    let mut buf = [0u8; 20];
+                    p.push_front(format_index(i, &mut buf))
+                }
+            };
+            if !fits {
+                break;
+            }
+            cur = step.parent;
+        }
+        InstancePath(p)
+    }
+}
+
+/// Validates `instance` against `program`.
+pub(crate) fn run(
+    program: &Program<'_>,
+    instance: Value<'_>,
+    limits: &ValidationLimits,
+) -> Result<(), Violation> {
+    // The violation is written straight into the result: one 120-byte slot, not two.
+    let mut out = Ok(());
+    let root = Path {
+        parent: None,
+        seg: Seg::Root,
+    };
+    let stopped = Eval {
+        prog: *program,
+        steps: 0,
+        max_steps: limits.max_steps,
+        depth: 0,
+        max_depth: limits.max_depth,
+        quiet: 0,
+        out: &mut out,
+        end_hint: None,
+    }
+    .eval(0, instance, &root)
+    .is_err();
+    if stopped && out.is_ok() {
+        // Every stop outside quiet evaluation records its violation; never report "valid".
+        out = Err(Violation {
+            kind: ViolationKind::Invalid,
+            keyword: "",
+            path: InstancePath::default(),
+            message: Message::new(),
+        });
+    }
+    out
+}
+
+struct Eval<'p, 'o> {
+    prog: Program<'p>,
+    steps: u32,
+    max_steps: u32,
+    depth: u16,
+    max_depth: u16,
+    quiet: u32,
+    /// The result: the first violation recorded outside quiet evaluation.
+    out: &'o mut Result<(), Violation>,
+    /// Start and end address of the container most recently walked to its end, so that the
+    /// walk of its parent can step past it without scanning it again.
+    end_hint: Option<(usize, usize)>,
+}
+
+fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
+    ops.get(i..i + usize::from(k)).unwrap_or_default()
+}
+
+impl<'p> Eval<'p, '_> {
+    fn text(&self, s: Str) -> &'p str {
+        self.prog.str(s)
+    }
+
+    fn value(&self, s: Str) -> Value<'p> {
+        Value::from_checked(self.text(s))
+    }
+
+    #[inline(never)]
+    #[cold]
+    fn record(
+        &mut self,
+        kind: ViolationKind,
+        keyword: &'static str,
+        path: &Path<'_>,
+        message: &mut dyn FnMut(&mut Message) -> fmt::Result,
+    ) {
+        let mut m = Message::new();
+        // A message too long for the buffer is truncated with a marker; that is fine.
+        let _ = message(&mut m);
+        *self.out = Err(Violation {
+            kind,
+            keyword,
+            path: path.instance_path(),
+            message: m,
+        });
+    }
+
+    /// Records a violation (unless quiet) and stops. Out of line and cold: messages are built
+    /// only on the failure path, in their own frames.
+    #[inline(never)]
+    #[cold]
+    fn fail(
+        &mut self,
+        path: &Path<'_>,
+        keyword: &'static str,
+        message: &mut dyn FnMut(&mut Message) -> fmt::Result,
+    ) -> Flow {
+        if self.quiet == 0 {
+            self.record(ViolationKind::Invalid, keyword, path, message);
+        }
+        Err(Stop::Invalid)
+    }
+
+    #[inline(never)]
+    #[cold]
+    fn abort(&mut self, path: &Path<'_>, kind: ViolationKind) -> Flow {
+        let (steps, depth) = (self.max_steps, self.max_depth);
+        let budget = kind == ViolationKind::BudgetExceeded;
+        let keyword = if budget { "$budget" } else { "$depth" };
+        self.record(kind, keyword, path, &mut |m| {
+            if budget {
+                write!(m, "budget of {steps} steps exceeded")
+            } else {
+                write!(m, "evaluation deeper than {depth} levels")
+            }
+        });
+        Err(Stop::Abort)
+    }
+
+    fn step(&mut self, path: &Path<'_>) -> Flow {
+        self.steps += 1;
+        if self.steps > self.max_steps {
+            return self.abort(path, ViolationKind::BudgetExceeded);
+        }
+        Ok(())
+    }
+
+    fn enter(&mut self, path: &Path<'_>) -> Flow {
+        self.step(path)?;
+        if self.depth >= self.max_depth {
+            return self.abort(path, ViolationKind::TooDeep);
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Applies node `node` to `inst`.
+    ///
+    /// A subschema that a node applies last to the same instance (`$ref`, the last of `allOf`,
+    /// the taken `if` branch) is evaluated in this frame, not in a new one: it still counts as
+    /// a level of [`ValidationLimits::max_depth`] and a step, but takes no stack.
+    fn eval(&mut self, node: u16, inst: Value<'_>, path: &Path<'_>) -> Flow {
+        let depth = self.depth;
+        let mut node = node;
+        let r = loop {
+            if let Err(e) = self.enter(path) {
+                break Err(e);
+            }
+            match self.eval_ops(node, inst, path) {
+                Ok(Some(next)) => node = next,
+                Ok(None) => break Ok(()),
+                Err(e) => break Err(e),
+            }
+        };
+        self.depth = depth;
+        r
+    }
+
+    /// Applies `node` quietly: `Ok(true)` valid, `Ok(false)` invalid, `Err` a limit.
+    fn test(&mut self, node: u16, inst: Value<'_>, path: &Path<'_>) -> Result<bool, Stop> {
+        self.quiet += 1;
+        let r = self.eval(node, inst, path);
+        self.quiet -= 1;
+        match r {
+            Ok(()) => Ok(true),
+            Err(Stop::Invalid) => Ok(false),
+            Err(Stop::Abort) => Err(Stop::Abort),
+        }
+    }
+
+    fn is_false(&self, node: u16) -> bool {
+        matches!(self.prog.node(node), [Op::False])
+    }
+
+    /// Runs the ops of `node` on `inst`; `Some(next)` when the last op hands the instance on
+    /// to subschema `next` (see [`Eval::eval`]).
+    fn eval_ops(
+        &mut self,
+        node: u16,
+        inst: Value<'_>,
+        path: &Path<'_>,
+    ) -> Result<Option<u16>, Stop> {
+        let ops = self.prog.node(node);
+        let kind = inst.kind();
+        let mut required: &[Op] = &[];
+        // `minItems` / `maxItems` deferred to the `items` pass.
+        let mut item_bounds = (0usize, usize::MAX);
+        let mut i = 0;
+        while let Some(&op) = ops.get(i) {
+            i += 1;
+            match op {
+                // types_const_enum.rs
+                Op::Type(mask) => self.type_keyword(mask, inst, path)?,
+                Op::False => self.false_schema(path)?,
+                Op::Const(_) => self.const_enum(op, ops, i, inst, path)?,
+                Op::Enum(k) => {
+                    self.const_enum(op, ops, i, inst, path)?;
+                    i += usize::from(k);
+                }
+                // string.rs
+                Op::MinLength(_) | Op::MaxLength(_) | Op::Pattern(_) => {
+                    self.string_keyword(op, ops, i, inst, path)?;
+                }
+                // object.rs
+                Op::MinProperties(_) | Op::MaxProperties(_) => {
+                    self.object_keyword(op, ops, i, inst, path)?;
+                }
+                Op::DependentRequired { count: k, .. } => {
+                    self.object_keyword(op, ops, i, inst, path)?;
+                    i += usize::from(k);
+                }
+                // numeric.rs
+                Op::MultipleOf(s)
+                | Op::Minimum(s)
+                | Op::ExclusiveMinimum(s)
+                | Op::Maximum(s)
+                | Op::ExclusiveMaximum(s) => {
+                    if kind == Kind::Number {
+                        self.number(op, s, inst, path)?;
+                    }
+                }
+                // array.rs
+                Op::MinItems(n) | Op::MaxItems(n) => {
+                    let walks_all = ops
+                        .get(i..)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|op| matches!(op, Op::Items { rest, .. } if *rest != NONE));
+                    let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
+                    if walks_all {
+                        // Counted during the `items` pass instead of a pass of its own.
+                        if matches!(op, Op::MinItems(_)) {
+                            item_bounds.0 = n_usize;
+                        } else {
+                            item_bounds.1 = n_usize;
+                        }
+                    } else {
+                        self.item_count(op, inst, path)?;
+                    }
+                }
+                Op::UniqueItems => {
+                    if kind == Kind::Array {
+                        self.unique(inst, path)?;
+                    }
+                }
+                Op::Items { prefix, rest } => {
+                    let children = payload(ops, i, prefix);
+                    i += usize::from(prefix);
+                    if kind == Kind::Array {
+                        self.items(children, rest, item_bounds, inst, path)?;
+                    }
+                }
+                Op::Contains(c) => {
+                    let (min, max) = match (ops.get(i), ops.get(i + 1)) {
+                        (Some(Op::MinContains(min)), Some(Op::MaxContains(max))) => (*min, *max),
+                        _ => (1, u32::MAX),
+                    };
+                    i += 2;
+                    if kind == Kind::Array {
+                        self.contains(c, min, max, inst, path)?;
+                    }
+                }
+                // object.rs
+                Op::Required(_) => {
+                    // A run of `required` names is checked in one pass over the members.
+                    let start = i - 1;
+                    while i - start < REQUIRED_BATCH && matches!(ops.get(i), Some(Op::Required(_)))
+                    {
+                        i += 1;
+                    }
+                    let names = ops.get(start..i).unwrap_or_default();
+                    let whole_run = !matches!(ops.get(i), Some(Op::Required(_)));
+                    let members_later = ops
+                        .get(i..)
+                        .unwrap_or_default()
+                        .iter()
+                        .any(|op| matches!(op, Op::Members { .. }));
+                    if whole_run && members_later {
+                        // Checked during the `Members` pass instead of a pass of its own.
+                        required = names;
+                    } else if kind == Kind::Object {
+                        self.required(names, inst, path)?;
+                    }
+                }
+                Op::Members {
+                    props,
+                    patterns,
+                    additional,
+                } => {
+                    let p = payload(ops, i, props);
+                    i += usize::from(props);
+                    let pats = payload(ops, i, patterns);
+                    i += usize::from(patterns);
+                    if kind == Kind::Object {
+                        self.members(p, pats, additional, required, inst, path)?;
+                    }
+                }
+                Op::PropertyNames(c) => {
+                    if kind == Kind::Object {
+                        self.property_names(c, inst, path)?;
+                    }
+                }
+                // Applicators in place (applicators.rs); a subschema applied last is handed back
+                // to `eval` instead of being called.
+                Op::DependentSchema { trigger, node } => {
+                    if kind == Kind::Object && inst.get(self.text(trigger)).is_some() {
+                        self.eval(node, inst, path)?;
+                    }
+                }
+                Op::Ref(n) => {
+                    if i >= ops.len() {
+                        return Ok(Some(n));
+                    }
+                    self.eval(n, inst, path)?;
+                }
+                Op::AllOf(k) => {
+                    let children = payload(ops, i, k);
+                    i += usize::from(k);
+                    let last = children.len().saturating_sub(1);
+                    for (j, c) in children.iter().enumerate() {
+                        if let Op::Child(n) = *c {
+                            if j == last && i >= ops.len() {
+                                return Ok(Some(n));
+                            }
+                            self.eval(n, inst, path)?;
+                        }
+                    }
+                }
+                Op::AnyOf(k) => {
+                    let children = payload(ops, i, k);
+                    i += usize::from(k);
+                    self.any_of(children, inst, path)?;
+                }
+                Op::OneOf(k) => {
+                    let children = payload(ops, i, k);
+                    i += usize::from(k);
+                    self.one_of(children, inst, path)?;
+                }
+                Op::Not(n) => {
+                    if self.test(n, inst, path)? {
+                        self.fail(path, "not", &mut |m| {
+                            write!(m, "{} must not match \"not\"", Brief(inst))
+                        })?;
+                    }
+                }
+                Op::If {
+                    cond,
+                    then,
+                    otherwise,
+                } => {
+                    let branch = if self.test(cond, inst, path)? {
+                        then
+                    } else {
+                        otherwise
+                    };
+                    if branch != NONE {
+                        if i >= ops.len() {
+                            return Ok(Some(branch));
+                        }
+                        self.eval(branch, inst, path)?;
+                    }
+                }
+                Op::UnevaluatedItems(u) => {
+                    if kind == Kind::Array {
+                        self.unevaluated_items(ops, u, inst, path)?;
+                    }
+                }
+                Op::UnevaluatedProperties(u) => {
+                    if kind == Kind::Object {
+                        self.unevaluated_properties(ops, u, inst, path)?;
+                    }
+                }
+                // An automaton is read by the `Pattern` before it.
+                Op::Regex { len, .. } => i += usize::from(len),
+                // Payloads are consumed by their keyword.
+                Op::MinContains(_)
+                | Op::MaxContains(_)
+                | Op::Child(_)
+                | Op::EnumValue(_)
+                | Op::Name(_)
+                | Op::Prop { .. }
+                | Op::PatternProp { .. }
+                | Op::ReChar(_)
+                | Op::ReAny
+                | Op::ReClass { .. }
+                | Op::ReSplit(..)
+                | Op::ReJmp(_)
+                | Op::ReStart
+                | Op::ReEnd
+                | Op::ReMatch
+                | Op::ReRange { .. } => {}
+            }
+        }
+        Ok(None)
+    }
+}

@@ -1,0 +1,186 @@
+//! The output checking path: `tools/call` results checked against the tool's `outputSchema`,
+//! held while the bridge fetches the tool list, and rewritten into a tool error when they fail.
+
+use embedded_mcp::protocol::Version;
+use serde_json::Value;
+
+use super::flight::{InternalKind, Pending};
+use super::own_requests::tools_list_params;
+use super::pages::CachedList;
+use super::Router;
+
+/// Revision assumed for result checks when the session never said (no `initialize` seen).
+const DEFAULT_REVISION: &str = Version::LATEST_LEGACY.as_str();
+use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
+use crate::bridge::message::{tool_error_response, Id};
+use crate::bridge::OnInvalid;
+use crate::full::ValidationFailure;
+
+/// A `tools/call` response waiting for the tool's schema.
+pub(super) struct Held {
+    pub(super) id: Id,
+    pub(super) line: Vec<u8>,
+    pub(super) result: Value,
+    pub(super) tool: String,
+    pub(super) version: String,
+}
+
+/// Whether the bridge fetched the device's tool list itself since the catalog was reset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Fetch {
+    /// Not yet: an unknown tool triggers a fetch.
+    NotTried,
+    /// Under way: results of unknown tools are held.
+    Fetching,
+    /// Done (or failed): unknown tools are forwarded unchecked.
+    Tried,
+}
+
+/// What the checking path knows and holds.
+pub(super) struct Checking {
+    pub(super) catalog: Catalog,
+    pub(super) held: Vec<Held>,
+    pub(super) fetch: Fetch,
+    /// The one-page listing served to the host until the link resets.
+    pub(super) listing: Option<CachedList>,
+}
+
+impl Checking {
+    pub(super) fn new() -> Self {
+        Self {
+            catalog: Catalog::default(),
+            held: Vec::new(),
+            fetch: Fetch::NotTried,
+            listing: None,
+        }
+    }
+
+    /// The tool list may have changed: a later unknown tool fetches it again.
+    pub(super) fn forget_tried(&mut self) {
+        if self.fetch == Fetch::Tried {
+            self.fetch = Fetch::NotTried;
+        }
+    }
+}
+
+impl Router {
+    /// Checks the result of a `tools/call` (`p`) and emits the response (or a tool error), or
+    /// holds it while the tool list is fetched.
+    pub(super) fn check_call_result(&mut self, p: Pending, line: Vec<u8>, result: &Value) {
+        let Some(tool) = p.tool else {
+            self.emit(line);
+            return;
+        };
+        let version = p
+            .version
+            .or_else(|| self.session.version.clone())
+            .unwrap_or_else(|| DEFAULT_REVISION.to_owned());
+        let result = result.clone();
+        match self.check.catalog.check(&version, &tool, &result) {
+            Verdict::Valid => self.emit(line),
+            Verdict::Invalid(failure) => {
+                self.on_invalid_result(&p.id, &tool, &version, &result, &failure, line)
+            }
+            Verdict::UnknownTool => {
+                if self.check.catalog.complete || self.check.fetch == Fetch::Tried {
+                    self.log.info(format_args!(
+                        "tool `{tool}` is not in the device's tool list: its result is not checked"
+                    ));
+                    self.emit(line);
+                    return;
+                }
+                self.check.held.push(Held {
+                    id: p.id,
+                    line,
+                    result,
+                    tool,
+                    version: version.clone(),
+                });
+                if self.check.fetch != Fetch::Fetching {
+                    self.check.fetch = Fetch::Fetching;
+                    self.log
+                        .info(format_args!("fetching the tool list to check a result"));
+                    let params = tools_list_params(&version, p.meta.as_ref(), None);
+                    self.send_internal(
+                        InternalKind::ToolsList {
+                            pages: 1,
+                            version,
+                            meta: p.meta,
+                        },
+                        "tools/list",
+                        params,
+                        true,
+                    );
+                }
+            }
+        }
+    }
+
+    pub(super) fn report_schema_errors(&self, failed: Vec<(String, crate::full::SchemaError)>) {
+        for (tool, error) in failed {
+            self.log.warn(format_args!("tool `{tool}`: {error}"));
+        }
+    }
+
+    pub(super) fn on_invalid_result(
+        &mut self,
+        id: &Id,
+        tool: &str,
+        version: &str,
+        result: &Value,
+        failure: &ValidationFailure,
+        line: Vec<u8>,
+    ) {
+        let field = if failure.instance_path.is_empty() {
+            "(the result itself)".to_string()
+        } else {
+            format!("`{}`", failure.instance_path)
+        };
+        let schema = if failure.schema_path.is_empty() {
+            String::new()
+        } else {
+            format!(" (schema path `{}`)", failure.schema_path)
+        };
+        let text = format!(
+            "The result of tool `{tool}` does not match its outputSchema, so the embedded-mcp bridge withheld it: field {field} broke rule `{}`{schema}: {}",
+            failure.keyword, failure.message
+        );
+        match self.cfg.on_invalid {
+            OnInvalid::Error => {
+                self.log.warn(format_args!("{text}"));
+                let result_type =
+                    result.get("resultType").is_some() || !rules_revision(version).is_legacy();
+                self.emit(tool_error_response(&id.raw, &text, result_type));
+            }
+            OnInvalid::Warn => {
+                self.log
+                    .warn(format_args!("forwarded anyway (--on-invalid=warn): {text}"));
+                self.emit(line);
+            }
+            OnInvalid::Pass => self.emit(line),
+        }
+    }
+
+    pub(super) fn release_held(&mut self, why: &str) {
+        for h in std::mem::take(&mut self.check.held) {
+            match self.check.catalog.check(&h.version, &h.tool, &h.result) {
+                Verdict::Valid => self.emit(h.line),
+                Verdict::Invalid(failure) => {
+                    self.on_invalid_result(&h.id, &h.tool, &h.version, &h.result, &failure, h.line)
+                }
+                Verdict::UnknownTool => {
+                    self.log.warn(format_args!(
+                        "the result of tool `{}` is forwarded unchecked: {why}",
+                        h.tool
+                    ));
+                    self.emit(h.line);
+                }
+            }
+        }
+    }
+
+    pub(super) fn finish_fetch(&mut self, why: &str) {
+        self.check.fetch = Fetch::Tried;
+        self.release_held(why);
+    }
+}

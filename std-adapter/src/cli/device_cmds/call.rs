@@ -1,0 +1,224 @@
+//! `embedded-mcp call`: one tool call, with both channels and the verdict printed.
+
+use serde_json::Value;
+
+use super::{connect, options, transport_error, usage_error, OptionError, NEGATIVE, OK};
+use crate::full::ToolChecker;
+
+/// Parses `key=value` arguments: the value is JSON when it parses as JSON, else a string.
+pub fn parse_arguments(pairs: &[String]) -> Result<Value, OptionError> {
+    let mut arguments = serde_json::Map::new();
+    for pair in pairs {
+        let (key, text) = pair
+            .split_once('=')
+            .ok_or_else(|| OptionError::NotKeyValue(pair.clone()))?;
+        if key.is_empty() {
+            return Err(OptionError::EmptyKey(pair.clone()));
+        }
+        let value = serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()));
+        arguments.insert(key.to_string(), value);
+    }
+    Ok(Value::Object(arguments))
+}
+
+/// `embedded-mcp call ...`: calls one tool and prints both channels and the verdict.
+pub fn call_main(args: &[String]) -> i32 {
+    let mut o = match options("call", args) {
+        Ok(o) => o,
+        Err(code) => return code,
+    };
+    if !o.devices.is_empty() {
+        // `--device NAME=LINK ... NAME.tool`: call `tool` on the device named NAME.
+        let picked = match o.positional.first() {
+            Some(tool) => super::hub_options::split_tool(&o.devices, tool)
+                .map(|(d, t)| (d.endpoint.clone(), t.to_owned())),
+            None => Err(OptionError::NoTool),
+        };
+        match picked {
+            Ok((endpoint, tool)) => {
+                o.endpoint = Some(endpoint);
+                if let Some(first) = o.positional.first_mut() {
+                    *first = tool;
+                }
+            }
+            Err(e) => return usage_error("call", &e),
+        }
+    }
+    let Some((tool, pairs)) = o.positional.split_first() else {
+        return usage_error("call", &OptionError::NoTool);
+    };
+    let arguments = match parse_arguments(pairs) {
+        Ok(a) => a,
+        Err(e) => return usage_error("call", &e),
+    };
+    let mut client = match connect("call", &o) {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let tools = match client.list_tools() {
+        Ok(t) => t,
+        Err(e) => return transport_error("call", &e),
+    };
+    let mut checker = ToolChecker::new();
+    for (name, error) in checker.register_tools(&Value::Array(tools.clone())) {
+        eprintln!("warning: tool `{name}`: {error}");
+    }
+    let listed = tools
+        .iter()
+        .any(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()));
+    if listed {
+        if let Err(f) = checker.check_arguments(tool, &arguments) {
+            eprintln!(
+                "note: the arguments do not match the tool's inputSchema ({f}); calling anyway"
+            );
+        }
+    }
+    let response = match client.call_tool(tool, arguments) {
+        Ok(r) => r,
+        Err(e) => return transport_error("call", &e),
+    };
+    let protocol = client.protocol_version.clone();
+    client.close();
+    let result = response.result().cloned().unwrap_or(Value::Null);
+    let is_error = result.get("isError").and_then(Value::as_bool) == Some(true);
+    let verdict = if is_error {
+        Verdict::ToolError
+    } else if !listed {
+        Verdict::Unlisted
+    } else {
+        match checker.check_result(
+            crate::bridge::catalog::rules_revision(&protocol).as_str(),
+            tool,
+            &result,
+        ) {
+            Ok(())
+                if tools
+                    .iter()
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()))
+                    .and_then(|t| t.get("outputSchema"))
+                    .is_some() =>
+            {
+                Verdict::Valid
+            }
+            Ok(()) => Verdict::NoSchema,
+            Err(f) => Verdict::Invalid(f.to_string()),
+        }
+    };
+    if o.json {
+        let raw = embedded_mcp::json::Value::parse_with(
+            &response.line,
+            embedded_mcp::json::Limits {
+                max_depth: embedded_mcp::json::MAX_DEPTH_LIMIT,
+            },
+        )
+        .ok()
+        .and_then(|v| v.get("result"))
+        .map(|v| v.raw().to_string())
+        .unwrap_or_else(|| result.to_string());
+        println!("{raw}");
+        eprintln!("verdict: {}", verdict.text(tool));
+    } else {
+        print!("{}", render_result(&result));
+        println!("verdict: {}", verdict.text(tool));
+    }
+    match verdict {
+        Verdict::ToolError | Verdict::Invalid(_) => NEGATIVE,
+        _ => OK,
+    }
+}
+
+enum Verdict {
+    Valid,
+    NoSchema,
+    Unlisted,
+    ToolError,
+    Invalid(String),
+}
+
+impl Verdict {
+    fn text(&self, tool: &str) -> String {
+        match self {
+            Self::Valid => {
+                format!("valid: structuredContent conforms to the outputSchema of `{tool}`")
+            }
+            Self::NoSchema => {
+                format!("valid: `{tool}` declares no outputSchema (MCP result rules checked)")
+            }
+            Self::Unlisted => format!("not checked: `{tool}` is not in the device's tools/list"),
+            Self::ToolError => "tool error (isError: true); not validated".into(),
+            Self::Invalid(why) => format!("INVALID: {why}"),
+        }
+    }
+}
+
+/// The text channel (each content block) and the structured channel (pretty JSON).
+pub fn render_result(result: &Value) -> String {
+    let mut out = String::from("text:\n");
+    let blocks = result
+        .get("content")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if blocks.is_empty() {
+        out.push_str("  (no content blocks)\n");
+    }
+    for block in &blocks {
+        match block.get("type").and_then(Value::as_str) {
+            Some("text") => {
+                for line in block
+                    .get("text")
+                    .and_then(Value::as_str)
+                    .unwrap_or("")
+                    .lines()
+                {
+                    out.push_str(&format!("  {line}\n"));
+                }
+            }
+            Some(kind) => {
+                let mime = block.get("mimeType").and_then(Value::as_str).unwrap_or("");
+                let uri = block.get("uri").and_then(Value::as_str).unwrap_or("");
+                out.push_str(&format!("  [{kind} {mime}{uri}]\n"));
+            }
+            None => out.push_str(&format!("  [block without type: {block}]\n")),
+        }
+    }
+    out.push_str("structured:\n");
+    match result.get("structuredContent") {
+        Some(value) => {
+            let pretty = serde_json::to_string_pretty(value).unwrap_or_else(|_| value.to_string());
+            for line in pretty.lines() {
+                out.push_str(&format!("  {line}\n"));
+            }
+        }
+        None => out.push_str("  (none)\n"),
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn strings(args: &[&str]) -> Vec<String> {
+        args.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn arguments_are_json_when_they_parse() {
+        assert_eq!(
+            parse_arguments(&strings(&[
+                "n=42",
+                "b=true",
+                "s=hello",
+                "q=\"7\"",
+                "o={\"a\":[1]}",
+                "e="
+            ]))
+            .unwrap(),
+            json!({"n": 42, "b": true, "s": "hello", "q": "7", "o": {"a": [1]}, "e": ""})
+        );
+        assert!(parse_arguments(&strings(&["novalue"])).is_err());
+        assert!(parse_arguments(&strings(&["=1"])).is_err());
+    }
+}
