@@ -157,11 +157,22 @@ for name, group in groups:
         continue
     seen.add(schema)
     if len(seen) % 3 == 0:
-        put("schema_compiler", name, schema)
+        put("schema_compiler_text", name, schema)
     tests = group.get("tests", [])
     if tests and len(seen) % 3 == 1:
         t = tests[len(seen) % len(tests)]
         put("validator", name, schema.encode() + b"\x00" + compact(t["data"]).encode())
+
+# --- generated schemas --------------------------------------------------------------------
+# The structure-aware schema_compiler target decodes any bytes into a schema tree (see
+# src/schema_gen.rs), so its seeds are pseudo-random bytes (SHA-256 in counter mode, the same on
+# every machine) of 32 to about 3 KB: large trees from the first run on, which libFuzzer then
+# mutates.
+for i in range(40):
+    size = 32 + (i * i * 37) % 3000
+    stream = b"".join(hashlib.sha256(f"schema_compiler-{i}-{j}".encode()).digest()
+                      for j in range(size // 32 + 1))
+    put("schema_compiler", f"random-{i:02}", stream[:size])
 
 # Programs: every suite schema the core compiles, with one of its instances.
 programs = 0

@@ -85,7 +85,7 @@ if [ "$valid" != 4 ] || [ "$answers" != 3 ]; then
 fi
 rm -f "$demo_out" "$demo_err"
 
-step "fuzz: each of the 6 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
+step "fuzz: each of the 7 targets 45 s from the checked-in seeds (cargo-fuzz, nightly)"
 # Not `grep -q`: with pipefail, grep leaving early could fail the pipeline on SIGPIPE.
 if ! rustup toolchain list | grep nightly >/dev/null; then
     rustup toolchain install nightly --profile minimal

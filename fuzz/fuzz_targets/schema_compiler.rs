@@ -1,111 +1,45 @@
-//! The schema compiler fed arbitrary schema text.
+//! The schema compiler fed generated schemas (structure-aware): the input is decoded by
+//! `arbitrary` into a schema tree (`embedded_mcp_fuzz::schema_gen`), written out as JSON text
+//! and compiled into a storage size the input chooses, from 1 node to the large reference
+//! storage. libFuzzer mutates the tree's bytes, so every input is a JSON schema with long
+//! pointers, short, escaped and non-ASCII keys, resolvable `$ref`s into non-keyword members,
+//! `$defs` and `$id` resources, and wrong keyword values deep down. The byte-level target is
+//! `schema_compiler_text`.
 //!
-//! Asserted:
-//! - a schema the compiler accepts is JSON to `serde_json`;
-//! - never `CompileError::Internal`; `compile_reporting` reports the same first error;
-//! - storage only matters as capacity: what compiles into small storage compiles into large
-//!   storage to the same program, and a non-capacity error in small storage is the same error in
-//!   large storage;
-//! - postcard round trip: `to_postcard` writes `postcard_len` bytes, `from_postcard` loads a
-//!   program equal to the compiled one, and both give the same verdict on a set of instances.
+//! Asserts the properties of `embedded_mcp_fuzz::schema_check`, and that the generated text is
+//! JSON. With `FUZZ_PRINT_SCHEMA=1` in the environment, prints each schema it compiles (to
+//! see what a reproducer stands for).
 #![no_main]
 
-use embedded_mcp::schema::{compile, compile_reporting, CompileError, Program, Storage};
+use std::sync::OnceLock;
+
+use embedded_mcp_fuzz::schema_check::check_schema_text;
+use embedded_mcp_fuzz::schema_gen::GenSchema;
 use embedded_mcp_fuzz::serde_json_accepts;
 use libfuzzer_sys::fuzz_target;
 
-type Small = Storage<48, 160, 512>;
-type Large = Storage<1024, 4096, 8192>;
-
-const INSTANCES: [&str; 12] = [
-    "null",
-    "true",
-    "0",
-    "-1.5e3",
-    "\"\"",
-    "\"abc\"",
-    "[]",
-    "[1,\"a\",[null]]",
-    "{}",
-    r#"{"a":1,"b":[true,{"c":"d"}]}"#,
-    r#"{"name":"x","value":12345678901234567890}"#,
-    "[[[[[[[[]]]]]]]]",
-];
-
-fn is_capacity(e: &CompileError) -> bool {
-    matches!(
-        e,
-        CompileError::TooManyNodes { .. }
-            | CompileError::TooManyOps { .. }
-            | CompileError::TextFull { .. }
-    )
+fn print_schemas() -> bool {
+    static PRINT: OnceLock<bool> = OnceLock::new();
+    *PRINT.get_or_init(|| std::env::var_os("FUZZ_PRINT_SCHEMA").is_some_and(|v| v == "1"))
 }
 
-fn check_round_trip(program: &Program<'_>) {
-    let len = program.postcard_len();
-    let mut buf = vec![0u8; len];
-    let written = program
-        .to_postcard(&mut buf)
-        .expect("postcard_len bytes suffice");
-    assert_eq!(written.len(), len);
-    let mut storage = Box::new(Large::new());
-    let loaded = Program::from_postcard(&buf, &mut storage)
-        .unwrap_or_else(|e| panic!("a compiled program does not load: {e}"));
-    assert_eq!(&loaded, program, "postcard round trip");
-    for instance in INSTANCES {
-        assert_eq!(
-            program.validate_bytes(instance.as_bytes()),
-            loaded.validate_bytes(instance.as_bytes()),
-            "verdicts differ on {instance}"
+fuzz_target!(|doc: GenSchema| {
+    let text = doc.to_json();
+    if print_schemas() {
+        eprintln!(
+            "schema ({} bytes, storage choice {}): {text}",
+            text.len(),
+            doc.storage % 6
         );
     }
-}
-
-fuzz_target!(|data: &[u8]| {
-    let mut small = Box::new(Small::new());
-    let mut large = Box::new(Large::new());
-    let small_result = compile(data, &mut small);
-    let large_result = compile(data, &mut large);
-    for r in [&small_result, &large_result] {
-        if let Err(e) = r {
-            assert_ne!(*e, CompileError::Internal, "internal compiler error");
-            assert!(!e.to_string().is_empty());
-        }
-    }
-    match (&small_result, &large_result) {
-        (Ok(s), Ok(l)) => assert_eq!(s, l, "storage size changed the program"),
-        (Ok(_), Err(e)) => panic!("compiles into small storage but not large: {e}"),
-        (Err(e), Ok(_)) => assert!(is_capacity(e), "small storage refused for {e}"),
-        (Err(s), Err(l)) => {
-            if !is_capacity(s) {
-                assert_eq!(s, l, "same schema, different errors");
-            }
-        }
-    }
-    if let Ok(program) = &large_result {
-        assert!(
-            serde_json_accepts(data),
-            "compiled a schema that is not JSON"
-        );
-        check_round_trip(program);
-    }
-    // The reporting variant stops at the same first problem.
-    let mut again = Box::new(Large::new());
-    let mut reported = Vec::new();
-    let reporting = compile_reporting(data, &mut again, &mut |e| reported.push(*e));
-    match (&large_result, &reporting) {
-        (Ok(a), Ok(b)) => {
-            assert_eq!(a, b);
-            assert!(reported.is_empty());
-        }
-        (Err(a), Err(b)) => {
-            assert_eq!(a, b, "compile and compile_reporting differ");
-            assert_eq!(
-                reported.first(),
-                Some(a),
-                "the first reported problem is returned"
-            );
-        }
-        _ => panic!("compile and compile_reporting disagree"),
+    let data = text.as_bytes();
+    assert!(serde_json_accepts(data), "the generator wrote JSON: {text}");
+    match doc.storage % 6 {
+        0 => check_schema_text::<1, 2, 4>(data),
+        1 => check_schema_text::<4, 12, 32>(data),
+        2 => check_schema_text::<16, 48, 160>(data),
+        3 => check_schema_text::<48, 160, 512>(data),
+        4 => check_schema_text::<256, 1024, 2048>(data),
+        _ => check_schema_text::<1024, 4096, 8192>(data),
     }
 });

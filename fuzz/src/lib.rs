@@ -376,3 +376,5 @@ pub fn check_response_line(bytes: &[u8]) -> Vec<(String, Box<RawValue>)> {
 }
 
 pub mod device;
+pub mod schema_check;
+pub mod schema_gen;

@@ -135,7 +135,7 @@ fn a_short_first_segment_of_a_full_schema_pointer_is_dropped_without_panicking()
     assert_eq!(
         schema.as_bytes(),
         include_bytes!(
-            "../../fuzz/regressions/schema_compiler/short-first-segment-pointer-overflow.json"
+            "../../fuzz/regressions/schema_compiler_text/pointer-drop-first-segment.json"
         )
     );
     let mut storage = Box::new(Storage::<64, 256, 512>::new());
@@ -158,5 +158,50 @@ fn a_short_first_segment_of_a_full_schema_pointer_is_dropped_without_panicking()
     assert_eq!(
         err.to_string(),
         "…/cc/d/type: invalid `type`: must be a type name or a non-empty array of type names"
+    );
+}
+
+/// fuzz target `schema_compiler` (structure-aware), 392 s from an empty corpus:
+/// `compile_reporting` goes on past the first problem, here ran out of nodes in the 1 100
+/// `allOf` entries, and returned `TooManyNodes` instead of the first problem its documentation
+/// promises (`compile` stops at the bad `type` and returns it). Now both return the bad `type`;
+/// the capacity error is still reported, after it.
+#[test]
+fn compile_reporting_returns_the_first_problem_not_a_later_capacity_error() {
+    let schema = format!(r#"{{"type":5,"allOf":[{}]}}"#, vec!["{}"; 1100].join(","));
+    assert_eq!(
+        schema.as_bytes(),
+        include_bytes!(
+            "../../fuzz/regressions/schema_compiler_text/reporting-returns-capacity-not-first.json"
+        )
+    );
+    let bad_type = "/type: invalid `type`: must be a type name or a non-empty array of type names";
+
+    let mut storage = Box::new(Storage::<1024, 4096, 8192>::new());
+    let err = compile(schema.as_bytes(), &mut storage).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            CompileError::Invalid {
+                keyword: "type",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(err.to_string(), bad_type);
+
+    let mut storage = Box::new(Storage::<1024, 4096, 8192>::new());
+    let mut reported = Vec::new();
+    let first =
+        compile_reporting(schema.as_bytes(), &mut storage, &mut |e| reported.push(*e)).unwrap_err();
+    assert_eq!(first, err);
+    assert_eq!(
+        reported,
+        vec![err, CompileError::TooManyNodes { capacity: 1024 }]
+    );
+    assert_eq!(
+        reported[1].to_string(),
+        "schema has more than 1024 subschemas"
     );
 }

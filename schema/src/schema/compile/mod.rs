@@ -148,7 +148,9 @@ pub(crate) fn compile<'p>(
             if let (Some(r), false) = (c.report.as_mut(), halt == Halt::Problem) {
                 r(&e);
             }
-            return Err(e);
+            // The first problem wins over a halt that came after it (only when reporting does
+            // compilation go on past a problem and can then run out of storage).
+            return Err(c.first.take().unwrap_or(e));
         }
     }
     if let Some(first) = c.first {
