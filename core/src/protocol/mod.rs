@@ -12,8 +12,6 @@
 //! - [`write_progress`], [`write_log`]: the notifications sent while a request runs;
 //!   [`LogLevel`]: their severities.
 
-#![cfg_attr(not(test), deny(clippy::arithmetic_side_effects))]
-
 mod envelope;
 mod error;
 mod level;
