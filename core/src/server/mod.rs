@@ -68,9 +68,9 @@
 //! - Unknown methods are -32601. JSON that is not a valid request is -32600, with the `id` when
 //!   it could be read and without it otherwise (as 2025-11-25 allows). Ids longer than
 //!   [`MAX_ID_LEN`] bytes are refused the same way. Notifications are never answered
-//!   (`notifications/initialized` and `notifications/cancelled` are accepted; a request is
-//!   always finished before the next line is read, so there is nothing to cancel). A response
-//!   from the peer is ignored (the server sends no requests).
+//!   (`notifications/initialized` is accepted; `notifications/cancelled` for the call in flight
+//!   cancels it under [`Server::serve_async`], and is ignored otherwise, as a late one must
+//!   be). A response from the peer is ignored (the server sends no requests).
 //! - A line that is not JSON (or not UTF-8) is dropped without an answer, as the official SDKs
 //!   do: answering garbage on a shared line can start an error storm, and -32700 is never sent.
 //!   [`Stats`] counts such lines. Two exceptions, where the line may be a well-formed request
@@ -79,7 +79,14 @@
 //!   -32600 error when their `id` can be recovered (a top-level `"id"` member, found by the
 //!   streaming [`IdTracker`](crate::transport::IdTracker) wherever it is in the line), and are
 //!   dropped otherwise.
-//! - Every response is one line ending with LF; nothing else is ever written.
+//! - Async tools ([`AsyncHandler`], served by [`Server::serve_async`]) get a [`Context`]:
+//!   `notifications/progress` echoing the request's `_meta.progressToken` (strictly increasing,
+//!   rate-limited by [`Config::progress_interval_ms`]) and `notifications/message` filtered by
+//!   level (`logging/setLevel` on a legacy stream, `_meta["io.modelcontextprotocol/logLevel"]`
+//!   per 2026-07-28 request; an unknown level is -32602), every one written before the call's
+//!   response and none after it; `logging` is declared in both eras' capabilities. Lines that
+//!   arrive during a call wait in the reader and are answered in order after it.
+//! - Every message is one line ending with LF: responses, and the notifications above.
 //!
 //! # Memory
 //!

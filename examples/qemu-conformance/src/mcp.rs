@@ -26,6 +26,7 @@ const CONFIG: Config = Config {
     ttl_ms: 300_000,
     cache_scope: CacheScope::Public,
     max_depth: 16,
+    ..Config::DEFAULT
 };
 
 type McpServer = Server<'static, Fixtures, TOOL_COUNT>;
