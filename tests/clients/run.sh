@@ -87,7 +87,7 @@ inspect_check() {
     shift
     run_check "$name" inspect_json "$@"
 }
-export python root
+export python root node_dir
 export -f client inspect_json
 
 # ---- the fake device through the bridge ---------------------------------------------------------
@@ -163,19 +163,32 @@ else
             client --era legacy -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, 2026-07-28, bridge --qemu firmware" \
             client --era modern -- "$bridge" bridge --qemu "$fw"
-        # qemu-sensors lists its 4 tools in pages of 1,200 bytes; hosts make one list_tools() call.
-        run_check "python sdk, one list_tools() call sees all 4 tools, bridge --qemu firmware" \
-            client --era legacy --single-page --expect-tools 4 -- "$bridge" bridge --qemu "$fw"
+        # Async tools: sample_temperature (no arguments: 5 samples) reports progress and logs,
+        # set_led logs its change; the legacy session asks with logging/setLevel, the 2026-07-28
+        # one per request (warning: the info messages must not come).
+        run_check "python sdk, legacy, progress_callback and logging_callback, bridge --qemu firmware" \
+            client --era legacy --progress sample_temperature=5 --log-level info \
+            --expect-log info:sample_temperature --expect-log warning:sample_temperature \
+            --expect-log info:set_led -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, 2026-07-28, progress_callback and per-request log level, bridge --qemu firmware" \
+            client --era modern --progress sample_temperature=5 --log-level warning \
+            --expect-log warning:sample_temperature --expect-no-log info -- "$bridge" bridge --qemu "$fw"
+        run_check "typescript sdk client, onprogress and log notifications, bridge --qemu firmware" \
+            node "$node_dir/progress_client.mjs" sample_temperature 5 \
+            info:sample_temperature,warning:sample_temperature -- "$bridge" bridge --qemu "$fw"
+        # qemu-sensors lists its 5 tools in pages of 1,200 bytes; hosts make one list_tools() call.
+        run_check "python sdk, one list_tools() call sees all 5 tools, bridge --qemu firmware" \
+            client --era legacy --single-page --expect-tools 5 -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees the first page only with --pages device (control)" \
             client --era legacy --single-page --expect-next-cursor --expect-tools 1 -- \
             "$bridge" bridge --qemu "$fw" --pages device
-        run_check "python sdk, 2026-07-28, one list_tools() call sees all 4 tools, bridge --qemu firmware" \
-            client --era modern --single-page --expect-tools 4 -- "$bridge" bridge --qemu "$fw"
-        run_check "python sdk, one list_tools() call sees both boards' 8 tools, hub of two qemu boards" \
-            client --era legacy --single-page --expect-tools 8 -- "$bridge" bridge \
+        run_check "python sdk, 2026-07-28, one list_tools() call sees all 5 tools, bridge --qemu firmware" \
+            client --era modern --single-page --expect-tools 5 -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, one list_tools() call sees both boards' 10 tools, hub of two qemu boards" \
+            client --era legacy --single-page --expect-tools 10 -- "$bridge" bridge \
             --device "left=qemu:$fw" --device "right=qemu:$fw"
         run_check "python sdk, 2026-07-28, hub of two qemu boards" \
-            client --era modern --single-page --expect-tools 8 -- "$bridge" bridge \
+            client --era modern --single-page --expect-tools 10 -- "$bridge" bridge \
             --device "left=qemu:$fw" --device "right=qemu:$fw"
         inspect_check "inspector cli tools/list, bridge --qemu firmware" 'len(r["tools"]) > 0' \
             "$inspector" --cli "$bridge" bridge --qemu "$fw" --method tools/list

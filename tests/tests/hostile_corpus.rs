@@ -100,6 +100,7 @@ const CONFIG: Config = Config {
     ttl_ms: 300_000,
     cache_scope: CacheScope::Public,
     max_depth: MAX_DEPTH,
+    ..Config::DEFAULT
 };
 
 type HostServer = Server<'static, HostDevice, { firmware_tools::TOOL_COUNT }>;

@@ -153,7 +153,7 @@ impl Boards {
         self.structured(&format!("{name}.read_temperature"), json!({}))["sample"].clone()
     }
 
-    /// Checks the one-page list: every board's four tools, `NAME.tool`, in board order.
+    /// Checks the one-page list: every board's five tools, `NAME.tool`, in board order.
     fn check_list(&mut self) {
         let list = json(
             &self
@@ -175,6 +175,7 @@ impl Boards {
                     "read_acceleration",
                     "set_led",
                     "device_info",
+                    "sample_temperature",
                 ]
                 .map(|t| format!("{n}.{t}"))
             })

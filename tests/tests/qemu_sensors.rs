@@ -26,11 +26,12 @@ const READY: &str = "qemu-sensors: ready";
 /// Generous: two cores are shared with builds of other work.
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// The tools, in listing order.
-const TOOL_NAMES: [&str; 4] = [
+const TOOL_NAMES: [&str; 5] = [
     "read_temperature",
     "read_acceleration",
     "set_led",
     "device_info",
+    "sample_temperature",
 ];
 /// The firmware's input line buffer (`INPUT_LINE_BYTES` in src/mcp.rs).
 const INPUT_LINE_BYTES: usize = 512;
@@ -508,7 +509,7 @@ fn legacy_sessions_list_call_every_tool_refuse_bad_input_and_survive_noise() {
         assert_eq!(
             line,
             format!(
-                r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocolVersion":"{version}","capabilities":{{"tools":{{"listChanged":false}}}},"serverInfo":{server_info},"instructions":"Sensor values are simulated: deterministic sequences that change on every call."}}}}"#
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocolVersion":"{version}","capabilities":{{"tools":{{"listChanged":false}},"logging":{{}}}},"serverInfo":{server_info},"instructions":"Sensor values are simulated: deterministic sequences that change on every call."}}}}"#
             )
         );
         let (_, ping) = s.request("ping", json!({}));

@@ -3,13 +3,32 @@
 
 use crate::json::{self, DecodeErrorKind, JsonStr, Limits, Sink};
 use crate::protocol::{
-    write_result_start, write_unsupported_version, Envelope, ErrorCode, Invalid, Message,
+    write_result_start, write_unsupported_version, Envelope, ErrorCode, Invalid, LogLevel, Message,
     MetaError, RequestId, Version,
 };
 use crate::transport::{Frame, IdTracker};
 
-use super::reply::{error_line, recovered_id, reply};
+use super::call::Prepared;
+use super::reply::{error_line, fallback, recovered_id, reply};
 use super::{Handler, Server, MAX_ID_LEN};
+
+/// What a line needs: a response already written (or nothing), or a tool call to run.
+#[derive(Debug)]
+pub(super) enum Step<'l> {
+    /// The length of the response line at the start of the output buffer, if any.
+    Reply(Option<usize>),
+    /// A `tools/call` whose handler is to run (the response head is written).
+    Call(Prepared<'l>),
+}
+
+impl From<Option<usize>> for Step<'_> {
+    fn from(n: Option<usize>) -> Self {
+        Self::Reply(n)
+    }
+}
+
+/// The -32602 message of a 2026-07-28 request naming an unknown log level.
+const BAD_META_LEVEL: &str = "Invalid params: _meta[\"io.modelcontextprotocol/logLevel\"] must be one of debug, info, notice, warning, error, critical, alert, emergency";
 
 /// The -32602 message of a request that neither declares a version nor follows `initialize`.
 const MISSING_META: &str = "Invalid params: _meta[\"io.modelcontextprotocol/protocolVersion\"] and [\"io.modelcontextprotocol/clientCapabilities\"] are required (or send initialize first)";
@@ -22,12 +41,14 @@ enum Method {
     Discover,
     ToolsList,
     ToolsCall,
+    SetLevel,
 }
 
 impl Method {
     fn of(name: JsonStr<'_>) -> Option<Self> {
-        const TABLE: [(&str, Method); 5] = [
+        const TABLE: [(&str, Method); 6] = [
             ("tools/call", Method::ToolsCall),
+            ("logging/setLevel", Method::SetLevel),
             ("tools/list", Method::ToolsList),
             ("initialize", Method::Initialize),
             ("ping", Method::Ping),
@@ -40,41 +61,75 @@ impl Method {
 impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Handles one frame from the transport; see [`Server::handle_line`].
     pub fn handle_frame(&mut self, frame: Frame<'_>, out: &mut [u8]) -> Option<usize> {
-        match frame {
-            Frame::Line(line) => self.handle_text(line, out),
-            Frame::InvalidUtf8(_) => {
-                self.stats.invalid_utf8 = self.stats.invalid_utf8.wrapping_add(1);
-                None
-            }
-            Frame::Overlong(overlong) => {
-                self.stats.overlong = self.stats.overlong.wrapping_add(1);
-                let id_text = overlong.id?;
-                let id = recovered_id(id_text.as_str())?;
-                error_line(
-                    out,
-                    Some(id),
-                    ErrorCode::InvalidRequest,
-                    "Invalid request: the message is longer than the device's input buffer",
-                )
-            }
-        }
+        let step = self.frame_step(frame, out);
+        self.run_sync(step, out)
     }
 
     /// Handles one request line (without its LF). Returns the length of the response line
     /// written at the start of `out` (LF included), or `None` when nothing is to be sent
     /// (notifications, responses, dropped lines).
     pub fn handle_line(&mut self, line: &[u8], out: &mut [u8]) -> Option<usize> {
-        match json::check_utf8(line) {
-            Ok(text) => self.handle_text(text, out),
+        let step = match json::check_utf8(line) {
+            Ok(text) => self.text_step(text, out),
             Err(_) => {
                 self.stats.unparsable = self.stats.unparsable.wrapping_add(1);
-                None
+                Step::Reply(None)
+            }
+        };
+        self.run_sync(step, out)
+    }
+
+    /// Runs a step's call, if any, with the sync handler.
+    fn run_sync(&mut self, step: Step<'_>, out: &mut [u8]) -> Option<usize> {
+        match step {
+            Step::Reply(n) => n,
+            Step::Call(prepared) => {
+                let Some(output) = prepared.output(out) else {
+                    return fallback(out, Some(prepared.id));
+                };
+                let done = self.handler.call(&prepared.call, output);
+                self.finish(&prepared, done, out)
+            }
+        }
+    }
+}
+
+impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
+    /// What one frame from the transport needs.
+    pub(super) fn frame_step<'l>(&mut self, frame: Frame<'l>, out: &mut [u8]) -> Step<'l>
+    where
+        'a: 'l,
+    {
+        match frame {
+            Frame::Line(line) => self.text_step(line, out),
+            Frame::InvalidUtf8(_) => {
+                self.stats.invalid_utf8 = self.stats.invalid_utf8.wrapping_add(1);
+                Step::Reply(None)
+            }
+            Frame::Overlong(overlong) => {
+                self.stats.overlong = self.stats.overlong.wrapping_add(1);
+                let Some(id_text) = overlong.id else {
+                    return Step::Reply(None);
+                };
+                let Some(id) = recovered_id(id_text.as_str()) else {
+                    return Step::Reply(None);
+                };
+                error_line(
+                    out,
+                    Some(id),
+                    ErrorCode::InvalidRequest,
+                    "Invalid request: the message is longer than the device's input buffer",
+                )
+                .into()
             }
         }
     }
 
-    /// [`Server::handle_line`] of a line known to be UTF-8.
-    fn handle_text(&mut self, line: &str, out: &mut [u8]) -> Option<usize> {
+    /// What a line known to be UTF-8 needs.
+    fn text_step<'l>(&mut self, line: &'l str, out: &mut [u8]) -> Step<'l>
+    where
+        'a: 'l,
+    {
         let limits = Limits {
             max_depth: self.config.max_depth,
         };
@@ -85,29 +140,34 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 self.stats.too_deep = self.stats.too_deep.wrapping_add(1);
                 let mut tracker = IdTracker::new();
                 tracker.feed(line.as_bytes());
-                let id_text = tracker.id()?;
-                let id = recovered_id(id_text.as_str())?;
+                let Some(id_text) = tracker.id() else {
+                    return Step::Reply(None);
+                };
+                let Some(id) = recovered_id(id_text.as_str()) else {
+                    return Step::Reply(None);
+                };
                 return error_line(
                     out,
                     Some(id),
                     ErrorCode::InvalidRequest,
                     "Invalid request: the message is nested deeper than the device accepts",
-                );
+                )
+                .into();
             }
             Err(_) => {
                 self.stats.unparsable = self.stats.unparsable.wrapping_add(1);
-                return None;
+                return Step::Reply(None);
             }
         };
         match envelope.classify() {
-            Err(invalid) => self.invalid(invalid, out),
-            Ok(Message::Response) => None,
-            Ok(Message::Notification { method, .. }) => {
+            Err(invalid) => self.invalid(invalid, out).into(),
+            Ok(Message::Response) => Step::Reply(None),
+            Ok(Message::Notification { .. }) => {
                 self.stats.notifications = self.stats.notifications.wrapping_add(1);
-                // `notifications/initialized`, `notifications/cancelled` and any other
-                // notification need no action: requests run to completion one at a time.
-                let _ = method;
-                None
+                // `notifications/initialized` and any other notification need no action; a
+                // `notifications/cancelled` matters only while its call runs (the async serve
+                // loop looks ahead for it) and is ignored here, as a late cancel must be.
+                Step::Reply(None)
             }
             Ok(Message::Request { id, method, .. }) => {
                 self.stats.requests = self.stats.requests.wrapping_add(1);
@@ -117,7 +177,8 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                         None,
                         ErrorCode::InvalidRequest,
                         "Invalid request: the id is longer than the device accepts",
-                    );
+                    )
+                    .into();
                 }
                 self.request(id, method, &envelope, out)
             }
@@ -133,20 +194,23 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         error_line(out, id, ErrorCode::InvalidRequest, invalid.reason.message())
     }
 
-    fn request(
+    fn request<'l>(
         &mut self,
-        id: RequestId<'_>,
+        id: RequestId<'l>,
         method: JsonStr<'_>,
-        envelope: &Envelope<'_>,
+        envelope: &Envelope<'l>,
         out: &mut [u8],
-    ) -> Option<usize> {
+    ) -> Step<'l>
+    where
+        'a: 'l,
+    {
         let Some(method) = Method::of(method) else {
-            return error_line(out, Some(id), ErrorCode::MethodNotFound, "Method not found");
+            return error_line(out, Some(id), ErrorCode::MethodNotFound, "Method not found").into();
         };
         // The methods read `params`' members from the envelope: found while the line was
         // checked.
         if method == Method::Initialize {
-            return self.initialize(id, envelope, out);
+            return self.initialize(id, envelope, out).into();
         }
         let declared = match envelope.declared_version() {
             Ok(declared) => declared,
@@ -154,10 +218,25 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 return reply(out, Some(id), |s| {
                     write_unsupported_version(s, Some(id), requested)
                 })
+                .into()
             }
-            Err(e) => return error_line(out, Some(id), ErrorCode::InvalidParams, e.message()),
+            Err(e) => {
+                return error_line(out, Some(id), ErrorCode::InvalidParams, e.message()).into()
+            }
         };
-        match method {
+        // 2026-07-28: the log level this request asks for (absent: no log messages).
+        let meta_level = match envelope.meta_log_level {
+            Some(_) if declared.is_none_or(Version::is_legacy) => None,
+            None => None,
+            Some(level) => match level.as_str().and_then(LogLevel::from_json) {
+                Some(level) => Some(level),
+                None => {
+                    return error_line(out, Some(id), ErrorCode::InvalidParams, BAD_META_LEVEL)
+                        .into()
+                }
+            },
+        };
+        let step = match method {
             Method::Ping => match declared {
                 Some(Version::V2026_07_28) => error_line(
                     out,
@@ -180,17 +259,63 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 ),
                 None => error_line(out, Some(id), ErrorCode::InvalidParams, MISSING_META),
             },
+            Method::SetLevel => match declared.or(self.session) {
+                Some(v) if v.is_legacy() => self.set_level(id, envelope, out),
+                Some(_) => error_line(
+                    out,
+                    Some(id),
+                    ErrorCode::MethodNotFound,
+                    "Method not found: logging/setLevel does not exist in 2026-07-28 (use _meta[\"io.modelcontextprotocol/logLevel\"])",
+                ),
+                None => error_line(out, Some(id), ErrorCode::InvalidParams, MISSING_META),
+            },
             Method::ToolsList | Method::ToolsCall => {
                 let Some(version) = declared.or(self.session) else {
-                    return error_line(out, Some(id), ErrorCode::InvalidParams, MISSING_META);
+                    return error_line(out, Some(id), ErrorCode::InvalidParams, MISSING_META)
+                        .into();
                 };
                 if method == Method::ToolsList {
                     self.tools_list(id, envelope, version, out)
                 } else {
-                    self.tools_call(id, envelope, version, out)
+                    let level = if version.is_legacy() {
+                        self.log_level
+                    } else {
+                        meta_level
+                    };
+                    return match self.prepare(id, envelope, version, level, out) {
+                        Ok(prepared) => Step::Call(prepared),
+                        Err(n) => Step::Reply(n),
+                    };
                 }
             }
             Method::Initialize => None,
-        }
+        };
+        step.into()
+    }
+
+    /// Answers the legacy `logging/setLevel`: the stream's log level from now on.
+    fn set_level(
+        &mut self,
+        id: RequestId<'_>,
+        envelope: &Envelope<'_>,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let Some(level) = envelope
+            .level
+            .and_then(|l| l.as_str())
+            .and_then(LogLevel::from_json)
+        else {
+            return error_line(
+                out,
+                Some(id),
+                ErrorCode::InvalidParams,
+                "Invalid params: \"level\" must be one of debug, info, notice, warning, error, critical, alert, emergency",
+            );
+        };
+        self.log_level = Some(level);
+        reply(out, Some(id), |s| {
+            write_result_start(s, id)?;
+            s.put(b"{}}")
+        })
     }
 }

@@ -4,7 +4,7 @@
 use core::fmt;
 
 use crate::json::{self, CountingSink, EncodeError, Sink};
-use crate::protocol::{self, write_error, write_unsupported_version, ErrorCode, Version};
+use crate::protocol::{self, write_error, write_unsupported_version, ErrorCode, LogLevel, Version};
 
 use super::cursor;
 use super::definitions::check_definitions;
@@ -12,8 +12,7 @@ use super::list::write_tool;
 use super::reply::RESPONSE_TOO_LARGE;
 use super::schema_storage::{compile_all, Checks};
 use super::{
-    Config, DefinitionError, Handler, SchemaStorage, ServerInfo, Stats, Tool, ToolSchemas,
-    MAX_ID_LEN,
+    Config, DefinitionError, SchemaStorage, ServerInfo, Stats, Tool, ToolSchemas, MAX_ID_LEN,
 };
 
 /// The MCP server: `TOOLS` static tools and a handler `H`.
@@ -36,6 +35,8 @@ pub struct Server<'a, H, const TOOLS: usize> {
     pub(super) config: Config,
     /// The revision a legacy `initialize` negotiated on this stream.
     pub(super) session: Option<Version>,
+    /// The legacy stream's log level (`logging/setLevel`, or [`Config::log_level`]).
+    pub(super) log_level: Option<LogLevel>,
     /// Hash of the tool names that salts `tools/list` cursors.
     pub(super) salt: u32,
     /// Counters of what the engine has seen.
@@ -55,7 +56,7 @@ impl<H, const TOOLS: usize> fmt::Debug for Server<'_, H, TOOLS> {
     }
 }
 
-impl<'a, H: Handler, const TOOLS: usize> Server<'a, H, TOOLS> {
+impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     /// Checks every definition, compiles every schema into `storage`, and builds the server
     /// with [`Config::DEFAULT`].
     pub fn new<const N: usize, const O: usize, const T: usize>(
@@ -127,6 +128,7 @@ impl<'a, H: Handler, const TOOLS: usize> Server<'a, H, TOOLS> {
         handler: H,
         config: Config,
     ) -> Self {
+        let log_level = config.log_level;
         let mut server = Self {
             info,
             tools,
@@ -138,6 +140,7 @@ impl<'a, H: Handler, const TOOLS: usize> Server<'a, H, TOOLS> {
                 ..config
             },
             session: None,
+            log_level,
             salt: cursor::salt(tools),
             stats: Stats::default(),
             required_output: 0,
@@ -166,9 +169,16 @@ impl<'a, H: Handler, const TOOLS: usize> Server<'a, H, TOOLS> {
         self.session
     }
 
-    /// Forgets the stream's handshake (for example when the host reconnects).
+    /// Forgets the stream's handshake and log level (for example when the host reconnects).
     pub fn reset_session(&mut self) {
         self.session = None;
+        self.log_level = self.config.log_level;
+    }
+
+    /// The legacy stream's log level: what `logging/setLevel` set, or
+    /// [`Config::log_level`].
+    pub fn log_level(&self) -> Option<LogLevel> {
+        self.log_level
     }
 
     /// The smallest output buffer with which every response fits, except a tool result larger

@@ -147,6 +147,11 @@ impl<'o> Output<'o> {
         Self { buf, era, shape }
     }
 
+    /// The buffer itself (for the engine's own error results).
+    pub(crate) fn into_buf(self) -> &'o mut [u8] {
+        self.buf
+    }
+
     /// The result era of this request (legacy 2025 peers or 2026-07-28).
     pub fn era(&self) -> Era {
         self.era

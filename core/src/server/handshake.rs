@@ -8,9 +8,9 @@ use crate::protocol::{
 
 use super::list::write_icons;
 use super::reply::{error_line, reply};
-use super::{Handler, Server};
+use super::Server;
 
-impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
+impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Answers `initialize`: negotiates the stream's legacy revision and remembers it.
     pub(super) fn initialize(
         &mut self,
@@ -28,6 +28,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         };
         let version = Version::negotiate_legacy(Version::from_json(requested));
         self.session = Some(version);
+        self.log_level = self.config.log_level;
         reply(out, Some(id), |s| {
             write_result_start(s, id)?;
             self.write_initialize_result(s, version)?;
@@ -92,7 +93,9 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     ) -> Result<(), EncodeError> {
         s.put(b"{\"protocolVersion\":")?;
         write_string(s, version.as_str())?;
-        s.put(b",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":")?;
+        s.put(
+            b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":",
+        )?;
         self.write_implementation(s, version)?;
         self.write_instructions(s)?;
         s.put_byte(b'}')
@@ -105,7 +108,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     ) -> Result<(), EncodeError> {
         s.put(b"{\"supportedVersions\":")?;
         write_supported_versions(s)?;
-        s.put(b",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"_meta\":{")?;
+        s.put(b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{")?;
         write_string(s, protocol::SERVER_INFO_KEY)?;
         s.put_byte(b':')?;
         self.write_implementation(s, Version::V2026_07_28)?;

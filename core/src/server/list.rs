@@ -6,7 +6,7 @@ use crate::protocol::{write_result_start, Envelope, ErrorCode, RequestId, Versio
 use super::cursor::{decode_cursor, encode_cursor};
 use super::reply::{error_line, fallback};
 use super::tool::{Annotations, Icon};
-use super::{Handler, Server, Tool};
+use super::{Server, Tool};
 
 fn member_str<S: Sink + ?Sized>(sink: &mut S, key: &[u8], value: &str) -> Result<(), EncodeError> {
     sink.put(key)?;
@@ -117,7 +117,7 @@ pub(crate) fn write_tool<S: Sink + ?Sized>(
     sink.put_byte(b'}')
 }
 
-impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
+impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Writes the end of a `tools/list` result after the last tool: `]`, `nextCursor` when
     /// `next` is set, the 2026 cache members, `}`.
     pub(super) fn write_list_tail<S: Sink + ?Sized>(

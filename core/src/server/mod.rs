@@ -115,8 +115,11 @@
 // sites) until the `async` rework of this module lands.
 #![cfg_attr(not(test), allow(clippy::arithmetic_side_effects))]
 
+mod async_handler;
 mod call;
+mod call_async;
 mod config;
+mod context;
 mod cursor;
 mod definitions;
 mod dispatch;
@@ -130,7 +133,9 @@ mod schema_storage;
 mod serve;
 mod tool;
 
-pub use config::{CacheScope, Config, Stats, MAX_ID_LEN};
+pub use async_handler::AsyncHandler;
+pub use config::{CacheScope, Clock, Config, Stats, MAX_ID_LEN};
+pub use context::{Context, NOTIFICATION_LEN};
 pub use engine::Server;
 pub use error::{DefinitionError, SchemaRole, ServeError};
 pub use handler::{Call, Done, Handler, Output, ToolError};

@@ -2,7 +2,9 @@
 
 use crate::transport::{self, LineReader};
 
-use super::{Handler, ServeError, Server};
+use super::call_async::Outcome;
+use super::dispatch::Step;
+use super::{AsyncHandler, Handler, ServeError, Server};
 
 impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Serves requests from a blocking stream until it ends (`Ok`) or fails.
@@ -26,9 +28,20 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
             }
         }
     }
+}
 
+impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Serves requests from an async stream until it ends (`Ok`) or fails; see
-    /// [`Server::serve`].
+    /// [`Server::serve`]. Tools run as [`AsyncHandler`]s (every sync [`Handler`] is one).
+    ///
+    /// While a tool runs, its progress and log notifications are written before its
+    /// response, and the reader keeps reading behind the request: a `notifications/cancelled`
+    /// for the running call cancels it (nothing more is written for it, no response), and
+    /// every other line waits in the reader's buffer, in order, to be answered after the
+    /// response. When that buffer is full, reading stops until the call ends (the sender is
+    /// held back). When a call ends the engine drops the read it had pending, so `R::read`
+    /// must not lose bytes when its future is dropped before it completes (buffered UART
+    /// drivers, which copy out of their ring buffer only in a poll that completes, do not).
     pub async fn serve_async<
         R: embedded_io_async::Read,
         W: embedded_io_async::Write,
@@ -40,10 +53,22 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         out: &mut [u8],
     ) -> Result<(), ServeError<R::Error, W::Error>> {
         loop {
-            let Some(frame) = reader.next_frame_async().await.map_err(ServeError::Read)? else {
+            let Some((frame, mut ahead)) = self.next_frame_idle(reader, writer).await? else {
                 return Ok(());
             };
-            if let Some(n) = self.handle_frame(frame, out) {
+            let n = match self.frame_step(frame, out) {
+                Step::Reply(n) => n,
+                Step::Call(prepared) => {
+                    match self.run_async(&prepared, &mut ahead, writer, out).await? {
+                        Outcome::Finished(n) => n,
+                        Outcome::Cancelled => {
+                            self.stats.cancelled = self.stats.cancelled.wrapping_add(1);
+                            None
+                        }
+                    }
+                }
+            };
+            if let Some(n) = n {
                 let message = out.get(..n).unwrap_or_default();
                 transport::write_message_async(writer, message)
                     .await

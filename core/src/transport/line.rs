@@ -320,15 +320,86 @@ impl<const N: usize> LineBuffer<N> {
     }
 
     fn frame(&self, ready: Ready) -> Frame<'_> {
-        match ready {
-            Ready::Line(a, b) => {
-                let line = self.buf.get(a..b).unwrap_or_default();
-                match core::str::from_utf8(line) {
-                    Ok(text) => Frame::Line(text),
-                    Err(_) => Frame::InvalidUtf8(line),
-                }
+        frame_in(&self.buf, ready)
+    }
+
+    /// The next frame, and the rest of the buffer after it (the lines already buffered behind
+    /// it and the free space), lent at the same time so more input can be read while the frame
+    /// is still borrowed. Bytes committed through the [`Tail`] stay buffered for the frames
+    /// that follow.
+    pub(crate) fn split_frame(&mut self) -> Option<(Frame<'_>, Tail<'_>)> {
+        let ready = match self.pending.take() {
+            Some(ready) => ready,
+            None => self.advance()?,
+        };
+        let cut = self.start.min(N);
+        let (head, rest) = self.buf.split_at_mut(cut);
+        let frame = frame_in(head, ready);
+        let tail = Tail {
+            bytes: rest,
+            end: &mut self.end,
+            cut,
+            peeked: 0,
+        };
+        Some((frame, tail))
+    }
+}
+
+/// The frame `ready` names in `buf`.
+fn frame_in(buf: &[u8], ready: Ready) -> Frame<'_> {
+    match ready {
+        Ready::Line(a, b) => {
+            let line = buf.get(a..b).unwrap_or_default();
+            match core::str::from_utf8(line) {
+                Ok(text) => Frame::Line(text),
+                Err(_) => Frame::InvalidUtf8(line),
             }
-            Ready::Overlong(o) => Frame::Overlong(o),
         }
+        Ready::Overlong(o) => Frame::Overlong(o),
+    }
+}
+
+/// The part of a [`LineBuffer`] after a frame that is still borrowed: the bytes buffered
+/// behind it, then the free space. Bytes read into [`Tail::space`] and committed become part
+/// of the buffer; lines can be peeked at without being consumed.
+#[derive(Debug)]
+pub(crate) struct Tail<'a> {
+    /// The buffer from `cut` on.
+    bytes: &'a mut [u8],
+    /// The buffer's end of data (absolute index).
+    end: &'a mut usize,
+    /// Where `bytes` starts in the buffer.
+    cut: usize,
+    /// Bytes of `bytes` already peeked at, whole lines only.
+    peeked: usize,
+}
+
+impl Tail<'_> {
+    fn filled(&self) -> usize {
+        self.end.saturating_sub(self.cut)
+    }
+
+    /// The free space after the buffered bytes (empty when the buffer is full).
+    pub(crate) fn space(&mut self) -> &mut [u8] {
+        let filled = self.filled();
+        self.bytes.get_mut(filled..).unwrap_or_default()
+    }
+
+    /// Records that `n` bytes were written into [`Tail::space`].
+    pub(crate) fn commit(&mut self, n: usize) {
+        let room = self.bytes.len().saturating_sub(self.filled());
+        *self.end = self.end.saturating_add(n.min(room));
+    }
+
+    /// The next complete line behind the frame not peeked at yet (without its LF; it stays
+    /// buffered).
+    pub(crate) fn peek_line(&mut self) -> Option<&[u8]> {
+        let filled = self.filled();
+        let window = self.bytes.get(self.peeked..filled)?;
+        let i = find_byte(window, b'\n')?;
+        let start = self.peeked;
+        let stop = start.saturating_add(i);
+        self.peeked = stop.saturating_add(1);
+        self.bytes.get(start..stop)
     }
 }

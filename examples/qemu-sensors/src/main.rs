@@ -15,6 +15,7 @@ mod mcp;
 mod rx_ring;
 mod sensors;
 mod stack;
+mod timer;
 mod tools;
 mod uart;
 mod vectors;
