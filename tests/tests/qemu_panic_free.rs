@@ -36,7 +36,7 @@ const SCRIPT: &[(&str, &[&str])] = &[
     (
         r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
         &[
-            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"panic-free","version":"0.1.0","title":"Panic-free proof firmware"},"instructions":"Tool schemas and programs are read from the UART before serving."}}"#,
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false},"logging":{}},"serverInfo":{"name":"panic-free","version":"0.1.0","title":"Panic-free proof firmware"},"instructions":"Tool schemas and programs are read from the UART before serving."}}"#,
         ],
     ),
     (
@@ -97,6 +97,6 @@ fn the_panic_free_firmware_answers_its_setup_lines_and_a_session_byte_for_byte()
     expect_line(
         &mut qemu,
         "panic-free: done, Stats { requests: 4, notifications: 1, unparsable: 0, invalid_utf8: 0, \
-         overlong: 0, too_deep: 0, invalid: 0 }",
+         overlong: 0, too_deep: 0, invalid: 0, cancelled: 0 }",
     );
 }

@@ -52,6 +52,7 @@ const CONFIG: Config = Config {
     ttl_ms: 60_000,
     cache_scope: CacheScope::Public,
     max_depth: 16,
+    ..Config::DEFAULT
 };
 
 /// All the memory, static.
