@@ -32,22 +32,27 @@ for fw in "${FIRMWARE[@]}"; do
 done
 
 step "docs (warnings denied)"
-RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-std
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
+    -p embedded-mcp-macros -p embedded-mcp-macros-impl -p embedded-mcp-std
 
-step "no_std builds of the core"
+step "no_std builds of the core and of its json/schema crate"
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
     cargo build -q -p embedded-mcp --target "$target"
     cargo build -q -p embedded-mcp --target "$target" --features defmt
     cargo build -q -p embedded-mcp --target "$target" --no-default-features
     cargo build -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
+    cargo build -q -p embedded-mcp-schema --target "$target"
+    cargo build -q -p embedded-mcp-schema --target "$target" --features defmt,pattern,compact-float
+    cargo build -q -p embedded-mcp-schema --target "$target" --features small-float-tables
 done
 
 step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
 # On failure, examples/panic-free/locate.sh lists the call sites of the panic machinery.
 (cd examples/panic-free && cargo build -q --release)
 
-step "core unit tests without the default features (no validator)"
+step "unit tests without the default features (core: no validator, no derive; json/schema: no pattern)"
 cargo test -q -p embedded-mcp --no-default-features --lib
+cargo test -q -p embedded-mcp-schema --lib
 
 step "tests (unit, integration, official vectors, QEMU sessions)"
 cargo test --workspace --exclude embedded-mcp-benches

@@ -48,9 +48,22 @@
 #[cfg(test)]
 extern crate std;
 
-pub mod json;
+#[doc(inline)]
+pub use embedded_mcp_schema::{json, schema};
 pub mod protocol;
 pub mod result;
-pub mod schema;
 pub mod server;
 pub mod transport;
+
+/// `#[derive(McpSchema)]`: implements the trait of the same name ([`schema::McpSchema`]) from a
+/// type's definition and serde attributes; see the crate `embedded-mcp-macros`.
+#[cfg(feature = "derive")]
+pub use embedded_mcp_macros::McpSchema;
+pub use schema::McpSchema;
+
+/// Paths the code `#[derive(McpSchema)]` generates uses; not a stable interface.
+#[cfg(feature = "derive")]
+#[doc(hidden)]
+pub mod __private {
+    pub use embedded_mcp_macros::__compose;
+}

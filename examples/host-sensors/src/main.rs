@@ -17,6 +17,7 @@ use embedded_mcp::server::{
     Annotations, Call, Done, Handler, Output, SchemaStorage, Server, ServerInfo, Tool,
 };
 use embedded_mcp::transport::LineReader;
+use embedded_mcp::McpSchema;
 use serde::{Deserialize, Serialize};
 
 /// Standard input as an `embedded-io` reader.
@@ -48,41 +49,30 @@ impl embedded_io::Write for Stdout {
     }
 }
 
+// Every schema is derived from the types below (`#[derive(McpSchema)]`); none is written by
+// hand. The engine compiles them at start-up like any other schema text.
 static TOOLS: [Tool; 4] = [
-    Tool::new(
-        "read_temperature",
-        r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":3,"description":"Sensor index"}}}"#,
-    )
-    .title("Read temperature")
-    .description("Temperature of one of the four sensors, in degrees Celsius (sensor 0 by default)")
-    .output_schema(
-        r#"{"type":"object","properties":{"sensor":{"type":"integer"},"celsius":{"type":"number"},"uptime_ms":{"type":"integer"}},"required":["sensor","celsius","uptime_ms"]}"#,
-    )
-    .annotations(Annotations::SENSOR),
-    Tool::new(
-        "read_history",
-        r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":3},"count":{"type":"integer","minimum":1,"maximum":16}},"required":["count"]}"#,
-    )
-    .title("Temperature history")
-    .description("The last `count` readings of a sensor, oldest first, one per second")
-    .output_schema(r#"{"type":"array","items":{"type":"number"},"maxItems":16}"#)
-    .annotations(Annotations::SENSOR),
-    Tool::new(
-        "set_led",
-        r#"{"type":"object","properties":{"brightness":{"type":"integer","minimum":0,"maximum":100,"description":"Percent"}},"required":["brightness"],"additionalProperties":false}"#,
-    )
-    .title("Set LED brightness")
-    .description("Sets the status LED's brightness in percent and returns the new state")
-    .output_schema(
-        r#"{"type":"object","properties":{"brightness":{"type":"integer","minimum":0,"maximum":100},"previous":{"type":"integer"}},"required":["brightness","previous"]}"#,
-    )
-    .annotations(Annotations::SETTER),
-    Tool::new("device_info", r#"{"type":"object","properties":{}}"#)
+    Tool::new("read_temperature", SensorArgs::INPUT_SCHEMA)
+        .title("Read temperature")
+        .description(
+            "Temperature of one of the four sensors, in degrees Celsius (sensor 0 by default)",
+        )
+        .output_schema(Temperature::OUTPUT_SCHEMA)
+        .annotations(Annotations::SENSOR),
+    Tool::new("read_history", HistoryArgs::INPUT_SCHEMA)
+        .title("Temperature history")
+        .description("The last `count` readings of a sensor, oldest first, one per second")
+        .output_schema(History::OUTPUT_SCHEMA)
+        .annotations(Annotations::SENSOR),
+    Tool::new("set_led", LedArgs::INPUT_SCHEMA)
+        .title("Set LED brightness")
+        .description("Sets the status LED's brightness in percent and returns the new state")
+        .output_schema(Led::OUTPUT_SCHEMA)
+        .annotations(Annotations::SETTER),
+    Tool::new("device_info", NoArgs::INPUT_SCHEMA)
         .title("Device information")
         .description("Model, firmware version and uptime of the device")
-        .output_schema(
-            r#"{"type":"object","properties":{"model":{"type":"string"},"firmware":{"type":"string"},"uptime_ms":{"type":"integer"},"led":{"type":"integer"}},"required":["model","firmware","uptime_ms","led"]}"#,
-        )
+        .output_schema(Info::OUTPUT_SCHEMA)
         .annotations(Annotations::SENSOR),
 ];
 
@@ -109,38 +99,63 @@ impl Board {
     }
 }
 
-#[derive(Deserialize)]
+// Doc comments on these types and fields become the schemas' `description`s; notes for readers
+// are plain comments. The argument types stay open (`additional_properties`): unknown members
+// were accepted before their schemas were derived, and still are.
+
+// `read_temperature`'s arguments.
+#[derive(McpSchema, Deserialize)]
+#[mcp(additional_properties)]
 struct SensorArgs {
+    /// Sensor index
     #[serde(default)]
+    #[mcp(maximum = 3)]
     sensor: u8,
 }
 
-#[derive(Deserialize)]
+// `read_history`'s arguments.
+#[derive(McpSchema, Deserialize)]
+#[mcp(additional_properties)]
 struct HistoryArgs {
     #[serde(default)]
+    #[mcp(maximum = 3)]
     sensor: u8,
-    count: usize,
+    #[mcp(minimum = 1, maximum = 16)]
+    count: u8,
 }
 
-#[derive(Deserialize)]
+// `set_led`'s arguments.
+#[derive(McpSchema, Deserialize)]
 struct LedArgs {
+    /// Percent
+    #[mcp(maximum = 100)]
     brightness: u8,
 }
 
-#[derive(Serialize)]
+// `device_info` takes no arguments.
+#[derive(McpSchema, Deserialize)]
+#[mcp(additional_properties)]
+struct NoArgs {}
+
+#[derive(McpSchema, Serialize)]
 struct Temperature {
     sensor: u8,
     celsius: f32,
     uptime_ms: u64,
 }
 
-#[derive(Serialize)]
+// `read_history`'s result: an array (wrapped as `{"result":…}` for 2025 hosts).
+#[derive(McpSchema, Serialize)]
+struct History(heapless::Vec<f32, 16>);
+
+#[derive(McpSchema, Serialize)]
 struct Led {
+    #[mcp(maximum = 100)]
     brightness: u8,
     previous: u8,
 }
 
-#[derive(Serialize)]
+#[derive(McpSchema, Serialize)]
 struct Info {
     model: &'static str,
     firmware: &'static str,
@@ -185,13 +200,15 @@ impl Handler for Board {
             }
             "read_history" => {
                 let args: HistoryArgs = call.parse(&mut [])?;
-                let mut readings = [0f32; 16];
-                let count = args.count.min(readings.len());
-                for (i, slot) in readings.iter_mut().take(count).enumerate() {
-                    let ago = u64::try_from(count - 1 - i).unwrap_or(0);
-                    *slot = self.temperature(args.sensor, ago);
+                let mut readings = History(heapless::Vec::new());
+                let count = u64::from(args.count.min(16));
+                for i in 0..count {
+                    // At most 16 pushes into a capacity of 16: never refused.
+                    let _ = readings
+                        .0
+                        .push(self.temperature(args.sensor, count - 1 - i));
                 }
-                Ok(out.structured(&readings[..count]))
+                Ok(out.structured(&readings))
             }
             "set_led" => {
                 let args: LedArgs = call.parse(&mut [])?;

@@ -1,4 +1,4 @@
-//! `embedded-mcp schema check|compile|validate`: the core's schema dialect on the host.
+//! `embedded-mcp schema check|compile|validate|derive`: the core's schema dialect on the host.
 //!
 //! The usage text is [`USAGE`] (written once, in [`crate::cli::usage`]).
 //!
@@ -7,7 +7,9 @@
 //! `embedded_mcp::schema::Program::from_postcard` and prints its size. `validate` exits 0 when
 //! the instance is valid, 1 when it is not (the reason on stderr), 2 when the schema is refused
 //! or a file is unreadable. `--engine full` uses the host's full 2020-12 validator
-//! ([`crate::full::FullValidator`]) instead of the core's compiled subset.
+//! ([`crate::full::FullValidator`]) instead of the core's compiled subset. `derive` prints the
+//! schema `#[derive(McpSchema)]` makes for a type of a Rust source file (the derive's own logic,
+//! `embedded_mcp_macros_impl::schemas_in_file`), byte for byte the text a tool sends.
 
 use std::fs;
 use std::path::Path;
@@ -75,6 +77,13 @@ fn run(args: &[String]) -> i32 {
                 _ => usage(),
             }
         }
+        Some("derive") => match rest {
+            [source, ty] => derive(Path::new(source), ty, false),
+            [source, ty, o] | [o, source, ty] if o == "--output" => {
+                derive(Path::new(source), ty, true)
+            }
+            _ => usage(),
+        },
         Some("help" | "--help" | "-h") => {
             println!("{USAGE}");
             0
@@ -86,6 +95,29 @@ fn run(args: &[String]) -> i32 {
 fn usage() -> i32 {
     eprintln!("{USAGE}");
     2
+}
+
+/// Prints `ty`'s derived input (or output) schema; 2 when the file is unreadable or the derive
+/// refuses the type.
+fn derive(source: &Path, ty: &str, output: bool) -> i32 {
+    let text = match read(source).map(String::from_utf8) {
+        Ok(Ok(text)) => text,
+        Ok(Err(_)) => {
+            eprintln!("embedded-mcp: {} is not UTF-8", source.display());
+            return 2;
+        }
+        Err(code) => return code,
+    };
+    match embedded_mcp_macros_impl::schemas_in_file(&text, ty) {
+        Ok(s) => {
+            println!("{}", if output { s.output } else { s.input });
+            0
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", source.display());
+            2
+        }
+    }
 }
 
 fn read(path: &Path) -> Result<Vec<u8>, i32> {

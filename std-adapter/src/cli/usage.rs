@@ -31,22 +31,26 @@ bridge --http: MCP Streamable HTTP at http://ADDR:PORT/mcp instead (ADDR is 127.
   Authorization: Bearer <the file's token>; --allowed-origin: a browser origin let in (repeatable).
 Exit codes: 0 ok, 1 tool error or invalid result, 2 usage or transport error.";
 
-/// Usage of the schema commands (`schema check|compile|validate`).
+/// Usage of the schema commands (`schema check|compile|validate|derive`).
 pub const SCHEMA: &str = "\
 usage: embedded-mcp schema check    SCHEMA.json
        embedded-mcp schema compile  SCHEMA.json -o PROGRAM.bin
        embedded-mcp schema validate SCHEMA.json INSTANCE.json [--engine core|full]
+       embedded-mcp schema derive   SOURCE.rs TYPE [--output]
 
 check     does the schema fit the core's dialect? Lists every refused keyword with its pointer.
 compile   writes the postcard program for firmware (Program::from_postcard) and prints its size.
-validate  exit 0 valid, 1 invalid (reason on stderr), 2 schema refused or file unreadable.";
+validate  exit 0 valid, 1 invalid (reason on stderr), 2 schema refused or file unreadable.
+derive    prints the input schema (--output: the output schema) #[derive(McpSchema)] makes for
+          TYPE, a struct or enum of SOURCE.rs; nested derived types must be in the same file.";
 
 /// The command list that heads `embedded-mcp --help`.
 const COMMANDS: &str = "\
 usage: embedded-mcp <command> [options]
 
 commands:
-  schema check|compile|validate   the output-schema dialect tools
+  schema check|compile|validate|derive
+                                  the schema dialect tools
   tools                           list a device's tools
   call                            call one tool on a device
   bridge                          MCP stdio server forwarding to a device

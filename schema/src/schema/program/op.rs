@@ -2,9 +2,11 @@
 
 /// A string in the program's text area.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Str {
-    pub(crate) off: u16,
-    pub(crate) len: u16,
+pub struct Str {
+    /// Byte offset in the text area.
+    pub off: u16,
+    /// Length in bytes.
+    pub len: u16,
 }
 
 impl Str {
@@ -18,8 +20,11 @@ impl Str {
 /// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them; a
 /// `Regex` block (its header, then `len` `Re*` ops) only right after `Pattern` or a
 /// `PatternProp`. Eight bytes each.
+// Public only for the derive's generated statics (`schema::__private`, hidden from the docs);
+// its docs are for this crate's developers and link to private items.
+#[allow(rustdoc::private_intra_doc_links)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Op {
+pub enum Op {
     /// `type`: a mask of [`types`](super::types) bits.
     Type(u8),
     /// The `false` schema: nothing is valid.

@@ -28,7 +28,8 @@ fn short_escape(b: u8) -> Option<u8> {
 /// string (`"`, `\`, below 0x20). Bytes above the lowest flagged one may be flagged wrongly
 /// (borrows), so only the lowest flag is exact: `trailing_zeros() / 8` is the first such byte.
 #[inline]
-pub(crate) fn escape_mask(word: u64) -> u64 {
+#[doc(hidden)]
+pub fn escape_mask(word: u64) -> u64 {
     const LO: u64 = 0x0101_0101_0101_0101;
     const HI: u64 = 0x8080_8080_8080_8080;
     let quote = word ^ (LO * 0x22);
@@ -41,7 +42,8 @@ pub(crate) fn escape_mask(word: u64) -> u64 {
 
 /// How many leading bytes of `bytes` a JSON string holds as they are (eight at a time).
 #[inline]
-pub(crate) fn plain_run(bytes: &[u8]) -> usize {
+#[doc(hidden)]
+pub fn plain_run(bytes: &[u8]) -> usize {
     let mut n = 0usize;
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {

@@ -39,6 +39,7 @@
 //! [`json::Value`]: crate::json::Value
 
 mod compile;
+mod derived;
 mod error;
 mod number;
 mod pointer;
@@ -53,9 +54,16 @@ mod uri;
 mod validate;
 
 pub use compile::{REF_CAPACITY, REF_WORK_LIMIT};
+pub use derived::McpSchema;
 pub use error::{CompileError, LoadError, Violation, ViolationKind, MESSAGE_CAPACITY};
 pub use pointer::{InstancePath, SchemaPointer, POINTER_CAPACITY, SCHEMA_POINTER_CAPACITY};
 pub use program::{Program, Storage, PROGRAM_MAGIC, PROGRAM_VERSION};
+
+/// Paths used by the code `#[derive(McpSchema)]` generates; not a stable interface.
+#[doc(hidden)]
+pub mod __private {
+    pub use super::program::{Op, Str};
+}
 
 use crate::json::{self, Value};
 use error::Message;

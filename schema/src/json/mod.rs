@@ -27,14 +27,18 @@ mod value;
 
 pub use compact::write_compact;
 pub use de::{from_slice, from_value};
-pub(crate) use display::{Dec, Text};
+#[doc(hidden)]
+pub use display::{Dec, Text};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
-pub(crate) use escape::{escape_mask, plain_run};
+#[doc(hidden)]
+pub use escape::{escape_mask, plain_run};
 pub use escape::{write_escaped, write_string};
 pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
-pub(crate) use scan::{check_utf8, find_byte, Observer, Scanner};
+#[doc(hidden)]
+pub use scan::{check_utf8, find_byte, Observer, Scanner};
 pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
 pub use ser::{to_sink, to_slice, Serializer};
-pub(crate) use shift::move_within;
+#[doc(hidden)]
+pub use shift::move_within;
 pub use sink::{CountingSink, Sink, SliceSink};
 pub use value::{Elements, JsonStr, Kind, Members, Value};

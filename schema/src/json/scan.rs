@@ -39,7 +39,8 @@ pub(crate) const MAX_OBSERVED: u32 = 3;
 /// members of an object inside one of them level 2, and so on. Only levels `1..=LEVELS` are
 /// reported. Spans are byte positions in the scanner's text; they are checked JSON only once
 /// the whole value has been checked.
-pub(crate) trait Observer {
+#[doc(hidden)]
+pub trait Observer {
     /// Deepest level reported, at most [`MAX_OBSERVED`]; 0 reports nothing.
     const LEVELS: u32;
     /// A member key at `level`: the UTF-8 bytes between its quotes, still escaped when
@@ -62,19 +63,20 @@ impl Observer for Unobserved {
 
 /// A cursor over checked-UTF-8 JSON text.
 #[derive(Debug, Clone)]
-pub(crate) struct Scanner<'a> {
+#[doc(hidden)]
+pub struct Scanner<'a> {
     /// The text, kept as `str` so slicing it needs no second UTF-8 check.
     text: &'a str,
     bytes: &'a [u8],
-    pub(crate) pos: usize,
+    pub pos: usize,
 }
 
 impl<'a> Scanner<'a> {
-    pub(crate) fn new(text: &'a str) -> Self {
+    pub fn new(text: &'a str) -> Self {
         Self::at(text, 0)
     }
 
-    pub(crate) fn at(text: &'a str, pos: usize) -> Self {
+    pub fn at(text: &'a str, pos: usize) -> Self {
         Self {
             text,
             bytes: text.as_bytes(),
@@ -83,17 +85,17 @@ impl<'a> Scanner<'a> {
     }
 
     #[inline]
-    pub(crate) fn err(&self, kind: K) -> DecodeError {
+    pub fn err(&self, kind: K) -> DecodeError {
         DecodeError::new(kind, self.pos)
     }
 
     #[inline]
-    pub(crate) fn peek(&self) -> Option<u8> {
+    pub fn peek(&self) -> Option<u8> {
         self.bytes.get(self.pos).copied()
     }
 
     #[inline]
-    pub(crate) fn skip_ws(&mut self) {
+    pub fn skip_ws(&mut self) {
         // Whitespace is at most b' ': one comparison ends the usual case (no whitespace).
         while let Some(&b) = self.bytes.get(self.pos) {
             if b > b' ' || !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
@@ -106,20 +108,21 @@ impl<'a> Scanner<'a> {
     /// Steps over one byte (one the caller has peeked: `pos` stays at most the length, far
     /// below `usize::MAX`, so the addition cannot wrap).
     #[inline]
-    pub(crate) fn bump(&mut self) {
+    #[doc(hidden)]
+    pub fn bump(&mut self) {
         self.pos = self.pos.wrapping_add(1);
     }
 
     /// The next non-whitespace byte, or an end-of-input error.
     #[inline]
-    pub(crate) fn peek_token(&mut self) -> Result<u8, DecodeError> {
+    pub fn peek_token(&mut self) -> Result<u8, DecodeError> {
         self.skip_ws();
         self.peek().ok_or_else(|| self.err(K::UnexpectedEnd))
     }
 
     /// Consumes `b` (after whitespace) or fails.
     #[inline]
-    pub(crate) fn expect(&mut self, b: u8) -> Result<(), DecodeError> {
+    pub fn expect(&mut self, b: u8) -> Result<(), DecodeError> {
         if self.peek_token()? == b {
             self.bump();
             Ok(())
@@ -134,17 +137,17 @@ impl<'a> Scanner<'a> {
     }
 
     /// The position of the byte at address `addr`, when it is within the text (or just past it).
-    pub(crate) fn pos_of_addr(&self, addr: usize) -> Option<usize> {
+    pub fn pos_of_addr(&self, addr: usize) -> Option<usize> {
         addr.checked_sub(self.bytes.as_ptr() as usize)
             .filter(|&pos| pos <= self.bytes.len())
     }
 
     /// The address of the byte at the current position.
-    pub(crate) fn addr(&self) -> usize {
+    pub fn addr(&self) -> usize {
         (self.bytes.as_ptr() as usize).saturating_add(self.pos)
     }
 
-    pub(crate) fn slice_str(&self, start: usize, end: usize) -> &'a str {
+    pub fn slice_str(&self, start: usize, end: usize) -> &'a str {
         // The scanner cuts only at ASCII bytes, so these are character boundaries; `get`
         // checks just the two ends instead of validating the whole slice again.
         self.text.get(start..end).unwrap_or_default()
@@ -152,7 +155,7 @@ impl<'a> Scanner<'a> {
 
     /// Scans a string starting at its opening quote (after optional whitespace); true when it
     /// holds an escape.
-    pub(crate) fn string(&mut self) -> Result<bool, DecodeError> {
+    pub fn string(&mut self) -> Result<bool, DecodeError> {
         if self.peek_token()? != b'"' {
             return Err(self.err(K::UnexpectedByte));
         }
@@ -202,7 +205,7 @@ impl<'a> Scanner<'a> {
     /// Moves past one value of text that was already checked (by [`Scanner::value`]): no
     /// validation, only enough to find where the value ends. Used by the borrowed views, so
     /// walking a checked document does not check it again.
-    pub(crate) fn skip_checked(&mut self) {
+    pub fn skip_checked(&mut self) {
         self.skip_ws();
         match self.peek() {
             Some(b'"') => {
@@ -254,7 +257,7 @@ impl<'a> Scanner<'a> {
 
     /// Moves past a checked string; `pos` is at its opening quote. True when the string holds
     /// an escape.
-    pub(crate) fn skip_checked_string(&mut self) -> bool {
+    pub fn skip_checked_string(&mut self) -> bool {
         let bytes = self.bytes;
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
@@ -401,14 +404,14 @@ impl<'a> Scanner<'a> {
     ///
     /// `depth` is the nesting level the value starts at (0 for a document root); containers
     /// that would go past `max_depth` fail with [`K::TooDeep`].
-    pub(crate) fn value(&mut self, depth: u8, max_depth: u8) -> Result<(), DecodeError> {
+    pub fn value(&mut self, depth: u8, max_depth: u8) -> Result<(), DecodeError> {
         self.value_observed(depth, max_depth, &mut Unobserved)
     }
 
     /// [`Scanner::value`], telling `observer` the keys and member values of the first
     /// [`Observer::LEVELS`] nesting levels as they are checked (levels relative to the value:
     /// the members of an object value are level 1).
-    pub(crate) fn value_observed<O: Observer>(
+    pub fn value_observed<O: Observer>(
         &mut self,
         depth: u8,
         max_depth: u8,
@@ -520,12 +523,12 @@ impl<'a> Scanner<'a> {
     }
 
     /// Checks a whole document: one value, surrounded only by whitespace.
-    pub(crate) fn document(&mut self, limits: Limits) -> Result<(usize, usize), DecodeError> {
+    pub fn document(&mut self, limits: Limits) -> Result<(usize, usize), DecodeError> {
         self.document_observed(limits, &mut Unobserved)
     }
 
     /// [`Scanner::document`], telling `observer` what it checks (see [`Observer`]).
-    pub(crate) fn document_observed<O: Observer>(
+    pub fn document_observed<O: Observer>(
         &mut self,
         limits: Limits,
         observer: &mut O,
@@ -583,7 +586,8 @@ fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
 
 /// The position of the first `b` in `bytes`, eight bytes at a time.
 #[inline]
-pub(crate) fn find_byte(bytes: &[u8], b: u8) -> Option<usize> {
+#[doc(hidden)]
+pub fn find_byte(bytes: &[u8], b: u8) -> Option<usize> {
     let n = until(bytes, |word| equal_mask(word, b), |x| x == b);
     (n < bytes.len()).then_some(n)
 }
@@ -614,7 +618,8 @@ pub(crate) fn hex_digit(b: u8) -> Option<u8> {
 }
 
 /// Checks `bytes` as UTF-8, reporting the offset of the first bad byte.
-pub(crate) fn check_utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
+#[doc(hidden)]
+pub fn check_utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
     core::str::from_utf8(bytes).map_err(|e| DecodeError::new(K::InvalidUtf8, e.valid_up_to()))
 }
 

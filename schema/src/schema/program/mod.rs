@@ -16,7 +16,7 @@ mod op;
 mod verify;
 mod wire;
 
-pub(crate) use self::op::{Op, Str};
+pub use self::op::{Op, Str};
 pub(crate) use self::verify::{find_loop, verify_structure};
 
 /// An absent optional child.
@@ -154,6 +154,19 @@ pub struct Program<'p> {
 }
 
 impl<'p> Program<'p> {
+    /// A program over static parts emitted by `#[derive(McpSchema)]` (not checked: the validator
+    /// never panics on a malformed program, and the derive's parts come from the compiler).
+    #[doc(hidden)]
+    pub const fn from_static_parts(nodes: &'p [u16], ops: &'p [Op], text: &'p str) -> Self {
+        Self { nodes, ops, text }
+    }
+
+    /// The parts, for the derive to emit them as statics.
+    #[doc(hidden)]
+    pub fn parts(&self) -> (&'p [u16], &'p [Op], &'p str) {
+        (self.nodes, self.ops, self.text)
+    }
+
     /// The instructions of node `id` (empty for an unknown id).
     pub(crate) fn node(&self, id: u16) -> &'p [Op] {
         let i = usize::from(id);

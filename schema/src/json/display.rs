@@ -11,7 +11,8 @@ use super::{write_u64, SliceSink};
 
 /// Writes the string as it is (no padding).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Text<'a>(pub(crate) &'a str);
+#[doc(hidden)]
+pub struct Text<'a>(pub &'a str);
 
 impl fmt::Display for Text<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -21,11 +22,12 @@ impl fmt::Display for Text<'_> {
 
 /// Writes an unsigned integer in decimal (no padding).
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Dec(pub(crate) u64);
+#[doc(hidden)]
+pub struct Dec(pub u64);
 
 impl Dec {
     /// A `usize` (at most 64 bits on every target).
-    pub(crate) fn of(n: usize) -> Self {
+    pub fn of(n: usize) -> Self {
         Self(n as u64)
     }
 }

@@ -60,7 +60,8 @@ impl<'a> Value<'a> {
         })
     }
 
-    pub(crate) const fn from_checked(raw: &'a str) -> Self {
+    #[doc(hidden)]
+    pub const fn from_checked(raw: &'a str) -> Self {
         Self { raw }
     }
 
@@ -68,7 +69,8 @@ impl<'a> Value<'a> {
     /// error: well-formed JSON by construction (see the serializer's documentation), so only
     /// the UTF-8 of the slice is checked, not its grammar again. Bytes from anywhere else
     /// must go through [`Value::parse`].
-    pub(crate) fn from_serialized(bytes: &'a [u8]) -> Option<Self> {
+    #[doc(hidden)]
+    pub fn from_serialized(bytes: &'a [u8]) -> Option<Self> {
         let raw = core::str::from_utf8(bytes).ok()?;
         (!raw.is_empty()).then_some(Self { raw })
     }
@@ -350,7 +352,8 @@ pub struct JsonStr<'a> {
 
 impl<'a> JsonStr<'a> {
     /// A string of checked JSON text: `body` is what stands between the quotes.
-    pub(crate) const fn from_checked(body: &'a str, escaped: bool) -> Self {
+    #[doc(hidden)]
+    pub const fn from_checked(body: &'a str, escaped: bool) -> Self {
         Self { body, escaped }
     }
 

@@ -6,7 +6,7 @@ use core::ops::Range;
 
 /// Moves `buf[src]` to `buf[dest..dest + src.len()]` (the ranges may overlap, as `memmove`).
 /// Returns `false`, moving nothing, when either range is not inside `buf`.
-pub(crate) fn move_within(buf: &mut [u8], src: Range<usize>, dest: usize) -> bool {
+pub fn move_within(buf: &mut [u8], src: Range<usize>, dest: usize) -> bool {
     let Range { start, end } = src;
     let Some(len) = end.checked_sub(start) else {
         return false;

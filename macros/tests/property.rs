@@ -1,0 +1,246 @@
+//! The derive's schemas agree with serde and with a full validator: random values serialised
+//! by serde validate under the derived program and under `embedded_mcp_std::full` run on the
+//! derived schema text; mutated values (wrong type, out of range, missing required property,
+//! extra property) are refused by both, and by serde.
+
+mod types;
+
+use embedded_mcp::schema::{McpSchema, Program};
+use embedded_mcp_std::full::FullValidator;
+use proptest::prelude::*;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use serde_json::{json, Value};
+use types::*;
+
+fn full(schema: &str) -> FullValidator {
+    FullValidator::new(&serde_json::from_str(schema).unwrap()).unwrap()
+}
+
+fn accepted(program: Program<'_>, schema: &str, v: &Value) -> (bool, bool) {
+    let text = serde_json::to_string(v).unwrap();
+    (
+        program.validate_bytes(text.as_bytes()).is_ok(),
+        full(schema).is_valid(v),
+    )
+}
+
+/// `value` as serde writes it validates under the output schema, and (when `reads_back`)
+/// under the input schema.
+fn valid<T: McpSchema + Serialize>(value: &T, reads_back: bool) -> Value {
+    let v = serde_json::to_value(value).unwrap();
+    assert_eq!(
+        accepted(T::OUTPUT_PROGRAM, T::OUTPUT_SCHEMA, &v),
+        (true, true),
+        "{v}"
+    );
+    if reads_back {
+        assert_eq!(
+            accepted(T::INPUT_PROGRAM, T::INPUT_SCHEMA, &v),
+            (true, true),
+            "{v}"
+        );
+    }
+    v
+}
+
+/// Both validators and serde refuse `v` as input.
+fn refused<T: McpSchema + DeserializeOwned>(v: &Value) {
+    refused_by_schemas::<T>(v);
+    assert!(
+        serde_json::from_value::<T>(v.clone()).is_err(),
+        "serde read {v}"
+    );
+}
+
+/// Both validators refuse `v` as input (serde ignores unknown properties, the input schema's
+/// top level does not).
+fn refused_by_schemas<T: McpSchema>(v: &Value) {
+    assert_eq!(
+        accepted(T::INPUT_PROGRAM, T::INPUT_SCHEMA, v),
+        (false, false),
+        "{v}"
+    );
+}
+
+/// The mutations of an object instance every derived input schema must refuse: each property
+/// with a value of the wrong type, each required property missing, one property too many.
+fn mutations<T: McpSchema + DeserializeOwned>(v: &Value) {
+    let schema: Value = serde_json::from_str(T::INPUT_SCHEMA).unwrap();
+    let Value::Object(obj) = v else { return };
+    for (k, field) in obj {
+        let wrong = match field {
+            Value::String(_) => json!(7),
+            _ => json!("wrong"),
+        };
+        let mut m = obj.clone();
+        m.insert(k.clone(), wrong);
+        refused::<T>(&Value::Object(m));
+    }
+    for r in schema["required"].as_array().into_iter().flatten() {
+        let mut m = obj.clone();
+        m.remove(r.as_str().unwrap());
+        refused::<T>(&Value::Object(m));
+    }
+    if schema["additionalProperties"] == json!(false) {
+        let mut m = obj.clone();
+        m.insert("extra".into(), json!(1));
+        refused_by_schemas::<T>(&Value::Object(m));
+    }
+}
+
+/// Sets integer property `k` one past each end of its schema's range. The number is written
+/// exactly into the JSON text; the full validator reads numbers as `f64`/`i64`/`u64`, so it is
+/// asked only where the number is exact in those (below 2^53 in magnitude).
+fn out_of_range<T: McpSchema + DeserializeOwned>(v: &Value, k: &str) {
+    let schema: Value = serde_json::from_str(T::INPUT_SCHEMA).unwrap();
+    let p = &schema["properties"][k];
+    for (bound, step) in [("minimum", -1i128), ("maximum", 1)] {
+        let edge: i128 = p[bound].to_string().parse().unwrap();
+        let beyond = edge + step;
+        let mut m = v.as_object().unwrap().clone();
+        m.insert(k.into(), json!("@"));
+        let text = serde_json::to_string(&m)
+            .unwrap()
+            .replace("\"@\"", &beyond.to_string());
+        assert!(
+            T::INPUT_PROGRAM.validate_bytes(text.as_bytes()).is_err(),
+            "{text}"
+        );
+        assert!(
+            serde_json::from_str::<T>(&text).is_err(),
+            "serde read {text}"
+        );
+        if beyond.abs() < 1 << 53 {
+            let parsed: Value = serde_json::from_str(&text).unwrap();
+            assert!(!full(T::INPUT_SCHEMA).is_valid(&parsed), "{text}");
+        }
+    }
+}
+
+fn settings() -> impl Strategy<Value = Settings> {
+    (0u8..=10, any::<bool>()).prop_map(|(level, enabled)| Settings { level, enabled })
+}
+
+fn mode() -> impl Strategy<Value = Mode> {
+    prop_oneof![
+        Just(Mode::Idle),
+        Just(Mode::FastSample),
+        Just(Mode::PowerDown)
+    ]
+}
+
+fn heapless_vec<T: std::fmt::Debug, const N: usize>(
+    s: impl Strategy<Value = T>,
+    min: usize,
+) -> impl Strategy<Value = heapless::Vec<T, N>> {
+    proptest::collection::vec(s, min..=N).prop_map(|v| v.into_iter().collect())
+}
+
+proptest! {
+    #[test]
+    fn settings_agree(s in settings()) {
+        let v = valid(&s, true);
+        mutations::<Settings>(&v);
+        let mut m = v.as_object().unwrap().clone();
+        m.insert("level".into(), json!(11));
+        refused_by_schemas::<Settings>(&Value::Object(m)); // #[mcp(maximum = 10)]
+    }
+
+    #[test]
+    fn celsius_and_mode_agree(c in -40.0f32..=125.0, m in mode()) {
+        valid(&Celsius(c), true);
+        refused_by_schemas::<Celsius>(&json!(126));
+        refused::<Celsius>(&json!("hot"));
+        valid(&m, true);
+        refused::<Mode>(&json!("fastSample"));
+        refused::<Mode>(&json!(1));
+    }
+
+    #[test]
+    fn ints_agree(a: u8, b: i8, c: u16, d: i16, e: u32, f: i32, g: u64, h: i64, on: bool) {
+        let v = valid(&Ints { a, b, c, d, e, f, g, h, on }, true);
+        mutations::<Ints>(&v);
+        for k in ["a", "b", "c", "d", "e", "f", "g", "h"] {
+            out_of_range::<Ints>(&v, k);
+        }
+    }
+
+    #[test]
+    fn floats_agree(half_steps in 0u8..=6, x in -1.49f64..999.9) {
+        let v = valid(&Floats { step: f32::from(half_steps) * 0.5, x }, true);
+        mutations::<Floats>(&v);
+        let mut m = v.as_object().unwrap().clone();
+        m.insert("step".into(), json!(0.25));
+        let (ours, theirs) = accepted(Floats::INPUT_PROGRAM, Floats::INPUT_SCHEMA, &Value::Object(m));
+        prop_assert_eq!((ours, theirs), (false, false));
+    }
+
+    #[test]
+    fn optional_agrees(a: Option<u8>, b: Option<i16>) {
+        // serde writes `None` of `a` as `null`, which the input schema does not accept.
+        let o = Optional { a, b };
+        let v = valid(&o, a.is_some());
+        mutations::<Optional>(&v);
+    }
+
+    #[test]
+    fn arrays_agree(xyz in proptest::array::uniform3(-1000i16..=1000),
+                    samples in heapless_vec::<u8, 4>(0u8..=100, 1)) {
+        let v = valid(&Fixed { xyz }, true);
+        mutations::<Fixed>(&v);
+        refused::<Fixed>(&json!({"xyz": [1, 2]}));
+        refused::<Fixed>(&json!({"xyz": [1, 2, 3, 4]}));
+        let v = valid(&Bounded { samples }, true);
+        mutations::<Bounded>(&v);
+        refused_by_schemas::<Bounded>(&json!({"samples": []})); // #[mcp(min_items = 1)]
+        refused::<Bounded>(&json!({"samples": [1, 2, 3, 4, 5]}));
+    }
+
+    #[test]
+    fn texts_agree(borrowed in "[a-zé]{1,12}", owned in "[a-z]{0,8}", letter: char) {
+        let t = Texts { borrowed: &borrowed, owned: owned.as_str().try_into().unwrap(), letter };
+        let v = valid(&t, true);
+        let schema = Texts::INPUT_SCHEMA;
+        for bad in [json!({"borrowed": "", "owned": "a", "letter": "x"}),
+                    json!({"borrowed": "a", "owned": "abcdefghi", "letter": "x"}),
+                    json!({"borrowed": "a", "owned": "a", "letter": "xy"})] {
+            prop_assert_eq!(accepted(Texts::INPUT_PROGRAM, schema, &bad), (false, false));
+        }
+        let _ = v;
+    }
+
+    #[test]
+    fn nested_agrees(mode in mode(), settings in settings(), c in -40.0f32..=125.0,
+                     history in heapless_vec::<Settings, 2>(settings(), 0)) {
+        let v = valid(&Nested { mode, settings, temperature: Celsius(c), history }, true);
+        mutations::<Nested>(&v);
+        let mut m = v.as_object().unwrap().clone();
+        m.insert("settings".into(), json!({"level": 1}));
+        refused::<Nested>(&Value::Object(m.clone()));
+        m.insert("settings".into(), json!({"level": 11, "enabled": true}));
+        refused_by_schemas::<Nested>(&Value::Object(m));
+    }
+
+    #[test]
+    fn attributes_agree(sensor_id: u8, sample_count: u16, gain_db: u8) {
+        let a = Attributes { sensor_id, sample_count, cache: 0, gain_db, write_only: false };
+        let v = valid(&a, false);
+        let input = json!({"ID": sensor_id, "write-only": true});
+        prop_assert_eq!(accepted(Attributes::INPUT_PROGRAM, Attributes::INPUT_SCHEMA, &input), (true, true));
+        prop_assert!(serde_json::from_value::<Attributes>(input).is_ok());
+        mutations::<Attributes>(&json!({"ID": sensor_id, "sample-count": sample_count, "gain-db": gain_db, "write-only": true}));
+        let _ = v;
+    }
+
+    #[test]
+    fn open_and_strict_agree(x: u8, y: bool) {
+        let v = valid(&Open { x }, true);
+        let mut m = v.as_object().unwrap().clone();
+        m.insert("extra".into(), json!(1));
+        prop_assert_eq!(accepted(Open::INPUT_PROGRAM, Open::INPUT_SCHEMA, &Value::Object(m)), (true, true));
+        let v = valid(&Strict { inner: StrictInner { y } }, true);
+        mutations::<Strict>(&v);
+        refused::<Strict>(&json!({"inner": {"y": y, "extra": 1}}));
+    }
+}
