@@ -26,8 +26,7 @@
 //! # No panics
 //!
 //! No input can make the crate panic: errors are values, and clippy denies `unwrap`, `expect`,
-//! `panic!`, slice indexing and unchecked arithmetic outside tests (the arithmetic lint is
-//! temporarily allowed in [`server`]; `SECURITY.md` says why).
+//! `panic!`, slice indexing and unchecked arithmetic outside tests, crate-wide.
 //! The proof is a link: `(cd examples/panic-free && cargo build --release)` builds a Cortex-M3
 //! firmware whose panic handler calls a function defined nowhere, and which runs every layer
 //! (schema compiler, program loader, validator, engine, line reader) on bytes from its UART. It

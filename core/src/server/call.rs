@@ -189,11 +189,16 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         let Some(len) = len else {
             return fallback(out, id);
         };
-        let close = prepared.head + len;
-        match out.get_mut(close..close + 2) {
+        // Saturating: an end past `out` is refused by `get_mut` below, like any too-long line.
+        let close = prepared.head.saturating_add(len);
+        match out
+            .get_mut(close..)
+            .and_then(|rest| rest.first_chunk_mut::<2>())
+        {
             Some(tail) => {
-                tail.copy_from_slice(b"}\n");
-                Some(close + 2)
+                *tail = *b"}\n";
+                // The two bytes exist: `close + 2 <= out.len()`, no wrap.
+                Some(close.wrapping_add(2))
             }
             None => fallback(out, id),
         }
@@ -303,7 +308,8 @@ fn unknown_tool_message<'b>(buf: &'b mut [u8], raw_name: &str) -> &'b str {
     if raw_name.len() > MAX_ECHOED_NAME || raw_name.contains('\\') {
         return "Unknown tool";
     }
-    let total = PREFIX.len() + raw_name.len();
+    // `raw_name` is at most MAX_ECHOED_NAME bytes (checked above): no wrap.
+    let total = PREFIX.len().wrapping_add(raw_name.len());
     let Some(dst) = buf.get_mut(..total) else {
         return "Unknown tool";
     };

@@ -43,7 +43,8 @@ pub(super) fn encode_cursor(salt: u32, index: u16) -> [u8; CURSOR_LEN] {
     let mut out = [0u8; CURSOR_LEN];
     let value = (u64::from(index) << 32) | u64::from(tag(salt, index));
     for (i, slot) in out.iter_mut().enumerate() {
-        let shift = 4 * (CURSOR_LEN - 1 - i);
+        // `i < CURSOR_LEN` (12): the shift is below 48, nothing wraps.
+        let shift = (CURSOR_LEN - 1).wrapping_sub(i).wrapping_mul(4);
         *slot = HEX
             .get(usize::try_from((value >> shift) & 0xf).unwrap_or(0))
             .copied()

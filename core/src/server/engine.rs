@@ -220,6 +220,6 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         measure(&|s| write_unsupported_version(s, None, requested));
         measure(&|s| write_error(s, None, ErrorCode::InternalError, RESPONSE_TOO_LARGE));
         // Envelope: `{"jsonrpc":"2.0","id":` ID `,"result":` ... `}` LF.
-        largest + 36 + MAX_ID_LEN
+        largest.saturating_add(36).saturating_add(MAX_ID_LEN)
     }
 }

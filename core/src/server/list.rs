@@ -164,7 +164,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
             let mut c = CountingSink::default();
             // A cursor is always the same length, so any index measures it.
             let _ = self.write_list_tail(&mut c, version, next.then_some(1));
-            c.count + 2 // `}` closing the response and LF
+            c.count.saturating_add(2) // `}` closing the response and LF
         };
         let (with_cursor, without_cursor) = (tail(true), tail(false));
         let mut sink = SliceSink::new(out.get_mut(..budget).unwrap_or_default());
@@ -178,12 +178,18 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
             let mut c = CountingSink::default();
             let _ = write_tool(&mut c, tool, version, object);
             let comma = usize::from(index > start);
-            let reserve = if index + 1 < TOOLS {
+            // `index < self.tools.len()`: no wrap.
+            let reserve = if index.wrapping_add(1) < TOOLS {
                 with_cursor
             } else {
                 without_cursor
             };
-            if sink.len() + comma + c.count + reserve > budget {
+            let need = sink
+                .len()
+                .saturating_add(comma)
+                .saturating_add(c.count)
+                .saturating_add(reserve);
+            if need > budget {
                 if index == start {
                     // Cannot happen with an output buffer of `required_output_len` bytes.
                     return fallback(out, Some(id));

@@ -118,9 +118,6 @@
 //! `benches/SIZES.md` and `benches/RESULTS.md`, the host sizes of these values and the stack of
 //! a conversation through every method in `benches/RESULTS.md` (printed by
 //! `cargo test --release -p embedded-mcp-tests --test engine_stack -- --include-ignored --nocapture`).
-// temporary: see SECURITY.md ("No panics"). The arithmetic lint is crate-wide except here (10
-// sites) until the `async` rework of this module lands.
-#![cfg_attr(not(test), allow(clippy::arithmetic_side_effects))]
 
 mod async_handler;
 mod call;

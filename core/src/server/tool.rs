@@ -259,7 +259,7 @@ impl Tool {
                 return Err(StaticError::IconScheme { icon: i });
             }
             icons = rest;
-            i += 1;
+            i = i.wrapping_add(1); // at most `self.icons.len()`
         }
         Ok(())
     }
