@@ -1,4 +1,5 @@
-//! The tool handler: runs a tool on the simulated hardware and writes its result.
+//! The tool handler: runs a tool on the simulated hardware and writes its result; the board
+//! ([`Board`]) supplies what `device_info` reports.
 //!
 //! The engine has already checked the arguments against the tool's compiled `inputSchema`
 //! (a call that fails never gets here), and it checks the result against the compiled
@@ -6,13 +7,15 @@
 //! Results are written with `Output::structured`: `structuredContent` plus the same JSON in a
 //! `text` block.
 
+use core::marker::PhantomData;
+
 use embedded_mcp::json::Value;
 use embedded_mcp::server::{Call, Done, Handler, Output, ToolError};
 use serde::Serialize;
 
+use crate::board::Board;
 use crate::sensors::{Sensors, LED_CHANNELS};
 use crate::tools;
-use crate::{clock, stack, uart};
 
 /// `device_info`'s result.
 #[derive(Debug, Serialize)]
@@ -31,14 +34,15 @@ struct DeviceInfo {
 }
 
 /// The board as the engine sees it: simulated hardware and a call counter.
-pub struct Device {
+pub struct Device<B> {
     sensors: Sensors,
     calls: u32,
     input_buffer_bytes: usize,
     output_buffer_bytes: usize,
+    board: PhantomData<B>,
 }
 
-impl Device {
+impl<B> Device<B> {
     /// A device at power-on; the buffer sizes are reported by `device_info`.
     pub const fn new(input_buffer_bytes: usize, output_buffer_bytes: usize) -> Self {
         Self {
@@ -46,6 +50,7 @@ impl Device {
             calls: 0,
             input_buffer_bytes,
             output_buffer_bytes,
+            board: PhantomData,
         }
     }
 }
@@ -57,7 +62,7 @@ fn integer_argument(arguments: Value<'_>, name: &str) -> Option<u64> {
     arguments.get(name)?.as_number()?.as_u64()
 }
 
-impl Handler for Device {
+impl<B: Board> Handler for Device<B> {
     type Error = ToolError;
 
     fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
@@ -90,16 +95,16 @@ impl Handler for Device {
             }
             tools::INFO => {
                 let info = DeviceInfo {
-                    firmware: env!("CARGO_PKG_NAME"),
-                    version: env!("CARGO_PKG_VERSION"),
-                    board: "lm3s6965evb",
-                    uptime_ms: clock::uptime_ms(),
+                    firmware: B::FIRMWARE,
+                    version: B::VERSION,
+                    board: B::NAME,
+                    uptime_ms: B::uptime_ms(),
                     calls: self.calls,
-                    rx_free_bytes: uart::rx_free(),
+                    rx_free_bytes: B::rx_free(),
                     input_buffer_bytes: self.input_buffer_bytes,
                     output_buffer_bytes: self.output_buffer_bytes,
-                    stack_peak_bytes: stack::peak_used(),
-                    stack_size_bytes: stack::size(),
+                    stack_peak_bytes: B::stack_peak(),
+                    stack_size_bytes: B::stack_size(),
                 };
                 Ok(out.structured(&info))
             }
