@@ -17,8 +17,9 @@ pub trait Chip {
     /// The sensor's identifier in results (`sensorId`).
     const SENSOR_ID: &'static str;
 
-    /// Reads the die temperature, in hundredths of a degree Celsius.
-    fn temperature_centi(&mut self) -> i32;
+    /// Reads the die temperature, in hundredths of a degree Celsius; `Err` says what failed
+    /// (it becomes the `isError` result's text).
+    fn temperature_centi(&mut self) -> Result<i32, &'static str>;
 
     /// Switches the LED on or off; returns whether it was on before.
     fn set_led(&mut self, on: bool) -> bool;
@@ -178,7 +179,7 @@ impl<C: Chip> Handler for ChipTools<C> {
     fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
         match call.index() {
             TEMPERATURE => {
-                let centi = self.chip.temperature_centi();
+                let centi = self.chip.temperature_centi().map_err(ToolError::Message)?;
                 Ok(out.structured(&Temperature {
                     value: centi as f32 / 100.0,
                     unit: "°C",
@@ -219,9 +220,9 @@ mod tests {
     impl Chip for FakeChip {
         const SENSOR_ID: &'static str = "fake-die";
 
-        fn temperature_centi(&mut self) -> i32 {
+        fn temperature_centi(&mut self) -> Result<i32, &'static str> {
             self.centi += 1;
-            self.centi - 1
+            Ok(self.centi - 1)
         }
 
         fn set_led(&mut self, on: bool) -> bool {
