@@ -7,11 +7,11 @@
 //! small task frame.
 
 use embedded_io_async::{ErrorType, Write};
-use embedded_mcp::server::{CacheScope, Config, Server, ServerInfo};
+use embedded_mcp::server::{CacheScope, Config, Server};
 use embedded_mcp::transport::LineReader;
 
 use sensor_tools::checks::{self, SchemaStorage};
-use sensor_tools::tools::{TOOLS, TOOL_COUNT};
+use sensor_tools::tools::{SERVER_INFO, TOOLS, TOOL_COUNT};
 
 use crate::board::Lm3s6965;
 use crate::uart::{self, UartRx, UartTx};
@@ -19,14 +19,6 @@ use crate::{clock, stack};
 
 /// The shared handler on this board.
 type Device = sensor_tools::device::Device<Lm3s6965>;
-
-/// Who this server is (sent by `initialize` and `server/discover`).
-pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-sensors", env!("CARGO_PKG_VERSION"))
-    .title("QEMU sensor board")
-    .description("Simulated sensors and an RGB LED on an LM3S6965 (Cortex-M3) under QEMU")
-    .instructions(
-        "Sensor values are simulated: deterministic sequences that change on every call.",
-    );
 
 /// Longest request line accepted, LF included. Longer lines are skipped up to their LF and
 /// answered with -32600 when their `id` can be recovered.

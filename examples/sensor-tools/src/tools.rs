@@ -1,11 +1,19 @@
-//! The tools the sensor firmware serves: static definitions (names, titles, descriptions, schemas,
+//! The tools this firmware serves: static definitions (names, titles, descriptions, schemas,
 //! annotations), all in flash. [`crate::device`] implements them.
 //!
 //! Every `inputSchema` closes its object with `additionalProperties: false`, so an unexpected
 //! argument is an error rather than silently ignored. The schemas are compiled at start-up by the
 //! core's schema compiler ([`crate::checks`]) and enforced by the engine on every call.
 
-use embedded_mcp::server::{Annotations, Tool};
+use embedded_mcp::server::{Annotations, ServerInfo, Tool};
+
+/// Who this server is (sent by `initialize` and `server/discover`).
+pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-sensors", env!("CARGO_PKG_VERSION"))
+    .title("QEMU sensor board")
+    .description("Simulated sensors and an RGB LED on an LM3S6965 (Cortex-M3) under QEMU")
+    .instructions(
+        "Sensor values are simulated: deterministic sequences that change on every call.",
+    );
 
 /// Index of [`READ_TEMPERATURE`] in [`TOOLS`].
 pub const TEMPERATURE: usize = 0;
