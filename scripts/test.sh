@@ -11,12 +11,16 @@ root=$(pwd)
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
+# Firmware crates outside the workspace, each built for its own target: the RISC-V QEMU firmware
+# (its QEMU sessions run with the tests below) and the real-board examples.
+BOARDS=(examples/qemu-riscv examples/rp2040-usb examples/esp32c3)
+
 step "setup"
 bash scripts/setup.sh
 
 step "format"
 cargo fmt --all --check
-for fw in examples/qemu-sensors examples/m4f-smoke; do
+for fw in examples/qemu-sensors examples/m4f-smoke "${BOARDS[@]}" examples/sensor-tools; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -24,8 +28,16 @@ step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "clippy of the firmware crates (outside the workspace: other targets)"
-for fw in examples/qemu-sensors examples/m4f-smoke; do
+for fw in examples/qemu-sensors examples/m4f-smoke "${BOARDS[@]}"; do
     (cd "$fw" && cargo clippy -q -- -D warnings)
+done
+# The tools library of the sensor and board firmware, on the host: its lints and its tests
+# (the chip tools served byte for byte).
+(cd examples/sensor-tools && cargo clippy -q --all-targets -- -D warnings && cargo test -q)
+
+step "board examples: release builds for their targets (each folder's .cargo/config.toml)"
+for fw in "${BOARDS[@]}"; do
+    (cd "$fw" && cargo build -q --release)
 done
 
 step "docs (warnings denied)"
