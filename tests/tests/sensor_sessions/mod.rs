@@ -9,7 +9,6 @@
 //! sensors are deterministic from boot, so results are also compared byte for byte.
 //!
 //! Each scenario boots its own QEMU (released, i.e. killed, by `QemuGuard` also when it fails).
-#![allow(dead_code)]
 
 pub mod scenarios;
 
