@@ -18,9 +18,12 @@ BOARDS=(examples/qemu-riscv examples/rp2040-usb examples/esp32c3)
 step "setup"
 bash scripts/setup.sh
 
+# The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
+FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free)
+
 step "format"
 cargo fmt --all --check
-for fw in examples/qemu-sensors examples/m4f-smoke "${BOARDS[@]}" examples/sensor-tools; do
+for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -28,7 +31,7 @@ step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "clippy of the firmware crates (outside the workspace: other targets)"
-for fw in examples/qemu-sensors examples/m4f-smoke "${BOARDS[@]}"; do
+for fw in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
     (cd "$fw" && cargo clippy -q -- -D warnings)
 done
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
@@ -51,6 +54,10 @@ for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-
     cargo build -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
 done
 
+step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
+# On failure, examples/panic-free/locate.sh lists the call sites of the panic machinery.
+(cd examples/panic-free && cargo build -q --release)
+
 step "core unit tests without the default features (no validator)"
 cargo test -q -p embedded-mcp --no-default-features --lib
 
@@ -64,6 +71,9 @@ if [ -f tests/clients/run.sh ]; then
     step "real MCP clients through the bridge"
     bash tests/clients/run.sh
 fi
+
+step "the official MCP conformance suite against bridge --http and examples/qemu-conformance"
+bash tests/conformance/run.sh
 
 step "demo: the main job runs and shows only commands, answers and the CLI's notes"
 demo_out=$(mktemp)

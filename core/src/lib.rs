@@ -22,6 +22,17 @@
 //!
 //! The crate is `#![no_std]`, needs no allocator and has no `unsafe` code. Every bound on input
 //! (nesting depth, line length, tool count) is explicit and documented where it is enforced.
+//!
+//! # No panics
+//!
+//! No input can make the crate panic: errors are values, and clippy denies `unwrap`, `expect`,
+//! `panic!`, slice indexing and unchecked arithmetic outside tests (the arithmetic lint is
+//! temporarily allowed in [`server`]; `SECURITY.md` says why).
+//! The proof is a link: `(cd examples/panic-free && cargo build --release)` builds a Cortex-M3
+//! firmware whose panic handler calls a function defined nowhere, and which runs every layer
+//! (schema compiler, program loader, validator, engine, line reader) on bytes from its UART. It
+//! links only if the optimiser removed every path to a panic; `examples/panic-free/locate.sh`
+//! lists any path that remains (see `SECURITY.md`, "No panics", for the current status).
 #![no_std]
 #![forbid(unsafe_code)]
 #![cfg_attr(
@@ -30,7 +41,8 @@
         clippy::unwrap_used,
         clippy::expect_used,
         clippy::panic,
-        clippy::indexing_slicing
+        clippy::indexing_slicing,
+        clippy::arithmetic_side_effects
     )
 )]
 

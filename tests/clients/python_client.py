@@ -3,16 +3,26 @@
 
 It connects, negotiates in the requested era (`legacy`: the initialize handshake;
 `modern`: server/discover and the 2026-07-28 per-request envelope), lists every page of tools
-and calls each tool with arguments made from its inputSchema. The SDK validates every
+(or, with `--single-page`, makes one `list_tools()` call as most hosts do and expects every tool
+in it) and calls each tool with arguments made from its inputSchema. The SDK validates every
 successful result against the tool's outputSchema itself (ClientSession.validate_tool_result);
 a call passes when the SDK accepted it and its isError matches the expectation.
 
 Prints one `PASS name` / `FAIL name: why` line per check and a last line `N passed, M failed`;
 exits 1 when a check failed, 2 when the session could not start.
 
+With `--progress TOOL=N` the call of TOOL passes `progress_callback` and must see N progress
+reports, strictly increasing, the last equal to its total, all before the result. With
+`--log-level LEVEL` the session asks for log messages (legacy: `logging/setLevel`; modern: the
+SDK's per-request `log_level`), which `logging_callback` collects; `--expect-log LEVEL:LOGGER`
+requires one such message, `--expect-no-log LEVEL` forbids any at that level.
+
 usage: python_client.py --era legacy|modern [--skip TOOL]... [--expect-error TOOL]...
                         [--expect-sdk-reject TOOL]... [--arg TOOL:key=json]...
-                        [--expect-tools N] -- COMMAND [ARGS...]
+                        [--expect-tools N] [--single-page [--expect-next-cursor]]
+                        [--progress TOOL=N]... [--log-level LEVEL]
+                        [--expect-log LEVEL:LOGGER]... [--expect-no-log LEVEL]...
+                        -- COMMAND [ARGS...]
 """
 
 from __future__ import annotations
@@ -70,8 +80,21 @@ async def run(args: argparse.Namespace) -> int:
         tool, _, pair = spec.partition(":")
         key, _, text = pair.partition("=")
         overrides.setdefault(tool, {})[key] = json.loads(text)
+    progress_counts = {tool: int(n) for tool, _, n in (p.partition("=") for p in args.progress)}
+    logs: list[Any] = []
+
+    async def on_log(params: Any) -> None:
+        logs.append(params)
+
+    modern_level = args.log_level if args.era == "modern" else None
     async with stdio_client(server) as (read, write):
-        async with ClientSession(read, write, read_timeout_seconds=args.timeout) as session:
+        async with ClientSession(
+            read,
+            write,
+            read_timeout_seconds=args.timeout,
+            logging_callback=on_log,
+            log_level=modern_level,
+        ) as session:
             try:
                 if args.era == "modern":
                     found = await session.discover()
@@ -87,12 +110,29 @@ async def run(args: argparse.Namespace) -> int:
                         f"{args.era}: initialize negotiates {init.protocol_version}",
                         f"unexpected {init.protocol_version}",
                     )
+                if args.log_level and args.era == "legacy":
+                    await session.set_logging_level(args.log_level)
             except Exception as e:  # noqa: BLE001 - report anything the SDK raises
                 check(False, f"{args.era}: session start", repr(e))
                 return 2
             tools = []
             cursor = None
-            for _ in range(64):
+            if args.single_page:
+                page = await session.list_tools()
+                tools.extend(page.tools)
+                if args.expect_next_cursor:
+                    check(
+                        page.next_cursor is not None,
+                        f"{args.era}: one list_tools() call returns the first page only",
+                        f"no nextCursor after {len(page.tools)} tools",
+                    )
+                else:
+                    check(
+                        page.next_cursor is None,
+                        f"{args.era}: one list_tools() call returns the whole list",
+                        f"nextCursor {page.next_cursor!r} after {len(page.tools)} tools",
+                    )
+            for _ in range(0 if args.single_page else 64):
                 from mcp.types import PaginatedRequestParams
 
                 page = await session.list_tools(params=PaginatedRequestParams(cursor=cursor) if cursor else None)
@@ -111,8 +151,14 @@ async def run(args: argparse.Namespace) -> int:
                 arguments = sample(tool.input_schema) or {}
                 arguments.update(overrides.get(tool.name, {}))
                 name = f"{args.era}: tools/call {tool.name}"
+                reports: list[tuple[float, float | None, str | None]] = []
+
+                async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+                    reports.append((progress, total, message))
+
+                callback = on_progress if tool.name in progress_counts else None
                 try:
-                    result = await session.call_tool(tool.name, arguments)
+                    result = await session.call_tool(tool.name, arguments, progress_callback=callback)
                 except Exception as e:  # noqa: BLE001
                     if tool.name in args.expect_sdk_reject:
                         check("structured content" in str(e), name + " rejected by the SDK's own validation", repr(e))
@@ -128,6 +174,23 @@ async def run(args: argparse.Namespace) -> int:
                         print(f"    ({text})", flush=True)
                 else:
                     check(not result.is_error, name, f"isError: {result.content}")
+                if callback is not None:
+                    want = progress_counts[tool.name]
+                    values = [p for p, _, _ in reports]
+                    ok = (
+                        len(reports) == want
+                        and all(a < b for a, b in zip(values, values[1:]))
+                        and bool(reports)
+                        and reports[-1][0] == reports[-1][1]
+                    )
+                    check(ok, f"{name} reports progress {want} times, rising to its total", f"got {reports}")
+            for spec in args.expect_log:
+                level, _, logger = spec.partition(":")
+                seen = [(m.level, m.logger) for m in logs]
+                check((level, logger) in seen, f"{args.era}: a {level} log from {logger}", f"got {seen}")
+            for level in args.expect_no_log:
+                seen = [(m.level, m.logger) for m in logs]
+                check(all(m.level != level for m in logs), f"{args.era}: no {level} log", f"got {seen}")
     return 0
 
 
@@ -139,6 +202,12 @@ def main() -> int:
     parser.add_argument("--expect-sdk-reject", action="append", default=[])
     parser.add_argument("--arg", action="append", default=[])
     parser.add_argument("--expect-tools", type=int)
+    parser.add_argument("--single-page", action="store_true")
+    parser.add_argument("--expect-next-cursor", action="store_true")
+    parser.add_argument("--progress", action="append", default=[])
+    parser.add_argument("--log-level")
+    parser.add_argument("--expect-log", action="append", default=[])
+    parser.add_argument("--expect-no-log", action="append", default=[])
     parser.add_argument("--timeout", type=float, default=30.0)
     parser.add_argument("command", nargs="+")
     args = parser.parse_args()

@@ -19,6 +19,9 @@ cd "$(dirname "$0")/../.."
 root=$(pwd)
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
+# QEMU sockets of this run go under $logs, so the leftover check below sees only our QEMUs
+# (other test runs may have QEMUs of their own).
+export TMPDIR=$logs
 
 passed=0
 failed=0
@@ -84,7 +87,7 @@ inspect_check() {
     shift
     run_check "$name" inspect_json "$@"
 }
-export python root
+export python root node_dir
 export -f client inspect_json
 
 # ---- the fake device through the bridge ---------------------------------------------------------
@@ -97,9 +100,12 @@ run_check "python sdk, 2026-07-28 (server/discover), bridge -> fake device" \
 run_check "python sdk without the bridge rejects the invalid results itself (control)" \
     client --era legacy --skip hang --skip crash --expect-sdk-reject bad_temp --expect-sdk-reject wrong_type \
     --expect-sdk-reject no_structured --expect-error tool_error --expect-tools 12 -- "$fake"
-inspect_check "inspector cli tools/list, bridge -> fake device" \
-    'r["tools"][0]["name"] == "read_temp" and r["nextCursor"] == "page-4"' \
+inspect_check "inspector cli tools/list, bridge -> fake device: one page of 12" \
+    'r["tools"][0]["name"] == "read_temp" and len(r["tools"]) == 12 and "nextCursor" not in r' \
     "$inspector" --cli "$bridge" bridge --command "$fake" --method tools/list
+inspect_check "inspector cli tools/list, bridge --pages device -> fake device: the device's pages" \
+    'r["tools"][0]["name"] == "read_temp" and r["nextCursor"] == "page-4"' \
+    "$inspector" --cli "$bridge" bridge --command "$fake" --pages device --method tools/list
 inspect_check "inspector cli tools/call read_temp, bridge -> fake device" \
     'r["structuredContent"] == {"celsius": 21.5, "sensor": "t0"} and not r.get("isError")' \
     "$inspector" --cli "$bridge" bridge --command "$fake" --method tools/call --tool-name read_temp
@@ -157,6 +163,33 @@ else
             client --era legacy -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, 2026-07-28, bridge --qemu firmware" \
             client --era modern -- "$bridge" bridge --qemu "$fw"
+        # Async tools: sample_temperature (no arguments: 5 samples) reports progress and logs,
+        # set_led logs its change; the legacy session asks with logging/setLevel, the 2026-07-28
+        # one per request (warning: the info messages must not come).
+        run_check "python sdk, legacy, progress_callback and logging_callback, bridge --qemu firmware" \
+            client --era legacy --progress sample_temperature=5 --log-level info \
+            --expect-log info:sample_temperature --expect-log warning:sample_temperature \
+            --expect-log info:set_led -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, 2026-07-28, progress_callback and per-request log level, bridge --qemu firmware" \
+            client --era modern --progress sample_temperature=5 --log-level warning \
+            --expect-log warning:sample_temperature --expect-no-log info -- "$bridge" bridge --qemu "$fw"
+        run_check "typescript sdk client, onprogress and log notifications, bridge --qemu firmware" \
+            node "$node_dir/progress_client.mjs" sample_temperature 5 \
+            info:sample_temperature,warning:sample_temperature -- "$bridge" bridge --qemu "$fw"
+        # qemu-sensors lists its 5 tools in pages of 1,200 bytes; hosts make one list_tools() call.
+        run_check "python sdk, one list_tools() call sees all 5 tools, bridge --qemu firmware" \
+            client --era legacy --single-page --expect-tools 5 -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, one list_tools() call sees the first page only with --pages device (control)" \
+            client --era legacy --single-page --expect-next-cursor --expect-tools 1 -- \
+            "$bridge" bridge --qemu "$fw" --pages device
+        run_check "python sdk, 2026-07-28, one list_tools() call sees all 5 tools, bridge --qemu firmware" \
+            client --era modern --single-page --expect-tools 5 -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, one list_tools() call sees both boards' 10 tools, hub of two qemu boards" \
+            client --era legacy --single-page --expect-tools 10 -- "$bridge" bridge \
+            --device "left=qemu:$fw" --device "right=qemu:$fw"
+        run_check "python sdk, 2026-07-28, hub of two qemu boards" \
+            client --era modern --single-page --expect-tools 10 -- "$bridge" bridge \
+            --device "left=qemu:$fw" --device "right=qemu:$fw"
         inspect_check "inspector cli tools/list, bridge --qemu firmware" 'len(r["tools"]) > 0' \
             "$inspector" --cli "$bridge" bridge --qemu "$fw" --method tools/list
         first_tool=$("$inspector" --cli "$bridge" bridge --qemu "$fw" --method tools/list 2>/dev/null |
@@ -167,7 +200,7 @@ else
 fi
 
 # Nothing may be left running.
-leftover=$(pgrep -f "$fake|qemu-system-arm.*embedded-mcp-" || true)
+leftover=$(pgrep -f "$fake|qemu-system-arm.*$logs/" || true)
 if [ -n "$leftover" ]; then
     fail "processes left running after the clients: $leftover"
 fi

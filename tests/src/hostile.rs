@@ -1230,7 +1230,7 @@ pub fn corpus() -> Vec<Case> {
         "initialize_with_unknown_version",
         req("122", "initialize", "\"protocolVersion\":\"1.0\",\"capabilities\":{},\"clientInfo\":{\"name\":\"h\",\"version\":\"1\"}"),
         vec![Reply(
-            "{\"jsonrpc\":\"2.0\",\"id\":122,\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":false}},\"serverInfo\":{\"name\":\"qemu-sensors\",\"version\":\"0.1.0\",\"title\":\"QEMU sensor board\",\"description\":\"Simulated sensors and an RGB LED on an LM3S6965 (Cortex-M3) under QEMU\"},\"instructions\":\"Sensor values are simulated: deterministic sequences that change on every call.\"}}"
+            "{\"jsonrpc\":\"2.0\",\"id\":122,\"result\":{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":{\"name\":\"qemu-sensors\",\"version\":\"0.1.0\",\"title\":\"QEMU sensor board\",\"description\":\"Simulated sensors and an RGB LED on an LM3S6965 (Cortex-M3) under QEMU\"},\"instructions\":\"Sensor values are simulated: deterministic sequences that change on every call.\"}}"
                 .into(),
         )],
     ));

@@ -74,7 +74,8 @@ fn reset_mid_session_fails_pending_reconnects_and_replays_the_handshake() {
         .request(r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#)
         .contains("read_temp"));
     b.send(&call("11", "hang"));
-    dev.wait_received(0, 4);
+    // initialize, initialized, the three pages of the one-page tools/list, the call.
+    dev.wait_received(0, 6);
     dev.reset();
     let lost = json(&b.recv());
     assert_eq!(lost["id"], 11);

@@ -12,12 +12,15 @@ mod bridge_support;
 use std::time::Duration;
 
 use bridge_support::*;
-use embedded_mcp_std::bridge::OnInvalid;
+use embedded_mcp_std::bridge::{OnInvalid, Pages};
 use embedded_mcp_std::device::Endpoint;
 
+/// A bridge keeping the device's own pages (`--pages device`): these tests look at each page.
 fn start() -> (SocketDevice, Bridge) {
     let dev = SocketDevice::start();
-    let bridge = Bridge::start(config(Endpoint::Unix(dev.path.clone())));
+    let mut c = config(Endpoint::Unix(dev.path.clone()));
+    c.pages = Pages::Device;
+    let bridge = Bridge::start(c);
     (dev, bridge)
 }
 

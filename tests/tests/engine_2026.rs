@@ -24,7 +24,7 @@ fn conversation() {
         &mut s,
         "server/discover",
         &req26("1", "server/discover", ""),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18"],"capabilities":{"tools":{"listChanged":false}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"}},"instructions":"Read sensors with read_temperature; set_led changes the LED.","ttlMs":300000,"cacheScope":"public","resultType":"complete"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"supportedVersions":["2026-07-28","2025-11-25","2025-06-18"],"capabilities":{"tools":{"listChanged":false},"logging":{}},"_meta":{"io.modelcontextprotocol/serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"}},"instructions":"Read sensors with read_temperature; set_led changes the LED.","ttlMs":300000,"cacheScope":"public","resultType":"complete"}}"#,
     );
     expect(
         &mut s,

@@ -26,7 +26,7 @@ fn conversation_2025_11_25() {
         v,
         "initialize",
         &req("1", "initialize", INIT_25_11),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"},"instructions":"Read sensors with read_temperature; set_led changes the LED."}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false},"logging":{}},"serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"},"instructions":"Read sensors with read_temperature; set_led changes the LED."}}"#,
     );
     assert_eq!(
         ask(
@@ -339,7 +339,7 @@ fn conversation_2025_06_18() {
             "initialize",
             r#""protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}"#,
         ),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false}},"serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"},"instructions":"Read sensors with read_temperature; set_led changes the LED."}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18","capabilities":{"tools":{"listChanged":false},"logging":{}},"serverInfo":{"name":"sim-sensors","version":"0.1.0","title":"Simulated sensors"},"instructions":"Read sensors with read_temperature; set_led changes the LED."}}"#,
     );
     let list = exchange(&mut s, v, "tools/list", &req("2", "tools/list", ""));
     assert!(!list.contains("icons"), "no icons for 2025-06-18");

@@ -100,12 +100,18 @@ const CONFIG: Config = Config {
     ttl_ms: 300_000,
     cache_scope: CacheScope::Public,
     max_depth: MAX_DEPTH,
+    ..Config::DEFAULT
 };
 
 type HostServer = Server<'static, HostDevice, { firmware_tools::TOOL_COUNT }>;
 
 fn server() -> HostServer {
-    let storage = Box::leak(Box::new(SchemaStorage::<4, 16, 64, 256>::new()));
+    let storage = Box::leak(Box::new(SchemaStorage::<
+        { firmware_tools::TOOL_COUNT },
+        16,
+        64,
+        256,
+    >::new()));
     let server = Server::with_config(
         firmware_tools::SERVER_INFO,
         &firmware_tools::TOOLS,

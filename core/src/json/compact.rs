@@ -27,7 +27,7 @@ pub fn write_compact<S: Sink + ?Sized>(sink: &mut S, raw: &[u8]) -> Result<(), E
             if start < i {
                 sink.put(raw.get(start..i).unwrap_or_default())?;
             }
-            start = i + 1;
+            start = i.wrapping_add(1);
         }
     }
     if start < raw.len() {

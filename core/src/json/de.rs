@@ -215,7 +215,9 @@ impl<'a> de::Deserializer<'a> for ValueDeserializer<'a, '_> {
 
     fn deserialize_f32<V: Visitor<'a>>(self, visitor: V) -> Result<V::Value, DecodeError> {
         let n = self.number()?;
-        let f: f32 = n.raw().parse().map_err(|_| self.err(K::InvalidNumber))?;
+        // Rounded once, from the decimal digits to f32 (not through f64).
+        let f: f32 =
+            super::parse_float::parse(n.raw()).ok_or_else(|| self.err(K::InvalidNumber))?;
         if !f.is_finite() {
             return Err(self.err(K::NumberOutOfRange));
         }
@@ -662,5 +664,40 @@ mod tests {
             from_slice::<u8>(&deep, &mut []).unwrap_err().kind,
             K::TooDeep
         );
+    }
+
+    #[test]
+    fn floats_are_rounded_once_and_overflow_is_refused() {
+        // Straight to f32: 16777217 is halfway between two f32s (even: 16777216), and
+        // 1.00000005960464477539062500001 just above the halfway point above 1.0; rounding
+        // through f64 would get the second wrong.
+        let f = |json: &[u8]| from_slice::<f32>(json, &mut []);
+        assert_eq!(f(b"16777217").unwrap().to_bits(), 16_777_216f32.to_bits());
+        let above_halfway = b"1.00000005960464477539062500001";
+        assert_eq!(
+            f(above_halfway).unwrap().to_bits(),
+            "1.00000005960464477539062500001"
+                .parse::<f32>()
+                .unwrap()
+                .to_bits()
+        );
+        assert_ne!(f(above_halfway).unwrap(), 1.0);
+        assert_eq!(f(b"-1e-60").unwrap().to_bits(), (-0.0f32).to_bits());
+        assert_eq!(
+            f(b"3.4028235677973367e38").unwrap_err().kind,
+            K::NumberOutOfRange
+        );
+        assert_eq!(f(b"3.4028235677973366e38").unwrap(), f32::MAX);
+        let d = |json: &[u8]| from_slice::<f64>(json, &mut []);
+        assert_eq!(
+            d(b"2.2250738585072011e-308").unwrap(),
+            2.225_073_858_507_201e-308
+        );
+        assert_eq!(
+            d(b"1.7976931348623159e308").unwrap_err().kind,
+            K::NumberOutOfRange
+        );
+        assert_eq!(d(b"4.9e-324").unwrap(), 5e-324);
+        assert_eq!(d(b"1e-400").unwrap().to_bits(), 0);
     }
 }

@@ -42,7 +42,7 @@ pub(crate) fn escape_mask(word: u64) -> u64 {
 /// How many leading bytes of `bytes` a JSON string holds as they are (eight at a time).
 #[inline]
 pub(crate) fn plain_run(bytes: &[u8]) -> usize {
-    let mut n = 0;
+    let mut n = 0usize;
     let mut chunks = bytes.chunks_exact(8);
     for chunk in &mut chunks {
         let Ok(word) = <[u8; 8]>::try_from(chunk) else {
@@ -50,24 +50,27 @@ pub(crate) fn plain_run(bytes: &[u8]) -> usize {
         };
         let mask = escape_mask(u64::from_le_bytes(word));
         if mask != 0 {
-            return n + (mask.trailing_zeros() / 8) as usize;
+            // `n` and the bytes before the flagged one are at most `bytes.len()`.
+            return n.wrapping_add((mask.trailing_zeros() / 8) as usize);
         }
-        n += 8;
+        n = n.wrapping_add(8);
     }
     let rest = chunks.remainder();
-    n + rest
-        .iter()
-        .position(|&b| short_escape(b).is_some())
-        .unwrap_or(rest.len())
+    n.wrapping_add(
+        rest.iter()
+            .position(|&b| short_escape(b).is_some())
+            .unwrap_or(rest.len()),
+    )
 }
 
 /// Writes `s` escaped as the body of a JSON string (without the surrounding quotes).
 pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
     let bytes = s.as_bytes();
     let mut start = 0;
-    let mut i = 0;
+    let mut i = 0usize;
     loop {
-        i += plain_run(bytes.get(i..).unwrap_or_default());
+        // Positions stay at most `bytes.len()`: no wrap.
+        i = i.wrapping_add(plain_run(bytes.get(i..).unwrap_or_default()));
         let Some(&b) = bytes.get(i) else {
             break;
         };
@@ -82,7 +85,7 @@ pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Enco
         } else {
             sink.put(&[b'\\', esc])?;
         }
-        i += 1;
+        i = i.wrapping_add(1);
         start = i;
     }
     if start < bytes.len() {

@@ -64,14 +64,16 @@ impl<const N: usize> Big<N> {
         }
         if let Some(slot) = self.limbs.get_mut(self.len) {
             *slot = limb;
-            self.len += 1;
+            // `len < N` here: no wrap.
+            self.len = self.len.wrapping_add(1);
         }
     }
 
     /// Drops zero limbs at the top.
     fn trim(&mut self) {
-        while self.len > 0 && self.limbs.get(self.len - 1) == Some(&0) {
-            self.len -= 1;
+        // `len > 0` before each step down: no wrap.
+        while self.len > 0 && self.limbs.get(self.len.wrapping_sub(1)) == Some(&0) {
+            self.len = self.len.wrapping_sub(1);
         }
     }
 
@@ -83,7 +85,10 @@ impl<const N: usize> Big<N> {
         let mut carry = 0u64;
         let len = self.len;
         for limb in self.limbs.iter_mut().take(len) {
-            let v = u64::from(*limb) * u64::from(m) + carry;
+            // (2^32 - 1)^2 + 2^32 - 1 < 2^64: no wrap.
+            let v = u64::from(*limb)
+                .wrapping_mul(u64::from(m))
+                .wrapping_add(carry);
             *limb = v as u32;
             carry = v >> 32;
         }
@@ -107,7 +112,7 @@ impl<const N: usize> Big<N> {
         ];
         while k >= 9 {
             self.mul_small(1_000_000_000);
-            k -= 9;
+            k = k.wrapping_sub(9);
         }
         if let Some(&p) = POW10.get(k as usize) {
             self.mul_small(p);
@@ -126,14 +131,15 @@ impl<const N: usize> Big<N> {
             for limb in self.limbs.iter_mut().take(len) {
                 let v = *limb;
                 *limb = (v << bits) | carry;
-                carry = v >> (32 - bits);
+                // bits in 1..32: no wrap.
+                carry = v >> 32u32.wrapping_sub(bits);
             }
             if carry != 0 {
                 self.push(carry);
             }
         }
         if limbs != 0 {
-            let new_len = self.len + limbs;
+            let new_len = self.len.saturating_add(limbs);
             #[cfg(test)]
             {
                 self.overflow |= new_len > N;
@@ -157,7 +163,10 @@ impl<const N: usize> Big<N> {
         let len = self.len.max(other.len);
         let mut carry = 0u64;
         for (i, slot) in sum.limbs.iter_mut().enumerate().take(len) {
-            let v = u64::from(*slot) + u64::from(other.limbs.get(i).copied().unwrap_or(0)) + carry;
+            // Two limbs and a carry of one: below 2^33.
+            let v = u64::from(*slot)
+                .wrapping_add(u64::from(other.limbs.get(i).copied().unwrap_or(0)))
+                .wrapping_add(carry);
             *slot = v as u32;
             carry = v >> 32;
         }
@@ -228,21 +237,23 @@ fn shortest<const N: usize>(f: u64, e: i32, closer: bool, digits: &mut [u8; 20])
     let mut m_plus = Big::<N>::from_u64(1);
     let mut m_minus = Big::<N>::from_u64(1);
     // value = r / s; the half-way points to the neighbours are (r - m-) / s and (r + m+) / s.
+    // |e| <= 1074 and shift is 1 or 2: the shift counts cannot wrap.
     if e >= 0 {
         let e = e.unsigned_abs();
-        r.shl(e + shift);
+        r.shl(e.wrapping_add(shift));
         s.shl(shift);
-        m_plus.shl(e + shift - 1);
+        m_plus.shl(e.wrapping_add(shift).wrapping_sub(1));
         m_minus.shl(e);
     } else {
         r.shl(shift);
-        s.shl(shift + e.unsigned_abs());
-        m_plus.shl(shift - 1);
+        s.shl(shift.wrapping_add(e.unsigned_abs()));
+        m_plus.shl(shift.wrapping_sub(1));
     }
     // Estimate k from the binary exponent of the leading bit (at most one too high before
     // the `- 1`, so at or below the true k), then raise it until (r + m+) / s < 1.
-    let bits = 64 - f.leading_zeros() as i32;
-    let mut k = (((e + bits - 1) * 78_913) >> 18) - 1;
+    // |e| <= 1074 and bits <= 64: the product stays below 2^27, nothing wraps.
+    let bits = 64i32.wrapping_sub(f.leading_zeros() as i32);
+    let mut k = ((e.wrapping_add(bits).wrapping_sub(1).wrapping_mul(78_913)) >> 18).wrapping_sub(1);
     if k >= 0 {
         s.mul_pow10(k.unsigned_abs());
     } else {
@@ -258,7 +269,8 @@ fn shortest<const N: usize>(f: u64, e: i32, closer: bool, digits: &mut [u8; 20])
             _ => break,
         }
         s.mul_small(10);
-        k += 1;
+        // At most four times.
+        k = k.wrapping_add(1);
     }
     let mut n = 0usize;
     loop {
@@ -268,7 +280,8 @@ fn shortest<const N: usize>(f: u64, e: i32, closer: bool, digits: &mut [u8; 20])
         let mut d = 0u8;
         while d < 9 && r.cmp(&s) != Ordering::Less {
             r.sub_assign(&s);
-            d += 1;
+            // d < 9 here.
+            d = d.wrapping_add(1);
         }
         let low = match r.cmp(&m_minus) {
             Ordering::Less => true,
@@ -280,12 +293,14 @@ fn shortest<const N: usize>(f: u64, e: i32, closer: bool, digits: &mut [u8; 20])
             Ordering::Equal => even,
             Ordering::Less => false,
         };
-        let last = n + 1 >= digits.len();
+        // n < 20 (each digit stored is counted, and the last one ends the loop): no wraps
+        // below.
+        let last = n.wrapping_add(1) >= digits.len();
         if !(low || high || last) {
             if let Some(slot) = digits.get_mut(n) {
                 *slot = d;
             }
-            n += 1;
+            n = n.wrapping_add(1);
             continue;
         }
         let up = match (low, high) {
@@ -302,9 +317,10 @@ fn shortest<const N: usize>(f: u64, e: i32, closer: bool, digits: &mut [u8; 20])
             }
         };
         if let Some(slot) = digits.get_mut(n) {
-            *slot = d + u8::from(up);
+            // At most 10.
+            *slot = d.wrapping_add(u8::from(up));
         }
-        n += 1;
+        n = n.wrapping_add(1);
         #[cfg(test)]
         {
             assert!(
@@ -317,24 +333,26 @@ fn shortest<const N: usize>(f: u64, e: i32, closer: bool, digits: &mut [u8; 20])
     // A rounded-up 9 carries into the digits before it (kept for safety: the termination test
     // stops before a digit could round up to 10).
     let mut i = n;
-    while i > 0 && digits.get(i - 1) == Some(&10) {
-        if let Some(slot) = digits.get_mut(i - 1) {
+    // `i > 0` before each step down, and a digit is at most 10: no wraps.
+    while i > 0 && digits.get(i.wrapping_sub(1)) == Some(&10) {
+        i = i.wrapping_sub(1);
+        if let Some(slot) = digits.get_mut(i) {
             *slot = 0;
         }
-        i -= 1;
         match i.checked_sub(1).and_then(|j| digits.get_mut(j)) {
-            Some(prev) => *prev += 1,
+            Some(prev) => *prev = prev.wrapping_add(1),
             None => {
                 if let Some(first) = digits.first_mut() {
                     *first = 1;
                 }
                 n = 1;
-                k += 1;
+                k = k.wrapping_add(1);
             }
         }
     }
-    while n > 1 && digits.get(n - 1) == Some(&0) {
-        n -= 1;
+    // `n > 1` before each step down: no wrap.
+    while n > 1 && digits.get(n.wrapping_sub(1)) == Some(&0) {
+        n = n.wrapping_sub(1);
     }
     (n, k)
 }
@@ -353,13 +371,15 @@ impl Text {
     fn put(&mut self, byte: u8) {
         if let Some(slot) = self.buf.get_mut(self.len) {
             *slot = byte;
-            self.len += 1;
+            // `len < TEXT_CAPACITY` here: no wrap.
+            self.len = self.len.wrapping_add(1);
         }
     }
 
     fn put_digits(&mut self, digits: &[u8]) {
         for &d in digits {
-            self.put(b'0' + d);
+            // A digit: 0 to 9.
+            self.put(b'0'.wrapping_add(d));
         }
     }
 
@@ -378,10 +398,11 @@ fn format_bits<const N: usize>(bits: u64, format: &Format) -> Text {
         buf: [0; TEXT_CAPACITY],
         len: 0,
     };
-    let fraction_bits = format.precision - 1;
-    let fraction = bits & ((1u64 << fraction_bits) - 1);
-    let biased = (bits >> fraction_bits) & ((1u64 << format.exponent_bits) - 1);
-    if bits >> (fraction_bits + format.exponent_bits) != 0 {
+    // The format's constants (precision 24 or 53, 8 or 11 exponent bits): nothing wraps.
+    let fraction_bits = format.precision.wrapping_sub(1);
+    let fraction = bits & (1u64 << fraction_bits).wrapping_sub(1);
+    let biased = (bits >> fraction_bits) & (1u64 << format.exponent_bits).wrapping_sub(1);
+    if bits >> fraction_bits.wrapping_add(format.exponent_bits) != 0 {
         text.put(b'-');
     }
     if biased == 0 && fraction == 0 {
@@ -396,7 +417,10 @@ fn format_bits<const N: usize>(bits: u64, format: &Format) -> Text {
     } else {
         (
             fraction | (1u64 << fraction_bits),
-            format.min_exponent - 1 + biased as i32,
+            format
+                .min_exponent
+                .wrapping_sub(1)
+                .wrapping_add(biased as i32),
         )
     };
     let closer = fraction == 0 && biased > 1;
@@ -404,10 +428,11 @@ fn format_bits<const N: usize>(bits: u64, format: &Format) -> Text {
     let (n, kk) = shortest::<N>(f, e, closer, &mut digits);
     let digits = digits.get(..n).unwrap_or_default();
     let n = n as i32;
-    // `kk` is the decimal exponent: 10^(kk-1) <= value < 10^kk.
+    // `kk` is the decimal exponent: 10^(kk-1) <= value < 10^kk; |kk| <= 325 and n <= 20, so
+    // the differences below cannot wrap.
     if kk >= n && kk <= format.max_plain {
         text.put_digits(digits);
-        text.put_zeros(kk - n);
+        text.put_zeros(kk.wrapping_sub(n));
         text.put(b'.');
         text.put(b'0');
     } else if 0 < kk && kk <= format.max_plain {
@@ -418,7 +443,7 @@ fn format_bits<const N: usize>(bits: u64, format: &Format) -> Text {
     } else if format.min_plain < kk && kk <= 0 {
         text.put(b'0');
         text.put(b'.');
-        text.put_zeros(-kk);
+        text.put_zeros(kk.wrapping_neg());
         text.put_digits(digits);
     } else {
         let (first, rest) = digits.split_first().unwrap_or((&0, &[]));
@@ -428,18 +453,19 @@ fn format_bits<const N: usize>(bits: u64, format: &Format) -> Text {
             text.put_digits(rest);
         }
         text.put(b'e');
-        let exponent = kk - 1;
+        let exponent = kk.wrapping_sub(1);
         if exponent < 0 {
             text.put(b'-');
         }
         // At most three digits (324).
         let exponent = exponent.unsigned_abs();
         let mut started = false;
-        for unit in [100, 10, 1] {
-            let digit = (exponent / unit % 10) as u8;
-            started |= digit != 0 || unit == 1;
+        let digits = [exponent / 100 % 10, exponent / 10 % 10, exponent % 10];
+        for (i, digit) in digits.into_iter().enumerate() {
+            started |= digit != 0 || i == 2;
             if started {
-                text.put(b'0' + digit);
+                // A digit: 0 to 9.
+                text.put(b'0'.wrapping_add(digit as u8));
             }
         }
     }

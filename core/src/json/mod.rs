@@ -18,8 +18,10 @@ mod escape;
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;
 mod number;
+mod parse_float;
 mod scan;
 mod ser;
+mod shift;
 mod sink;
 mod value;
 
@@ -33,5 +35,6 @@ pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
 pub(crate) use scan::{check_utf8, find_byte, Observer, Scanner};
 pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
 pub use ser::{to_sink, to_slice, Serializer};
+pub(crate) use shift::move_within;
 pub use sink::{CountingSink, Sink, SliceSink};
 pub use value::{Elements, JsonStr, Kind, Members, Value};

@@ -22,10 +22,10 @@ pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<
     let mut buf = [0u8; 39];
     let mut i = buf.len();
     loop {
-        i -= 1;
+        i = i.wrapping_sub(1);
         if let Some(slot) = buf.get_mut(i) {
             // `v % 10` is below 10, so the cast cannot truncate.
-            *slot = b'0' + (v % 10) as u8;
+            *slot = b'0'.wrapping_add((v % 10) as u8);
         }
         v /= 10;
         if v == 0 || i == 0 {
@@ -39,10 +39,10 @@ fn write_u64_digits<S: Sink + ?Sized>(sink: &mut S, mut v: u64) -> Result<(), En
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
-        i -= 1;
+        i = i.wrapping_sub(1);
         if let Some(slot) = buf.get_mut(i) {
             // `v % 10` is below 10, so the cast cannot truncate.
-            *slot = b'0' + (v % 10) as u8;
+            *slot = b'0'.wrapping_add((v % 10) as u8);
         }
         v /= 10;
         if v == 0 || i == 0 {
@@ -148,9 +148,14 @@ impl<'a> Number<'a> {
         }
     }
 
-    /// The nearest `f64` (correctly rounded), or `None` when it overflows to infinity.
+    /// The nearest `f64` (correctly rounded, half to even: the value `str::parse` gives), or
+    /// `None` when it overflows to infinity. Values below half the smallest subnormal are
+    /// zero, with the lexeme's sign.
+    ///
+    /// Computed by the crate's own parser, which has no panic path (core's `str::parse` keeps
+    /// bounds checks the optimiser cannot remove).
     pub fn as_f64(&self) -> Option<f64> {
-        let f: f64 = self.raw.parse().ok()?;
+        let f: f64 = super::parse_float::parse(self.raw)?;
         f.is_finite().then_some(f)
     }
 }
@@ -176,14 +181,18 @@ fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     // The usual case first: a plain integer of at most 19 digits cannot overflow a `u64`.
     if rest.len() <= 19 {
         let plain = rest.iter().try_fold(0u64, |acc, &b| {
-            b.is_ascii_digit().then(|| acc * 10 + u64::from(b - b'0'))
+            // 19 digits stay below 10^19 < 2^64.
+            b.is_ascii_digit().then(|| {
+                acc.wrapping_mul(10)
+                    .wrapping_add(u64::from(b.wrapping_sub(b'0')))
+            })
         });
         if let Some(magnitude) = plain {
             return Some((negative, magnitude));
         }
     }
     let (mantissa, exponent) = match rest.iter().position(|&b| b == b'e' || b == b'E') {
-        Some(at) => (rest.get(..at)?, rest.get(at + 1..)?),
+        Some(at) => (rest.get(..at)?, rest.get(at.wrapping_add(1)..)?),
         None => (rest, &[][..]),
     };
     let (exponent_negative, exponent_digits) = match exponent.split_first() {
@@ -197,12 +206,13 @@ fn exact_integer(raw: &str) -> Option<(bool, u64)> {
             .min(EXPONENT_SATURATION)
     });
     let exponent = if exponent_negative {
-        -magnitude
+        // At most 2^48.
+        magnitude.wrapping_neg()
     } else {
         magnitude
     };
     let (int, fraction) = match mantissa.iter().position(|&b| b == b'.') {
-        Some(at) => (mantissa.get(..at)?, mantissa.get(at + 1..)?),
+        Some(at) => (mantissa.get(..at)?, mantissa.get(at.wrapping_add(1)..)?),
         None => (mantissa, &[][..]),
     };
     let digits = int.iter().chain(fraction).copied();
@@ -215,22 +225,25 @@ fn exact_integer(raw: &str) -> Option<(bool, u64)> {
             first.get_or_insert(i);
             last = i;
         }
-        count = i + 1;
+        count = i.wrapping_add(1);
     }
     let Some(first) = first else {
         return Some((negative, 0));
     };
-    let trailing_zeros = count - 1 - last;
+    // `last < count`: no wrap.
+    let trailing_zeros = count.wrapping_sub(1).wrapping_sub(last);
     let scale = exponent
         .saturating_sub(i64::try_from(fraction.len()).ok()?)
         .saturating_add(i64::try_from(trailing_zeros).ok()?);
     // A negative scale leaves a non-zero digit behind the decimal point; more than 20
     // significant digits are at least 10^20, beyond `u64`.
-    if scale < 0 || last - first >= 20 {
+    // `first <= last`: no wrap.
+    let span = last.wrapping_sub(first);
+    if scale < 0 || span >= 20 {
         return None;
     }
     let mut value = 0u64;
-    for d in digits.skip(first).take(last - first + 1) {
+    for d in digits.skip(first).take(span.wrapping_add(1)) {
         value = value
             .checked_mul(10)?
             .checked_add(u64::from(d.wrapping_sub(b'0')))?;

@@ -99,8 +99,15 @@ impl<'a> Scanner<'a> {
             if b > b' ' || !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
                 return;
             }
-            self.pos += 1;
+            self.bump();
         }
+    }
+
+    /// Steps over one byte (one the caller has peeked: `pos` stays at most the length, far
+    /// below `usize::MAX`, so the addition cannot wrap).
+    #[inline]
+    pub(crate) fn bump(&mut self) {
+        self.pos = self.pos.wrapping_add(1);
     }
 
     /// The next non-whitespace byte, or an end-of-input error.
@@ -114,7 +121,7 @@ impl<'a> Scanner<'a> {
     #[inline]
     pub(crate) fn expect(&mut self, b: u8) -> Result<(), DecodeError> {
         if self.peek_token()? == b {
-            self.pos += 1;
+            self.bump();
             Ok(())
         } else {
             Err(self.err(K::UnexpectedByte))
@@ -156,24 +163,24 @@ impl<'a> Scanner<'a> {
     #[inline]
     fn string_at_quote(&mut self) -> Result<bool, DecodeError> {
         let bytes = self.bytes;
-        let mut i = self.pos + 1;
+        let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
             i = skip_words(bytes, i, escape_mask);
             match bytes.get(i) {
                 Some(b'"') => {
-                    self.pos = i + 1;
+                    self.pos = i.wrapping_add(1);
                     return Ok(escaped);
                 }
                 Some(b'\\') => {
                     escaped = true;
                     if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') =
-                        bytes.get(i + 1)
+                        bytes.get(i.wrapping_add(1))
                     {
                         // A one-character escape (JSON inside JSON text is full of `\"`).
-                        i += 2;
+                        i = i.wrapping_add(2);
                     } else {
-                        self.pos = i + 1;
+                        self.pos = i.wrapping_add(1);
                         self.escape()?;
                         i = self.pos;
                     }
@@ -183,7 +190,7 @@ impl<'a> Scanner<'a> {
                     return Err(self.err(K::ControlCharacter));
                 }
                 // Only within the last seven bytes of the text.
-                Some(_) => i += 1,
+                Some(_) => i = i.wrapping_add(1),
                 None => {
                     self.pos = i;
                     return Err(self.err(K::UnexpectedEnd));
@@ -205,17 +212,19 @@ impl<'a> Scanner<'a> {
                 let mut depth = 0usize;
                 loop {
                     // Straight to the next quote, bracket or brace, eight bytes at a time.
-                    self.pos += until_structural(self.bytes.get(self.pos..).unwrap_or_default());
+                    // At most the bytes left: `pos` stays at most the length.
+                    let run = until_structural(self.bytes.get(self.pos..).unwrap_or_default());
+                    self.pos = self.pos.wrapping_add(run);
                     match self.peek() {
                         Some(b'"') => {
                             self.skip_checked_string();
                         }
                         Some(b'{' | b'[') => {
-                            depth += 1;
-                            self.pos += 1;
+                            depth = depth.wrapping_add(1);
+                            self.bump();
                         }
                         Some(_) => {
-                            self.pos += 1;
+                            self.bump();
                             depth = depth.saturating_sub(1);
                             if depth == 0 {
                                 return;
@@ -226,15 +235,18 @@ impl<'a> Scanner<'a> {
                 }
             }
             // Checked text: a literal is whole, a number runs while its characters do.
-            Some(b't' | b'n') => self.pos += 4,
-            Some(b'f') => self.pos += 5,
+            Some(b't' | b'n') => self.pos = self.pos.wrapping_add(4),
+            Some(b'f') => self.pos = self.pos.wrapping_add(5),
             Some(_) => {
-                let rest = self.bytes.get(self.pos + 1..).unwrap_or_default();
+                let rest = self
+                    .bytes
+                    .get(self.pos.wrapping_add(1)..)
+                    .unwrap_or_default();
                 let len = rest
                     .iter()
                     .take_while(|&&b| matches!(b, b'0'..=b'9' | b'.' | b'e' | b'E' | b'+' | b'-'))
                     .count();
-                self.pos += 1 + len;
+                self.pos = self.pos.wrapping_add(1).wrapping_add(len);
             }
             None => {}
         }
@@ -244,7 +256,7 @@ impl<'a> Scanner<'a> {
     /// an escape.
     pub(crate) fn skip_checked_string(&mut self) -> bool {
         let bytes = self.bytes;
-        let mut i = self.pos + 1;
+        let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
             i = skip_words(bytes, i, |word| {
@@ -252,15 +264,15 @@ impl<'a> Scanner<'a> {
             });
             match bytes.get(i) {
                 Some(b'"') => {
-                    self.pos = i + 1;
+                    self.pos = i.wrapping_add(1);
                     return escaped;
                 }
                 // A backslash: the escaped byte cannot end the string.
                 Some(b'\\') => {
-                    i += 2;
+                    i = i.wrapping_add(2);
                     escaped = true;
                 }
-                Some(_) => i += 1,
+                Some(_) => i = i.wrapping_add(1),
                 None => {
                     self.pos = i;
                     return escaped;
@@ -276,21 +288,21 @@ impl<'a> Scanner<'a> {
         };
         match b {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
-                self.pos += 1;
+                self.bump();
                 Ok(())
             }
             b'u' => {
                 let at = self.pos.saturating_sub(1);
-                self.pos += 1;
+                self.bump();
                 let unit = self.hex4()?;
                 match unit {
                     0xD800..=0xDBFF => {
                         if self.peek() != Some(b'\\')
-                            || self.bytes.get(self.pos + 1).copied() != Some(b'u')
+                            || self.bytes.get(self.pos.wrapping_add(1)).copied() != Some(b'u')
                         {
                             return Err(DecodeError::new(K::UnpairedSurrogate, at));
                         }
-                        self.pos += 2;
+                        self.pos = self.pos.wrapping_add(2);
                         let low = self.hex4()?;
                         if (0xDC00..=0xDFFF).contains(&low) {
                             Ok(())
@@ -314,7 +326,7 @@ impl<'a> Scanner<'a> {
             };
             let d = hex_digit(b).ok_or_else(|| self.err(K::InvalidEscape))?;
             v = (v << 4) | u16::from(d);
-            self.pos += 1;
+            self.bump();
         }
         Ok(v)
     }
@@ -326,36 +338,36 @@ impl<'a> Scanner<'a> {
         let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
         let digits = |mut i: usize| {
             while at(i).is_ascii_digit() {
-                i += 1;
+                i = i.wrapping_add(1);
             }
             i
         };
         let invalid = |i: usize| Err(DecodeError::new(K::InvalidNumber, i));
         let mut i = self.pos;
         if at(i) == b'-' {
-            i += 1;
+            i = i.wrapping_add(1);
         }
         match at(i) {
-            b'0' => i += 1,
-            b'1'..=b'9' => i = digits(i + 1),
+            b'0' => i = i.wrapping_add(1),
+            b'1'..=b'9' => i = digits(i.wrapping_add(1)),
             _ => return invalid(i),
         }
         if at(i) == b'.' {
-            i += 1;
+            i = i.wrapping_add(1);
             if !at(i).is_ascii_digit() {
                 return invalid(i);
             }
-            i = digits(i + 1);
+            i = digits(i.wrapping_add(1));
         }
         if let b'e' | b'E' = at(i) {
-            i += 1;
+            i = i.wrapping_add(1);
             if let b'+' | b'-' = at(i) {
-                i += 1;
+                i = i.wrapping_add(1);
             }
             if !at(i).is_ascii_digit() {
                 return invalid(i);
             }
-            i = digits(i + 1);
+            i = digits(i.wrapping_add(1));
         }
         // A number must not run into letters or digits (`01`, `1x`).
         if let b'0'..=b'9' | b'a'..=b'z' | b'A'..=b'Z' | b'.' | b'+' | b'-' = at(i) {
@@ -365,7 +377,7 @@ impl<'a> Scanner<'a> {
     }
 
     fn literal(&mut self, word: &[u8]) -> Result<(), DecodeError> {
-        let end = self.pos + word.len();
+        let end = self.pos.saturating_add(word.len());
         if self.bytes.get(self.pos..end) == Some(word) {
             self.pos = end;
             if let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9') = self.peek() {
@@ -413,7 +425,8 @@ impl<'a> Scanner<'a> {
             let start = self.pos;
             match self.peek().ok_or_else(|| self.err(K::UnexpectedEnd))? {
                 open @ (b'{' | b'[') => {
-                    if u32::from(depth) + level >= u32::from(max_depth) {
+                    // Both below 256 (`level` stays below `max_depth`): no wrap.
+                    if u32::from(depth).wrapping_add(level) >= u32::from(max_depth) {
                         return Err(self.err(K::TooDeep));
                     }
                     if O::LEVELS > 0 && level <= O::LEVELS {
@@ -421,18 +434,18 @@ impl<'a> Scanner<'a> {
                             *slot = start;
                         }
                     }
-                    self.pos += 1;
+                    self.bump();
                     let is_obj = open == b'{';
                     if is_obj {
                         stack |= 1u128 << level;
                     } else {
                         stack &= !(1u128 << level);
                     }
-                    level += 1;
+                    level = level.wrapping_add(1);
                     let close = if is_obj { b'}' } else { b']' };
                     if self.peek_token()? == close {
-                        self.pos += 1;
-                        level -= 1;
+                        self.bump();
+                        level = level.wrapping_sub(1);
                     } else {
                         if is_obj {
                             self.observed_key(level, observer)?;
@@ -459,20 +472,21 @@ impl<'a> Scanner<'a> {
                 if level == 0 {
                     return Ok(());
                 }
-                let is_obj = stack & (1u128 << (level - 1)) != 0;
+                // level >= 1 here.
+                let is_obj = stack & (1u128 << level.wrapping_sub(1)) != 0;
                 match (self.peek_token()?, is_obj) {
                     (b',', true) => {
-                        self.pos += 1;
+                        self.bump();
                         self.observed_key(level, observer)?;
                         continue 'value;
                     }
                     (b',', false) => {
-                        self.pos += 1;
+                        self.bump();
                         continue 'value;
                     }
                     (b'}', true) | (b']', false) => {
-                        self.pos += 1;
-                        level -= 1;
+                        self.bump();
+                        level = level.wrapping_sub(1);
                         if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
                             let start = starts.get(level as usize).copied().unwrap_or_default();
                             observer.value(level, start, self.pos);
@@ -497,7 +511,9 @@ impl<'a> Scanner<'a> {
         let start = self.pos;
         let escaped = self.string_at_quote()?;
         if O::LEVELS > 0 && level <= O::LEVELS {
-            let body = self.bytes.get(start + 1..self.pos.saturating_sub(1));
+            let body = self
+                .bytes
+                .get(start.wrapping_add(1)..self.pos.saturating_sub(1));
             observer.key(level, body.unwrap_or_default(), escaped);
         }
         self.expect(b':')
@@ -543,7 +559,8 @@ fn equal_mask(word: u64, b: u8) -> u64 {
 fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool) -> usize {
     let n = skip_words(bytes, 0, mask);
     let rest = bytes.get(n..).unwrap_or_default();
-    n + rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len())
+    // Both parts together are at most `bytes.len()`.
+    n.wrapping_add(rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len()))
 }
 
 /// From `i`, the position of the first byte that `mask` flags, looking eight bytes at a time
@@ -556,9 +573,10 @@ fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
         // The lowest flag of an OR of masks is the lowest exact flag of one of them.
         let found = mask(u64::from_le_bytes(word));
         if found != 0 {
-            return i + (found.trailing_zeros() / 8) as usize;
+            // Inside the word: below `bytes.len()`.
+            return i.wrapping_add((found.trailing_zeros() / 8) as usize);
         }
-        i += 8;
+        i = i.wrapping_add(8);
     }
     i
 }
@@ -587,9 +605,10 @@ fn until_structural(bytes: &[u8]) -> usize {
 #[inline]
 pub(crate) fn hex_digit(b: u8) -> Option<u8> {
     match b {
-        b'0'..=b'9' => Some(b - b'0'),
-        b'a'..=b'f' => Some(b - b'a' + 10),
-        b'A'..=b'F' => Some(b - b'A' + 10),
+        // The ranges bound the results to 0..16.
+        b'0'..=b'9' => Some(b.wrapping_sub(b'0')),
+        b'a'..=b'f' => Some(b.wrapping_sub(b'a' - 10)),
+        b'A'..=b'F' => Some(b.wrapping_sub(b'A' - 10)),
         _ => None,
     }
 }

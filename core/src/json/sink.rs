@@ -96,13 +96,18 @@ impl<'a> SliceSink<'a> {
 impl Sink for SliceSink<'_> {
     #[inline]
     fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        let end = self.len.saturating_add(bytes.len());
-        if let Some(dst) = self.buf.get_mut(self.len..end) {
+        // `get_mut(..n)` yields exactly `n` bytes, so the lengths are equal by construction
+        // (the copy cannot fail, and the optimiser can see it).
+        let dst = self
+            .buf
+            .get_mut(self.len..)
+            .and_then(|rest| rest.get_mut(..bytes.len()));
+        if let Some(dst) = dst {
             dst.copy_from_slice(bytes);
         }
         // When the bytes do not fit, nothing is stored; the count goes past the capacity so
         // `finish` fails and reports the size needed.
-        self.len = end;
+        self.len = self.len.saturating_add(bytes.len());
         Ok(())
     }
 

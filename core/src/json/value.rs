@@ -237,7 +237,7 @@ impl<'a> Members<'a> {
             if b != b',' {
                 return None;
             }
-            self.scan.pos += 1;
+            self.scan.bump();
         }
         self.first = false;
         if self.scan.peek_token().ok()? != b'"' {
@@ -279,7 +279,9 @@ impl<'a> Iterator for Members<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         // The key's escape flag comes from stepping over it: no second scan of the key.
         let (start, end, escaped) = self.step_key()?;
-        let body = self.scan.slice_str(start + 1, end.saturating_sub(1));
+        let body = self
+            .scan
+            .slice_str(start.wrapping_add(1), end.saturating_sub(1));
         let value = next_value(&mut self.scan)?;
         Some((JsonStr { body, escaped }, value))
     }
@@ -303,7 +305,7 @@ impl<'a> Elements<'a> {
             if b != b',' {
                 return None;
             }
-            self.scan.pos += 1;
+            self.scan.bump();
         }
         self.first = false;
         Some(())
@@ -405,11 +407,14 @@ impl<'a> JsonStr<'a> {
         let mut n = 0usize;
         for c in self.chars() {
             let len = c.len_utf8();
+            // Exactly `len` bytes (so `encode_utf8` has room by construction).
             let dst = buf
-                .get_mut(n..n + len)
+                .get_mut(n..)
+                .and_then(|rest| rest.get_mut(..len))
                 .ok_or(DecodeError::new(K::ScratchTooSmall, n))?;
             c.encode_utf8(dst);
-            n += len;
+            // `n + len` is within `buf` (the slot above): no wrap.
+            n = n.wrapping_add(len);
         }
         let done = buf.get(..n).unwrap_or_default();
         core::str::from_utf8(done).map_err(|_| DecodeError::new(K::InvalidUtf8, 0))
@@ -455,7 +460,10 @@ impl Iterator for Chars<'_> {
                     self.rest.next()?;
                     self.rest.next()?;
                     let low = self.hex4()?;
-                    let cp = 0x10000 + ((unit - 0xD800) << 10) + (low.wrapping_sub(0xDC00) & 0x3ff);
+                    // unit in 0xD800..0xDC00: at most 0x10000 + 0xFFC00 + 0x3FF, no wrap.
+                    let cp = 0x10000u32
+                        .wrapping_add(unit.wrapping_sub(0xD800) << 10)
+                        .wrapping_add(low.wrapping_sub(0xDC00) & 0x3ff);
                     char::from_u32(cp)?
                 } else {
                     char::from_u32(unit)?

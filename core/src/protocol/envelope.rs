@@ -4,7 +4,10 @@
 use crate::json::{check_utf8, DecodeError, JsonStr, Limits, Observer, Scanner, Value};
 
 use super::message::{Invalid, Message};
-use super::meta::{declared_from, MetaError, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY};
+use super::meta::{
+    declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
+    PROTOCOL_VERSION_KEY,
+};
 use super::Version;
 
 /// The members of one message that the engine reads, found while the line was checked. For
@@ -37,6 +40,14 @@ pub struct Envelope<'a> {
     pub meta_version: Option<Value<'a>>,
     /// `params._meta["io.modelcontextprotocol/clientCapabilities"]`.
     pub meta_capabilities: Option<Value<'a>>,
+    /// `params._meta.progressToken`.
+    pub progress_token: Option<Value<'a>>,
+    /// `params._meta["io.modelcontextprotocol/logLevel"]`.
+    pub meta_log_level: Option<Value<'a>>,
+    /// `params.requestId` (`notifications/cancelled`).
+    pub request_id: Option<Value<'a>>,
+    /// `params.level` (`logging/setLevel`).
+    pub level: Option<Value<'a>>,
 }
 
 impl<'a> Envelope<'a> {
@@ -69,6 +80,10 @@ impl<'a> Envelope<'a> {
             protocol_version: value(PROTOCOL_VERSION),
             meta_version: value(META_VERSION),
             meta_capabilities: value(META_CAPABILITIES),
+            progress_token: value(PROGRESS_TOKEN),
+            meta_log_level: value(META_LOG_LEVEL),
+            request_id: value(REQUEST_ID),
+            level: value(LEVEL),
         })
     }
 
@@ -100,7 +115,11 @@ const CURSOR: usize = 7;
 const PROTOCOL_VERSION: usize = 8;
 const META_VERSION: usize = 9;
 const META_CAPABILITIES: usize = 10;
-const SLOTS: usize = 11;
+const PROGRESS_TOKEN: usize = 11;
+const META_LOG_LEVEL: usize = 12;
+const REQUEST_ID: usize = 13;
+const LEVEL: usize = 14;
+const SLOTS: usize = 15;
 
 /// A key that is not looked for, or whose first occurrence was already found.
 const OTHER: u8 = u8::MAX;
@@ -121,8 +140,12 @@ fn slot_of(level: u32, key: &[u8]) -> u8 {
         (2, b"arguments") => ARGUMENTS,
         (2, b"cursor") => CURSOR,
         (2, b"protocolVersion") => PROTOCOL_VERSION,
+        (2, b"requestId") => REQUEST_ID,
+        (2, b"level") => LEVEL,
         (3, k) if k == PROTOCOL_VERSION_KEY.as_bytes() => META_VERSION,
         (3, k) if k == CLIENT_CAPABILITIES_KEY.as_bytes() => META_CAPABILITIES,
+        (3, k) if k == PROGRESS_TOKEN_KEY.as_bytes() => PROGRESS_TOKEN,
+        (3, k) if k == LOG_LEVEL_KEY.as_bytes() => META_LOG_LEVEL,
         _ => return OTHER,
     };
     slot as u8
@@ -130,7 +153,7 @@ fn slot_of(level: u32, key: &[u8]) -> u8 {
 
 /// [`slot_of`] for a key with escapes (rare): decoded and compared name by name.
 fn slot_of_escaped(level: u32, key: &[u8]) -> u8 {
-    const NAMES: [&str; 13] = [
+    const NAMES: [&str; 17] = [
         "jsonrpc",
         "id",
         "method",
@@ -142,8 +165,12 @@ fn slot_of_escaped(level: u32, key: &[u8]) -> u8 {
         "arguments",
         "cursor",
         "protocolVersion",
+        "requestId",
+        "level",
         PROTOCOL_VERSION_KEY,
         CLIENT_CAPABILITIES_KEY,
+        PROGRESS_TOKEN_KEY,
+        LOG_LEVEL_KEY,
     ];
     let Ok(body) = core::str::from_utf8(key) else {
         return OTHER;
@@ -277,7 +304,16 @@ mod tests {
         assert_eq!(e.arguments, get("arguments"), "{text}");
         assert_eq!(e.cursor, get("cursor"), "{text}");
         assert_eq!(e.protocol_version, get("protocolVersion"), "{text}");
+        assert_eq!(e.request_id, get("requestId"), "{text}");
+        assert_eq!(e.level, get("level"), "{text}");
         let meta = get("_meta").filter(|m| m.members().is_some());
+        let in_meta = |key: &str| meta.and_then(|m| m.get(key));
+        assert_eq!(e.progress_token, in_meta("progressToken"), "{text}");
+        assert_eq!(
+            e.meta_log_level,
+            in_meta("io.modelcontextprotocol/logLevel"),
+            "{text}"
+        );
         assert_eq!(
             e.declared_version(),
             super::super::declared_version(meta),
@@ -312,6 +348,9 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
             r#"{}"#,
             r#"{"params":{}}"#,
+            r#"{"jsonrpc":"2.0","id":"p","method":"tools/call","params":{"_meta":{"progressToken":"tok","io.modelcontextprotocol/logLevel":"info","progressToken":2},"name":"t"}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"x","level":"debug"}}"#,
+            r#"{"params":{"arguments":{"_meta":{"progressToken":1}},"_meta":{"progressToken":3}}}"#,
             r#"{"params":"s","name":"top-level name is not params.name"}"#,
         ] {
             agrees_with_views(text);

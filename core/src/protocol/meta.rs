@@ -8,6 +8,10 @@ use super::Version;
 pub const PROTOCOL_VERSION_KEY: &str = "io.modelcontextprotocol/protocolVersion";
 /// `_meta` key holding the client's capabilities for this request (2026-07-28).
 pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabilities";
+/// `_meta` key of the log level a request asks for (2026-07-28; absent: no log messages).
+pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
+/// `_meta` key of the token progress notifications echo (every revision).
+pub const PROGRESS_TOKEN_KEY: &str = "progressToken";
 /// Result `_meta` key identifying the server (2026-07-28).
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 

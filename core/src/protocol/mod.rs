@@ -9,20 +9,27 @@
 //!   writers into any [`Sink`](crate::json::Sink); an error whose id could not be read omits `id`.
 //! - [`Version`]: the revisions served (2025-06-18, 2025-11-25 by `initialize`; 2026-07-28 by
 //!   per-request `_meta`, read by [`declared_version`]).
+//! - [`write_progress`], [`write_log`]: the notifications sent while a request runs;
+//!   [`LogLevel`]: their severities.
 
 mod envelope;
 mod error;
+mod level;
 mod message;
 mod meta;
+mod notification;
 mod response;
 mod version;
 
 pub use envelope::Envelope;
 pub use error::ErrorCode;
+pub use level::LogLevel;
 pub use message::{Invalid, InvalidReason, Message, RequestId};
 pub use meta::{
-    declared_version, MetaError, CLIENT_CAPABILITIES_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
+    declared_version, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
+    PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
 };
+pub use notification::{write_log, write_progress};
 pub use response::{
     write_error, write_error_start, write_result_start, write_supported_versions,
     write_unsupported_version, MAX_REQUESTED_ECHO,

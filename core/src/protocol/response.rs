@@ -56,15 +56,15 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
     if raw.len() <= max {
         return raw;
     }
-    let bytes = raw.as_bytes();
-    let mut i = 0;
-    let mut keep = 0;
-    while i < bytes.len() {
-        let step = match bytes.get(i) {
-            Some(b'\\') => match bytes.get(i + 1) {
+    let mut keep = 0usize;
+    let mut rest = raw.as_bytes();
+    while let Some(&first) = rest.first() {
+        let step = match first {
+            b'\\' => match rest.get(1) {
                 Some(b'u') => {
-                    let high = raw
-                        .get(i + 2..i + 6)
+                    let high = rest
+                        .get(2..6)
+                        .and_then(|h| core::str::from_utf8(h).ok())
                         .and_then(|h| u16::from_str_radix(h, 16).ok())
                         .is_some_and(|u| (0xD800..0xDC00).contains(&u));
                     if high {
@@ -75,16 +75,16 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
                 }
                 _ => 2,
             },
-            Some(&b) if b < 0x80 => 1,
-            Some(&b) if b >= 0xF0 => 4,
-            Some(&b) if b >= 0xE0 => 3,
+            b if b < 0x80 => 1,
+            b if b >= 0xF0 => 4,
+            b if b >= 0xE0 => 3,
             _ => 2,
         };
-        if i + step > max {
-            break;
+        match keep.checked_add(step) {
+            Some(next) if next <= max => keep = next,
+            _ => break,
         }
-        i += step;
-        keep = i;
+        rest = rest.get(step..).unwrap_or_default();
     }
     raw.get(..keep).unwrap_or_default()
 }

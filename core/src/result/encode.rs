@@ -8,7 +8,7 @@ use serde::Serialize;
 use super::escaping::escape_into;
 use super::writer::{Payload, Raw, ResultWriter, Ser, STRUCTURED_HEAD, TEXT_BLOCK_HEAD, WRAP_HEAD};
 use super::Era;
-use crate::json::{self, CountingSink, EncodeError, Sink, SliceSink, Value};
+use crate::json::{self, move_within, CountingSink, EncodeError, Sink, SliceSink, Value};
 
 /// What a one-shot encoder wrote into the caller's buffer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -204,7 +204,7 @@ pub fn encode_structured_with<T: Serialize + ?Sized>(
     let head = structured_in_place(buf, era, |rest| json::to_slice(value, rest))?;
     let (head_len, structured, rest) = match head {
         Some((pos, structured)) => {
-            let (_, rest) = buf.split_at_mut(pos);
+            let rest = buf.get_mut(pos..).unwrap_or_default();
             (pos, Some(structured), rest)
         }
         None => {
@@ -262,31 +262,46 @@ fn structured_in_place(
         // A `Serialize` impl that wrote nothing: `"structuredContent":` cannot stay empty.
         return Err(EncodeError::Custom);
     }
-    let mut end = start + n;
+    // Positions inside `buf`: a sum that overflows cannot fit either.
+    let Some(mut end) = start.checked_add(n) else {
+        return Ok(None);
+    };
     if era == Era::Legacy && buf.get(start) != Some(&b'{') {
-        let inner = start + WRAP_HEAD.len();
-        let wrapped_end = end + WRAP_HEAD.len() + 1;
-        if wrapped_end > buf.len() {
+        let (Some(inner), Some(close_at)) = (
+            start.checked_add(WRAP_HEAD.len()),
+            end.checked_add(WRAP_HEAD.len()),
+        ) else {
+            return Ok(None);
+        };
+        if close_at >= buf.len() || !move_within(buf, start..end, inner) {
             return Ok(None);
         }
-        buf.copy_within(start..end, inner);
-        if let Some(head) = buf.get_mut(start..inner) {
+        let head = buf
+            .get_mut(start..)
+            .and_then(|rest| rest.get_mut(..WRAP_HEAD.len()));
+        if let Some(head) = head {
             head.copy_from_slice(WRAP_HEAD);
         }
-        if let Some(close) = buf.get_mut(wrapped_end - 1) {
+        if let Some(close) = buf.get_mut(close_at) {
             *close = b'}';
         }
-        end = wrapped_end;
+        // `close_at < buf.len()`: no saturation.
+        end = close_at.saturating_add(1);
     }
     pos = end;
     if put(buf, &mut pos, TEXT_BLOCK_HEAD).is_none() {
         return Ok(None);
     }
-    let (head, tail) = buf.split_at_mut(pos);
+    let Some((head, tail)) = buf.split_at_mut_checked(pos) else {
+        return Ok(None);
+    };
     let Some(escaped) = escape_into(head.get(start..end).unwrap_or_default(), tail) else {
         return Ok(None);
     };
-    pos += escaped;
+    let Some(after) = pos.checked_add(escaped) else {
+        return Ok(None);
+    };
+    pos = after;
     if put(buf, &mut pos, b"\"}").is_none() {
         return Ok(None);
     }

@@ -54,20 +54,20 @@ impl<'s, S: Sink + ?Sized> EscapingSink<'s, S> {
 
 impl<S: Sink + ?Sized> Sink for EscapingSink<'_, S> {
     fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        let mut i = 0;
+        let mut rest = bytes;
         loop {
-            let rest = bytes.get(i..).unwrap_or_default();
-            let plain = plain_run(rest);
-            if plain > 0 {
-                self.inner.put(rest.get(..plain).unwrap_or_default())?;
+            let (plain, tail) = rest
+                .split_at_checked(plain_run(rest))
+                .unwrap_or((rest, &[]));
+            if !plain.is_empty() {
+                self.inner.put(plain)?;
             }
-            i += plain;
-            let Some(&b) = bytes.get(i) else {
+            let Some((&b, after)) = tail.split_first() else {
                 return Ok(());
             };
             let (esc, n) = escape_of(b);
             self.inner.put(esc.get(..n).unwrap_or_default())?;
-            i += 1;
+            rest = after;
         }
     }
 
@@ -88,33 +88,43 @@ impl<S: Sink + ?Sized> Sink for EscapingSink<'_, S> {
 /// overwritten afterwards), so runs between escapes, which are short in JSON text, cost no
 /// variable-length copy.
 pub(crate) fn escape_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
-    let mut w = 0usize;
-    let mut i = 0usize;
-    while let (Some(chunk), Some(out)) = (src.get(i..i + 8), dst.get_mut(w..w + 8)) {
-        let word = <[u8; 8]>::try_from(chunk).ok()?;
-        out.copy_from_slice(&word);
+    let capacity = dst.len();
+    let mut src = src;
+    let mut out = dst;
+    while let Some(&word) = src.first_chunk::<8>() {
+        let Some(head) = out.first_chunk_mut::<8>() else {
+            break;
+        };
+        *head = word;
         let mask = escape_mask(u64::from_le_bytes(word));
-        if mask == 0 {
-            w += 8;
-            i += 8;
-            continue;
+        // Bytes copied as they are: the whole word, or those before the first to escape.
+        let plain = if mask == 0 {
+            8
+        } else {
+            (mask.trailing_zeros() >> 3) as usize
+        };
+        src = src.get(plain..)?;
+        out = core::mem::take(&mut out).get_mut(plain..)?;
+        if mask != 0 {
+            let (&b, after) = src.split_first()?;
+            let n = escape_byte(b, out)?;
+            out = core::mem::take(&mut out).get_mut(n..)?;
+            src = after;
         }
-        let plain = (mask.trailing_zeros() / 8) as usize;
-        w += plain;
-        i += plain;
-        w += escape_byte(*src.get(i)?, dst.get_mut(w..)?)?;
-        i += 1;
     }
     // The last few bytes (or those that meet the end of `dst`), one at a time.
-    for &b in src.get(i..)? {
+    for &b in src {
         if needs_escape(b) {
-            w += escape_byte(b, dst.get_mut(w..)?)?;
+            let n = escape_byte(b, out)?;
+            out = core::mem::take(&mut out).get_mut(n..)?;
         } else {
-            *dst.get_mut(w)? = b;
-            w += 1;
+            let (first, after) = core::mem::take(&mut out).split_first_mut()?;
+            *first = b;
+            out = after;
         }
     }
-    Some(w)
+    // `out` is the unwritten end of `dst`.
+    Some(capacity.saturating_sub(out.len()))
 }
 
 /// Writes the escape of `b` (a byte that [`needs_escape`]) at the start of `dst`.

@@ -323,7 +323,7 @@ impl<'a> Walk<'a> {
         if depth >= self.max_depth.min(json::MAX_DEPTH_LIMIT) {
             return Err(self.scan.err(DecodeErrorKind::TooDeep));
         }
-        self.scan.pos += 1;
+        self.scan.bump();
         Ok(())
     }
 
@@ -336,7 +336,7 @@ impl<'a> Walk<'a> {
     ) -> Result<(), DecodeError> {
         self.open(depth)?;
         if self.scan.peek_token()? == b'}' {
-            self.scan.pos += 1;
+            self.scan.bump();
             return Ok(());
         }
         loop {
@@ -352,9 +352,9 @@ impl<'a> Walk<'a> {
             self.scan.skip_ws();
             member(self, key)?;
             match self.scan.peek_token()? {
-                b',' => self.scan.pos += 1,
+                b',' => self.scan.bump(),
                 b'}' => {
-                    self.scan.pos += 1;
+                    self.scan.bump();
                     return Ok(());
                 }
                 _ => return Err(self.scan.err(DecodeErrorKind::UnexpectedByte)),
@@ -406,7 +406,7 @@ impl<'a> Walk<'a> {
     fn content(&mut self) -> Result<(), DecodeError> {
         self.open(1)?;
         if self.scan.peek_token()? == b']' {
-            self.scan.pos += 1;
+            self.scan.bump();
             return Ok(());
         }
         loop {
@@ -429,9 +429,9 @@ impl<'a> Walk<'a> {
                 self.note::<()>(Err(ResultError::NotAnObject { offset }));
             }
             match self.scan.peek_token()? {
-                b',' => self.scan.pos += 1,
+                b',' => self.scan.bump(),
                 b']' => {
-                    self.scan.pos += 1;
+                    self.scan.bump();
                     return Ok(());
                 }
                 _ => return Err(self.scan.err(DecodeErrorKind::UnexpectedByte)),

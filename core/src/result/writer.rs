@@ -302,6 +302,26 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
         self.sink.put_byte(b'}')
     }
 
+    /// Adds an embedded `resource` block with text contents
+    /// (`{"type":"resource","resource":{"uri":…,"mimeType":…,"text":…}}`); `mime_type` is left
+    /// out when `None`.
+    pub fn resource_text(
+        &mut self,
+        uri: &str,
+        mime_type: Option<&str>,
+        text: &str,
+    ) -> Result<(), EncodeError> {
+        self.open_block()?;
+        self.sink
+            .put(b"{\"type\":\"resource\",\"resource\":{\"uri\":")?;
+        json::write_string(self.sink, uri)?;
+        if let Some(mime_type) = mime_type {
+            self.member(b",\"mimeType\":", mime_type)?;
+        }
+        self.member(b",\"text\":", text)?;
+        self.sink.put(b"}}")
+    }
+
     /// Writes the end of the result: closes the content array, then `isError` and `resultType`
     /// as the flags and era ask.
     pub fn finish(mut self) -> Result<(), EncodeError> {
@@ -356,7 +376,7 @@ mod tests {
     use crate::json::{CountingSink, SliceSink};
 
     fn run(f: impl Fn(&mut dyn Sink) -> Result<(), EncodeError>) -> std::string::String {
-        let mut buf = [0u8; 512];
+        let mut buf = [0u8; 1024];
         let mut sink = SliceSink::new(&mut buf);
         f(&mut sink).unwrap();
         let n = sink.finish().unwrap();
@@ -391,6 +411,8 @@ mod tests {
                 Some("log \"1\""),
             )?;
             w.resource_link("https://x.invalid/", "x", None, None)?;
+            w.resource_text("test://r", Some("application/json"), r#"{"a":1}"#)?;
+            w.resource_text("test://s", None, "s")?;
             w.set_error(true);
             w.finish()
         });
@@ -404,7 +426,9 @@ mod tests {
                 r#"{"type":"image","data":"AAEC/w==","mimeType":"image/jpeg"},"#,
                 r#"{"type":"audio","data":"YWI=","mimeType":"audio/mpeg"},"#,
                 r#"{"type":"resource_link","uri":"file:///a.csv","name":"a.csv","mimeType":"text/csv","description":"log \"1\""},"#,
-                r#"{"type":"resource_link","uri":"https://x.invalid/","name":"x"}],"isError":true}"#
+                r#"{"type":"resource_link","uri":"https://x.invalid/","name":"x"},"#,
+                r#"{"type":"resource","resource":{"uri":"test://r","mimeType":"application/json","text":"{\"a\":1}"}},"#,
+                r#"{"type":"resource","resource":{"uri":"test://s","text":"s"}}],"isError":true}"#
             )
         );
     }

@@ -37,28 +37,36 @@ impl fmt::Write for Message {
         if self.full {
             return Err(fmt::Error);
         }
+        // Checked when compiled: the marker fits.
+        const ROOM: usize = MESSAGE_CAPACITY - MARKER.len();
+        // `len <= MESSAGE_CAPACITY` (60) and `s.len() <= isize::MAX`: the sum does not wrap.
         let len = usize::from(self.len);
-        let room = MESSAGE_CAPACITY - MARKER.len();
-        if len + s.len() <= room {
-            if let Some(dst) = self.buf.get_mut(len..len + s.len()) {
+        let total = len.wrapping_add(s.len());
+        if total <= ROOM {
+            if let Some(dst) = self.buf.get_mut(len..total) {
                 dst.copy_from_slice(s.as_bytes());
             }
-            self.len = u8::try_from(len + s.len()).unwrap_or(u8::MAX);
+            self.len = u8::try_from(total).unwrap_or(u8::MAX);
             return Ok(());
         }
         // Keep whole characters up to the room left, then the marker, then stop writing.
-        let mut cut = room.saturating_sub(len).min(s.len());
+        let mut cut = ROOM.saturating_sub(len).min(s.len());
+        // 0 is a char boundary: `cut` stops before it could wrap.
         while !s.is_char_boundary(cut) {
-            cut -= 1;
+            cut = cut.wrapping_sub(1);
         }
-        let end = len + cut;
-        if let Some(dst) = self.buf.get_mut(len..end) {
-            dst.copy_from_slice(s.as_bytes().get(..cut).unwrap_or_default());
+        // `cut <= room - len` when `len <= room`; else `cut == 0`: `end <= MESSAGE_CAPACITY`.
+        let end = len.wrapping_add(cut);
+        let marker_end = end.wrapping_add(MARKER.len());
+        // Both exactly `cut` bytes long, so `copy_from_slice` cannot fail its length check.
+        let dst = self.buf.get_mut(len..).and_then(|rest| rest.get_mut(..cut));
+        if let (Some(dst), Some(src)) = (dst, s.as_bytes().get(..cut)) {
+            dst.copy_from_slice(src);
         }
-        if let Some(dst) = self.buf.get_mut(end..end + MARKER.len()) {
+        if let Some(dst) = self.buf.get_mut(end..marker_end) {
             dst.copy_from_slice(MARKER.as_bytes());
         }
-        self.len = u8::try_from(end + MARKER.len()).unwrap_or(u8::MAX);
+        self.len = u8::try_from(marker_end).unwrap_or(u8::MAX);
         self.full = true;
         Err(fmt::Error)
     }

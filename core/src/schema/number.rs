@@ -41,7 +41,7 @@ impl<'a> Decimal<'a> {
             .unwrap_or(rest.len());
         let (mantissa, exp_part) = rest.split_at(mantissa_end);
         let (int, frac) = match mantissa.iter().position(|&b| b == b'.') {
-            Some(dot) => (mantissa.get(..dot)?, mantissa.get(dot + 1..)?),
+            Some(dot) => (mantissa.get(..dot)?, mantissa.get(dot.wrapping_add(1)..)?), // dot < len
             None => (mantissa, &[][..]),
         };
         if int.is_empty()
@@ -65,23 +65,26 @@ impl<'a> Decimal<'a> {
     pub(crate) fn parse_checked(raw: &'a str) -> Self {
         let b = raw.as_bytes();
         let neg = b.first() == Some(&b'-');
+        // `i` only steps past a byte that exists (`b.get(i)` is `Some`): `i <= b.len()`.
         let mut i = usize::from(neg);
         let int_start = i;
         while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
+            i = i.wrapping_add(1);
         }
         let int = b.get(int_start..i).unwrap_or_default();
         let mut frac: &[u8] = &[];
         if b.get(i) == Some(&b'.') {
-            i += 1;
+            i = i.wrapping_add(1);
             let frac_start = i;
             while b.get(i).is_some_and(u8::is_ascii_digit) {
-                i += 1;
+                i = i.wrapping_add(1);
             }
             frac = b.get(frac_start..i).unwrap_or_default();
         }
         let exp = match b.get(i) {
-            Some(b'e' | b'E') => parse_exponent(b.get(i + 1..).unwrap_or_default()).unwrap_or(0),
+            Some(b'e' | b'E') => {
+                parse_exponent(b.get(i.wrapping_add(1)..).unwrap_or_default()).unwrap_or(0)
+            }
             _ => 0,
         };
         Self::from_parts(neg, int, frac, exp)
@@ -89,14 +92,17 @@ impl<'a> Decimal<'a> {
 
     fn from_parts(neg: bool, int: &'a [u8], frac: &'a [u8], exp: i64) -> Self {
         let nonzero = |b: &u8| *b != b'0';
-        let first = int
-            .iter()
-            .position(nonzero)
-            .or_else(|| frac.iter().position(nonzero).map(|p| int.len() + p));
+        // Two byte slices are each at most `isize::MAX` long, so `int.len() + p` (`p` a
+        // position in `frac`) does not wrap.
+        let first = int.iter().position(nonzero).or_else(|| {
+            frac.iter()
+                .position(nonzero)
+                .map(|p| int.len().wrapping_add(p))
+        });
         let last = frac
             .iter()
             .rposition(nonzero)
-            .map(|p| int.len() + p)
+            .map(|p| int.len().wrapping_add(p))
             .or_else(|| int.iter().rposition(nonzero));
         Self {
             neg,
@@ -118,10 +124,13 @@ impl<'a> Decimal<'a> {
 
     /// Power of ten of digit position `i`.
     fn place(&self, i: usize) -> i64 {
-        // Lengths are far below 2^47, so none of this can overflow.
+        // Lengths are far below 2^47, so none of this saturates (it only could past that).
         let int_len = i64::try_from(self.int.len()).unwrap_or(EXP_LIMIT);
         let i = i64::try_from(i).unwrap_or(EXP_LIMIT);
-        int_len - 1 - i + self.exp
+        int_len
+            .saturating_sub(1)
+            .saturating_sub(i)
+            .saturating_add(self.exp)
     }
 
     /// True for zero (any sign, any exponent).
@@ -144,7 +153,7 @@ impl<'a> Decimal<'a> {
 
     /// Number of significant digits (0 for zero).
     pub(crate) fn significant_digits(&self) -> usize {
-        self.sig.map_or(0, |(f, l)| l - f + 1)
+        self.sig.map_or(0, |(f, l)| sig_len(f, l))
     }
 
     /// The value as `u64` when it is a non-negative integer; saturates at `u64::MAX`.
@@ -161,7 +170,7 @@ impl<'a> Decimal<'a> {
         }
         let mut v: u64 = 0;
         // Every place from `top` down to 0 contributes a digit (0 past `last`).
-        let places = usize::try_from(top).unwrap_or(0) + 1;
+        let places = usize::try_from(top).unwrap_or(0).wrapping_add(1); // top < 20
         for i in (first..).take(places) {
             let d = if i <= last { self.digit(i) } else { 0 };
             v = match v.checked_mul(10).and_then(|v| v.checked_add(u64::from(d))) {
@@ -202,10 +211,19 @@ impl<'a> Decimal<'a> {
         if lead != Ordering::Equal {
             return lead;
         }
-        let (na, nb) = (la - fa + 1, lb - fb + 1);
+        let (na, nb) = (sig_len(fa, la), sig_len(fb, lb));
         for k in 0..na.max(nb) {
-            let da = if k < na { self.digit(fa + k) } else { 0 };
-            let db = if k < nb { other.digit(fb + k) } else { 0 };
+            // `k < n` makes `f + k <= l`: no wrap.
+            let da = if k < na {
+                self.digit(fa.wrapping_add(k))
+            } else {
+                0
+            };
+            let db = if k < nb {
+                other.digit(fb.wrapping_add(k))
+            } else {
+                0
+            };
             if da != db {
                 return da.cmp(&db);
             }
@@ -219,7 +237,7 @@ impl<'a> Decimal<'a> {
     /// [`MULTIPLE_OF_MAX_DIGITS`] significant digits (the compiler refuses those).
     pub(crate) fn is_multiple_of(&self, divisor: &Decimal<'_>) -> Option<bool> {
         let (df, dl) = divisor.sig?;
-        if divisor.neg || dl - df + 1 > MULTIPLE_OF_MAX_DIGITS {
+        if divisor.neg || sig_len(df, dl) > MULTIPLE_OF_MAX_DIGITS {
             return None;
         }
         let Some((xf, xl)) = self.sig else {
@@ -231,7 +249,8 @@ impl<'a> Decimal<'a> {
         // cores).
         let mut d: u64 = 0;
         for i in df..=dl {
-            d = d * 10 + u64::from(divisor.digit(i));
+            // At most 18 digits (checked above): `d < 10^18`.
+            d = d.wrapping_mul(10).wrapping_add(u64::from(divisor.digit(i)));
         }
         let (a, b) = (self.place(xl), divisor.place(dl));
         if a < b {
@@ -247,7 +266,7 @@ impl<'a> Decimal<'a> {
             r = digit_step(r, self.digit(i), d);
         }
         // X × 10^shift mod D.
-        let shift = u64::try_from(a - b).unwrap_or(u64::MAX);
+        let shift = a.abs_diff(b); // `a >= b`: this is `a - b`, and never overflows
         if shift <= 64 {
             for _ in 0..shift {
                 r = digit_step(r, 0, d);
@@ -355,7 +374,7 @@ pub(crate) fn lexeme_is_integer(raw: &str) -> bool {
     let Some(dot_or_exp) = b.iter().position(|&c| matches!(c, b'.' | b'e' | b'E')) else {
         return true;
     };
-    let rest = b.get(dot_or_exp + 1..).unwrap_or_default();
+    let rest = b.get(dot_or_exp.wrapping_add(1)..).unwrap_or_default(); // a position < len
     if b.get(dot_or_exp) == Some(&b'.') && rest.iter().all(|&c| c == b'0') {
         return true;
     }
@@ -369,7 +388,11 @@ pub(crate) fn lexeme_is_multiple_of(x: &str, divisor: &str) -> bool {
     // A power of ten without exponent (`0.01`, `1`, `100`, the usual divisors) and an
     // instance without exponent: only the digits' positions matter.
     if let (Some(k), Some((_, int, frac))) = (power_of_ten(divisor), split_plain(x)) {
-        let frac_len = frac.iter().rposition(|&c| c != b'0').map_or(0, |p| p + 1);
+        // `p < frac.len()`: no wrap.
+        let frac_len = frac
+            .iter()
+            .rposition(|&c| c != b'0')
+            .map_or(0, |p| p.wrapping_add(1));
         return match usize::try_from(k) {
             // 10^-k: at most k significant fraction digits.
             Err(_) => frac_len as u64 <= k.unsigned_abs(),
@@ -379,7 +402,7 @@ pub(crate) fn lexeme_is_multiple_of(x: &str, divisor: &str) -> bool {
                     && (int == b"0"
                         || int.len() > k
                             && int
-                                .get(int.len() - k..)
+                                .get(int.len().wrapping_sub(k)..) // `int.len() > k`
                                 .is_some_and(|z| z.iter().all(|&c| c == b'0')))
             }
         };
@@ -405,26 +428,33 @@ fn power_of_ten(s: &str) -> Option<i64> {
     }
     // `0.1`, `0.01`, …, possibly followed by zeros.
     let one = frac.iter().position(|&c| c != b'0')?;
-    let after = frac.get(one + 1..).unwrap_or_default();
+    // `one < frac.len()`, so `one + 1` does not wrap; `k >= 1` negates.
+    let after = frac.get(one.wrapping_add(1)..).unwrap_or_default();
     (frac.get(one) == Some(&b'1') && zeros(after))
-        .then(|| i64::try_from(one + 1).ok().map(|k| -k))
+        .then(|| {
+            i64::try_from(one.wrapping_add(1))
+                .ok()
+                .map(i64::wrapping_neg)
+        })
         .flatten()
 }
 
 /// `(r × 10 + digit) mod m` for `r < m <= 10^18`, by subtraction (the sum is below `10 m`).
 fn digit_step(r: u64, digit: u8, m: u64) -> u64 {
-    let mut x = r * 10 + u64::from(digit);
+    // `r < 10^18`: the sum is below `10^19 + 10 < 2^64`; `x >= m` before each subtraction.
+    let mut x = r.wrapping_mul(10).wrapping_add(u64::from(digit));
     while x >= m {
-        x -= m;
+        x = x.wrapping_sub(m);
     }
     x
 }
 
 /// `(a + b) mod m` for `a, b < m < 2^63`.
 fn add_mod(a: u64, b: u64, m: u64) -> u64 {
-    let s = a + b;
+    // Below `2m < 2^64`; `s >= m` before the subtraction.
+    let s = a.wrapping_add(b);
     if s >= m {
-        s - m
+        s.wrapping_sub(m)
     } else {
         s
     }
@@ -457,6 +487,12 @@ fn pow10_mod(mut e: u64, m: u64) -> u64 {
     result
 }
 
+/// The number of digits from position `first` to `last` (`first <= last`, both positions in
+/// one lexeme, so this never wraps).
+const fn sig_len(first: usize, last: usize) -> usize {
+    last.wrapping_sub(first).wrapping_add(1)
+}
+
 fn parse_exponent(e: &[u8]) -> Option<i64> {
     let (neg, digits) = match e.split_first() {
         Some((b'-', rest)) => (true, rest),
@@ -466,11 +502,16 @@ fn parse_exponent(e: &[u8]) -> Option<i64> {
     if digits.is_empty() || !digits.iter().all(u8::is_ascii_digit) {
         return None;
     }
+    // `v <= EXP_LIMIT` (2^48) before each step, so `v * 10 + 9` does not wrap; `b` is an ASCII
+    // digit (checked above).
     let mut v: i64 = 0;
     for &b in digits {
-        v = (v * 10 + i64::from(b - b'0')).min(EXP_LIMIT);
+        v = v
+            .wrapping_mul(10)
+            .wrapping_add(i64::from(b.wrapping_sub(b'0')))
+            .min(EXP_LIMIT);
     }
-    Some(if neg { -v } else { v })
+    Some(if neg { v.wrapping_neg() } else { v })
 }
 
 #[cfg(test)]

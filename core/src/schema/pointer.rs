@@ -159,10 +159,11 @@ pub(crate) fn escaped_len(segment: &str) -> usize {
 pub(crate) fn format_index(mut i: usize, buf: &mut [u8; 20]) -> &str {
     let mut pos = buf.len();
     loop {
-        pos -= 1;
+        // The loop stops at `pos == 0`, so this does not wrap.
+        pos = pos.wrapping_sub(1);
         if let Some(slot) = buf.get_mut(pos) {
             // `i % 10` is below 10.
-            *slot = b'0' + (i % 10) as u8;
+            *slot = b'0'.wrapping_add((i % 10) as u8);
         }
         i /= 10;
         if i == 0 || pos == 0 {

@@ -46,7 +46,8 @@ impl Uri {
     /// below `floor` (the end of scheme and authority).
     fn pop_segment(&mut self, floor: usize) {
         let path = self.buf.get(floor..self.len).unwrap_or_default();
-        self.len = floor + path.iter().rposition(|&b| b == b'/').unwrap_or(0);
+        // A position in `buf[floor..len]`: below `len`, no wrap.
+        self.len = floor.wrapping_add(path.iter().rposition(|&b| b == b'/').unwrap_or(0));
     }
 }
 
@@ -73,7 +74,10 @@ fn split(s: &str) -> Parts<'_> {
         .find(':')
         .filter(|&i| i > 0 && !rest.get(..i).unwrap_or_default().contains('/'));
     let (scheme, rest) = match scheme_end {
-        Some(i) => (rest.get(..i), rest.get(i + 1..).unwrap_or_default()),
+        Some(i) => (
+            rest.get(..i),
+            rest.get(i.wrapping_add(1)..).unwrap_or_default(),
+        ), // i < len
         None => (None, rest),
     };
     let (authority, path) = match rest.strip_prefix("//") {
@@ -130,7 +134,9 @@ pub(crate) fn resolve(base: &str, reference: &str) -> Option<Uri> {
                 let mut merged = Uri::new();
                 if b.authority.is_some() && b.path.is_empty() {
                     merged.push("/")?;
-                } else if let Some(slash) = b.path.rfind('/') {
+                } else if let Some(slash) = b.path.bytes().rposition(|c| c == b'/') {
+                    // (A byte search: `str::rfind` keeps a bounds check the optimiser cannot
+                    // remove.)
                     merged.push(b.path.get(..=slash).unwrap_or_default())?;
                 }
                 merged.push(r.path)?;
@@ -186,7 +192,7 @@ fn remove_dots(out: &mut Uri, floor: usize, input: &str) -> Option<()> {
             let end = rest
                 .get(start..)
                 .and_then(|r| r.find('/'))
-                .map_or(rest.len(), |i| i + start);
+                .map_or(rest.len(), |i| i.wrapping_add(start)); // a position in `rest`
             out.push(rest.get(..end).unwrap_or_default())?;
             rest = rest.get(end..).unwrap_or_default();
         }

@@ -3,11 +3,12 @@
 use core::fmt;
 
 use crate::json::{Dec, Kind, SliceSink, Text, Value};
-use crate::protocol::{write_result_start, Envelope, ErrorCode, RequestId, Version};
+use crate::protocol::{write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version};
 use crate::result::{self, Era, ResultWriter};
 
 use super::handler::{Failure, Shape};
-use super::{error_line, fallback, Call, Done, Handler, Output, Server};
+use super::reply::{error_line, fallback};
+use super::{Call, Done, Output, Server};
 
 /// Longest client-supplied tool name echoed in an "Unknown tool" error.
 const MAX_ECHOED_NAME: usize = 64;
@@ -34,40 +35,81 @@ fn error_result(body: &mut [u8], era: Era, args: fmt::Arguments<'_>) -> Option<u
     .map(|e| e.len)
 }
 
-impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
-    pub(super) fn tools_call(
-        &mut self,
-        id: RequestId<'_>,
-        params: &Envelope<'_>,
+/// A `tools/call` ready for its handler: the tool found, the arguments checked, and the
+/// response's head (`{"jsonrpc":"2.0","id":…,"result":`) written at the start of the output
+/// buffer.
+#[derive(Debug)]
+pub(super) struct Prepared<'l> {
+    pub(super) call: Call<'l>,
+    pub(super) id: RequestId<'l>,
+    era: Era,
+    shape: Shape,
+    /// Length of the response head in the output buffer.
+    head: usize,
+    /// The request's `_meta.progressToken` (raw JSON), when it is a string or an integer.
+    pub(super) progress_token: Option<&'l str>,
+    /// The least severe log level sent for this request.
+    pub(super) log_level: Option<LogLevel>,
+}
+
+impl Prepared<'_> {
+    /// Where the handler writes its result: the output buffer after the head, less the
+    /// closing `}` and LF.
+    pub(super) fn output<'o>(&self, out: &'o mut [u8]) -> Option<Output<'o>> {
+        let end = out.len().saturating_sub(2);
+        let body = out.get_mut(self.head..end)?;
+        Some(Output::new(body, self.era, self.shape))
+    }
+}
+
+/// The request's progress token: its raw text when it is a string or an integer.
+fn progress_token<'l>(params: &Envelope<'l>) -> Option<&'l str> {
+    params
+        .progress_token
+        .and_then(RequestId::from_value)
+        .map(|t| t.raw())
+}
+
+impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
+    /// Finds the tool, checks the arguments and writes the response head: the call to run,
+    /// or the complete error line already written.
+    pub(super) fn prepare<'l>(
+        &self,
+        id: RequestId<'l>,
+        params: &Envelope<'l>,
         version: Version,
+        log_level: Option<LogLevel>,
         out: &mut [u8],
-    ) -> Option<usize> {
+    ) -> Result<Prepared<'l>, Option<usize>>
+    where
+        'a: 'l,
+    {
         let Some(name) = params.name.and_then(|n| n.as_str()) else {
-            return error_line(
+            return Err(error_line(
                 out,
                 Some(id),
                 ErrorCode::InvalidParams,
                 "Invalid params: \"name\" must be a string",
-            );
+            ));
         };
         let Some(index) = self.tools.iter().position(|t| name.eq_str(t.name)) else {
             let mut message = [0u8; 14 + MAX_ECHOED_NAME];
             let text = unknown_tool_message(&mut message, name.raw());
-            return error_line(out, Some(id), ErrorCode::InvalidParams, text);
+            return Err(error_line(out, Some(id), ErrorCode::InvalidParams, text));
         };
         let arguments = match params.arguments {
-            None => Value::parse(b"{}").ok()?,
+            None => Value::parse(b"{}").map_err(|_| None)?,
             Some(a) if a.kind() == Kind::Object => a,
             Some(_) => {
-                return error_line(
+                return Err(error_line(
                     out,
                     Some(id),
                     ErrorCode::InvalidParams,
                     "Invalid params: \"arguments\" must be an object",
-                )
+                ))
             }
         };
-        let tool = self.tools.get(index)?;
+        let tool = self.tools.get(index).ok_or(None)?;
         let era = if version.is_legacy() {
             Era::Legacy
         } else {
@@ -84,56 +126,85 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
         // Envelope first, the result after it, `}` and LF at the end.
         let mut sink = SliceSink::new(&mut *out);
         if write_result_start(&mut sink, id).is_err() {
-            return fallback(out, Some(id));
+            return Err(fallback(out, Some(id)));
         }
         let Ok(head) = sink.finish() else {
-            return fallback(out, Some(id));
+            return Err(fallback(out, Some(id)));
         };
-        let end = out.len().saturating_sub(2);
-        let Some(body) = out.get_mut(head..end) else {
-            return fallback(out, Some(id));
+        let prepared = Prepared {
+            call: Call {
+                tool,
+                index,
+                arguments,
+                version,
+            },
+            id,
+            era,
+            shape,
+            head,
+            progress_token: progress_token(params),
+            log_level,
         };
-
-        let len = if let Err(violation) = self.checks.input(index, arguments) {
-            error_result(
-                body,
+        if let Err(violation) = self.checks.input(index, arguments) {
+            let Some(body) = prepared.output(out) else {
+                return Err(fallback(out, Some(id)));
+            };
+            let len = error_result(
+                body.into_buf(),
                 era,
                 format_args!(
                     "Invalid arguments for tool {}: {violation}",
                     Text(tool.name)
                 ),
-            )
-        } else {
-            let call = Call {
-                tool,
-                index,
-                arguments,
-                version,
-            };
-            let done = self
-                .handler
-                .call(&call, Output::new(&mut *body, era, shape));
-            self.settle(index, done, body, era, shape)
+            );
+            return Err(self.close(&prepared, len, out));
+        }
+        Ok(prepared)
+    }
+
+    /// Settles the handler's outcome and closes the response line; its length.
+    pub(super) fn finish<E: fmt::Display>(
+        &self,
+        prepared: &Prepared<'_>,
+        done: Result<Done, E>,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let len = match prepared.output(out) {
+            Some(body) => self.settle(
+                prepared.call.index,
+                done,
+                body.into_buf(),
+                prepared.era,
+                prepared.shape,
+            ),
+            None => None,
         };
+        self.close(prepared, len, out)
+    }
+
+    /// Writes `}` and LF after a result of `len` bytes (or the fallback error when there is
+    /// none); the line's length.
+    fn close(&self, prepared: &Prepared<'_>, len: Option<usize>, out: &mut [u8]) -> Option<usize> {
+        let id = Some(prepared.id);
         let Some(len) = len else {
-            return fallback(out, Some(id));
+            return fallback(out, id);
         };
-        let close = head + len;
+        let close = prepared.head + len;
         match out.get_mut(close..close + 2) {
             Some(tail) => {
                 tail.copy_from_slice(b"}\n");
                 Some(close + 2)
             }
-            None => fallback(out, Some(id)),
+            None => fallback(out, id),
         }
     }
 
     /// Turns the handler's outcome into the final result in `body`: kept when it is valid,
     /// replaced by an `isError` result that says what is wrong otherwise. Returns its length.
-    fn settle(
+    fn settle<E: fmt::Display>(
         &self,
         index: usize,
-        done: Result<Done, H::Error>,
+        done: Result<Done, E>,
         body: &mut [u8],
         era: Era,
         shape: Shape,

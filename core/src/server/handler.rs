@@ -147,6 +147,11 @@ impl<'o> Output<'o> {
         Self { buf, era, shape }
     }
 
+    /// The buffer itself (for the engine's own error results).
+    pub(crate) fn into_buf(self) -> &'o mut [u8] {
+        self.buf
+    }
+
     /// The result era of this request (legacy 2025 peers or 2026-07-28).
     pub fn era(&self) -> Era {
         self.era
@@ -235,7 +240,7 @@ impl<'o> Output<'o> {
     }
 
     /// A result without structured content, built block by block (`text`, `image`, `audio`,
-    /// `resource_link`; `set_error(true)` makes it a tool error).
+    /// `resource_link`, `resource_text`; `set_error(true)` makes it a tool error).
     pub fn blocks(
         self,
         build: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,

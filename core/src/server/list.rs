@@ -1,10 +1,12 @@
-//! `tools/list`: tool entries, byte-budgeted pages and opaque cursors.
+//! `tools/list`: tool entries as each revision shows them, and pages budgeted in bytes.
 
-use crate::json::{write_compact, write_string, write_u64, EncodeError, JsonStr, Sink};
-use crate::protocol::Version;
+use crate::json::{write_compact, write_string, CountingSink, EncodeError, Sink, SliceSink};
+use crate::protocol::{write_result_start, Envelope, ErrorCode, RequestId, Version};
 
+use super::cursor::{decode_cursor, encode_cursor};
+use super::reply::{error_line, fallback};
 use super::tool::{Annotations, Icon};
-use super::Tool;
+use super::{Server, Tool};
 
 fn member_str<S: Sink + ?Sized>(sink: &mut S, key: &[u8], value: &str) -> Result<(), EncodeError> {
     sink.put(key)?;
@@ -115,102 +117,98 @@ pub(crate) fn write_tool<S: Sink + ?Sized>(
     sink.put_byte(b'}')
 }
 
-/// Length of an encoded cursor: 4 hex digits of index, 8 of tag.
-pub(crate) const CURSOR_LEN: usize = 12;
-
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-/// FNV-1a, 32 bits.
-pub(crate) fn fnv1a(mut hash: u32, bytes: &[u8]) -> u32 {
-    for &b in bytes {
-        hash ^= u32::from(b);
-        hash = hash.wrapping_mul(0x0100_0193);
+impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
+    /// Writes the end of a `tools/list` result after the last tool: `]`, `nextCursor` when
+    /// `next` is set, the 2026 cache members, `}`.
+    pub(super) fn write_list_tail<S: Sink + ?Sized>(
+        &self,
+        s: &mut S,
+        version: Version,
+        next: Option<u16>,
+    ) -> Result<(), EncodeError> {
+        s.put_byte(b']')?;
+        if let Some(next) = next {
+            s.put(b",\"nextCursor\":\"")?;
+            s.put(&encode_cursor(self.salt, next))?;
+            s.put_byte(b'"')?;
+        }
+        if !version.is_legacy() {
+            self.config.write_cache_tail(s)?;
+        }
+        s.put_byte(b'}')
     }
-    hash
-}
 
-/// FNV-1a offset basis.
-pub(crate) const FNV_START: u32 = 0x811c_9dc5;
-
-/// The salt of a tool list: a hash of its names, so a cursor from another tool list (another
-/// firmware) is refused.
-pub(crate) fn salt(tools: &[Tool]) -> u32 {
-    let mut h = FNV_START;
-    for t in tools {
-        h = fnv1a(h, t.name.as_bytes());
-        h = fnv1a(h, &[0]);
-    }
-    h
-}
-
-fn tag(salt: u32, index: u16) -> u32 {
-    fnv1a(fnv1a(FNV_START, &salt.to_le_bytes()), &index.to_le_bytes())
-}
-
-/// The cursor that resumes the listing at tool `index`: `iiiitttttttt` in lowercase hex.
-pub(crate) fn encode_cursor(salt: u32, index: u16) -> [u8; CURSOR_LEN] {
-    let mut out = [0u8; CURSOR_LEN];
-    let value = (u64::from(index) << 32) | u64::from(tag(salt, index));
-    for (i, slot) in out.iter_mut().enumerate() {
-        let shift = 4 * (CURSOR_LEN - 1 - i);
-        *slot = HEX
-            .get(usize::try_from((value >> shift) & 0xf).unwrap_or(0))
-            .copied()
-            .unwrap_or(b'0');
-    }
-    out
-}
-
-/// The tool index a cursor resumes at, if the cursor is one this tool list issued.
-pub(crate) fn decode_cursor(salt: u32, count: usize, cursor: JsonStr<'_>) -> Option<usize> {
-    let text = cursor.as_plain()?.as_bytes();
-    if text.len() != CURSOR_LEN {
-        return None;
-    }
-    let mut value = 0u64;
-    for &c in text {
-        let digit = HEX.iter().position(|&h| h == c)?;
-        value = (value << 4) | u64::try_from(digit).ok()?;
-    }
-    let index = u16::try_from(value >> 32).ok()?;
-    let ok = u64::from(tag(salt, index)) == value & 0xffff_ffff;
-    let index = usize::from(index);
-    (ok && index > 0 && index < count).then_some(index)
-}
-
-/// Writes `n` in decimal.
-pub(crate) fn write_usize<S: Sink + ?Sized>(sink: &mut S, n: usize) -> Result<(), EncodeError> {
-    write_u64(sink, u64::try_from(n).unwrap_or(u64::MAX))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::json::Value;
-
-    #[test]
-    fn cursors_round_trip_and_refuse_strangers() {
-        let tools = [
-            Tool::new("a", "{}"),
-            Tool::new("b", "{}"),
-            Tool::new("c", "{}"),
-        ];
-        let s = salt(&tools);
-        let c = encode_cursor(s, 2);
-        let quoted = std::format!("\"{}\"", core::str::from_utf8(&c).unwrap());
-        let v = Value::parse(quoted.as_bytes()).unwrap();
-        assert_eq!(decode_cursor(s, 3, v.as_str().unwrap()), Some(2));
-        // Another tool list, an index out of range, garbage: refused.
-        assert_eq!(decode_cursor(s ^ 1, 3, v.as_str().unwrap()), None);
-        assert_eq!(decode_cursor(s, 2, v.as_str().unwrap()), None);
-        for bad in [
-            "\"\"",
-            "\"000200000000\"",
-            "\"zzzzzzzzzzzz\"",
-            "\"next-page-cursor\"",
-        ] {
-            let v = Value::parse(bad.as_bytes()).unwrap();
-            assert_eq!(decode_cursor(s, 3, v.as_str().unwrap()), None, "{bad}");
+    /// Answers `tools/list`: the page that starts at the request's cursor and holds as many
+    /// tools as fit min([`Config::page_bytes`](super::Config::page_bytes), `out`).
+    pub(super) fn tools_list(
+        &mut self,
+        id: RequestId<'_>,
+        params: &Envelope<'_>,
+        version: Version,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let start = match params.cursor {
+            None => 0,
+            Some(cursor) => match cursor
+                .as_str()
+                .and_then(|c| decode_cursor(self.salt, TOOLS, c))
+            {
+                Some(start) => start,
+                None => {
+                    return error_line(out, Some(id), ErrorCode::InvalidParams, "Invalid cursor")
+                }
+            },
+        };
+        let budget = self.config.page_bytes.min(out.len());
+        let tail = |next: bool| {
+            let mut c = CountingSink::default();
+            // A cursor is always the same length, so any index measures it.
+            let _ = self.write_list_tail(&mut c, version, next.then_some(1));
+            c.count + 2 // `}` closing the response and LF
+        };
+        let (with_cursor, without_cursor) = (tail(true), tail(false));
+        let mut sink = SliceSink::new(out.get_mut(..budget).unwrap_or_default());
+        let head = write_result_start(&mut sink, id).and_then(|()| sink.put(b"{\"tools\":["));
+        if head.is_err() {
+            return fallback(out, Some(id));
+        }
+        let mut next = None;
+        for (index, tool) in self.tools.iter().enumerate().skip(start) {
+            let object = self.object_output.get(index).copied().unwrap_or(false);
+            let mut c = CountingSink::default();
+            let _ = write_tool(&mut c, tool, version, object);
+            let comma = usize::from(index > start);
+            let reserve = if index + 1 < TOOLS {
+                with_cursor
+            } else {
+                without_cursor
+            };
+            if sink.len() + comma + c.count + reserve > budget {
+                if index == start {
+                    // Cannot happen with an output buffer of `required_output_len` bytes.
+                    return fallback(out, Some(id));
+                }
+                next = u16::try_from(index).ok();
+                break;
+            }
+            let written = if comma == 1 {
+                sink.put_byte(b',')
+            } else {
+                Ok(())
+            };
+            if written
+                .and_then(|()| write_tool(&mut sink, tool, version, object))
+                .is_err()
+            {
+                return fallback(out, Some(id));
+            }
+        }
+        let done = self
+            .write_list_tail(&mut sink, version, next)
+            .and_then(|()| sink.put(b"}\n"));
+        match done.and_then(|()| sink.finish()) {
+            Ok(n) => Some(n),
+            Err(_) => fallback(out, Some(id)),
         }
     }
 }

@@ -4,6 +4,7 @@ use std::string::String;
 use std::vec::Vec;
 
 use super::*;
+use crate::protocol::Version;
 
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 

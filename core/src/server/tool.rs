@@ -16,9 +16,11 @@ pub const MAX_TOOL_NAME_LEN: usize = 128;
 /// | `openWorldHint` | `true`: it may touch external entities |
 ///
 /// Hints are not a security boundary: clients must not trust them from an untrusted server.
-/// A sensor read should say [`Annotations::SENSOR`] (read-only, closed world).
+/// A sensor read should say [`Annotations::SENSOR`] (read-only, closed world). Built from
+/// [`Annotations::NONE`] or a preset and the setters (`#[non_exhaustive]`, as [`Tool`] is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub struct Annotations {
     /// `title`: a display name (the tool's own `title` takes precedence).
     pub title: Option<&'static str>,
@@ -109,9 +111,11 @@ impl Theme {
     }
 }
 
-/// An icon (2025-11-25 and later; not sent to 2025-06-18 peers).
+/// An icon (2025-11-25 and later; not sent to 2025-06-18 peers). Built with [`Icon::new`] and
+/// the setters (`#[non_exhaustive]`, as [`Tool`] is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub struct Icon {
     /// `src`: an `https:` URL or a `data:` URI; any other scheme is refused at construction.
     pub src: &'static str,
@@ -155,6 +159,9 @@ impl Icon {
 /// Schemas and `_meta` are JSON text (for example `include_str!` of a file, or a raw string);
 /// they may contain whitespace and line breaks, which are removed when the tool is sent.
 ///
+/// The fields are public to read; build a tool with [`Tool::new`] and the setters (the type is
+/// `#[non_exhaustive]`, so a member MCP adds later becomes a new setter, not a breaking change).
+///
 /// ```
 /// use embedded_mcp::server::{Annotations, Tool};
 ///
@@ -172,6 +179,7 @@ impl Icon {
 /// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub struct Tool {
     /// `name`: `^[A-Za-z0-9_.-]{1,128}$`, unique in the server.
     pub name: &'static str,
@@ -320,9 +328,11 @@ const fn starts_with_ignore_case(mut s: &[u8], mut prefix: &[u8]) -> bool {
 }
 
 /// Who the server is: sent in `initialize` (`serverInfo`) and `server/discover`
-/// (`_meta["io.modelcontextprotocol/serverInfo"]`).
+/// (`_meta["io.modelcontextprotocol/serverInfo"]`). Built with [`ServerInfo::new`] and the
+/// setters (`#[non_exhaustive]`, as [`Tool`] is).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub struct ServerInfo {
     /// `name`.
     pub name: &'static str,

@@ -135,7 +135,7 @@ impl IdTracker {
         match self.cap.get_mut(self.cap_len) {
             Some(slot) => {
                 *slot = b;
-                self.cap_len += 1;
+                self.cap_len = self.cap_len.saturating_add(1);
             }
             None => self.cap_overflow = true,
         }

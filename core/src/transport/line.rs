@@ -1,7 +1,7 @@
 //! The line buffer: bytes in, whole lines out.
 
 use super::id::{IdTracker, RecoveredId};
-use crate::json::find_byte;
+use crate::json::{find_byte, move_within};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -144,7 +144,7 @@ impl<const N: usize> LineBuffer<N> {
             let (body, rest) = match lf {
                 Some(i) => (
                     input.get(..i).unwrap_or_default(),
-                    Some(input.get(i + 1..).unwrap_or_default()),
+                    Some(input.get(i.saturating_add(1)..).unwrap_or_default()),
                 ),
                 None => (input, None),
             };
@@ -177,11 +177,16 @@ impl<const N: usize> LineBuffer<N> {
                     remaining: rest,
                 };
             }
-            let end = self.end + body.len();
-            if let Some(dst) = self.buf.get_mut(self.end..end) {
+            // `get_mut(..n)` is exactly `n` bytes: the copy's lengths are equal by construction.
+            let dst = self
+                .buf
+                .get_mut(self.end..)
+                .and_then(|room| room.get_mut(..body.len()));
+            if let Some(dst) = dst {
                 dst.copy_from_slice(body);
             }
-            self.end = end;
+            // `needed <= N` above: no saturation.
+            self.end = self.end.saturating_add(body.len());
             let Some(rest) = rest else {
                 self.scanned = self.end;
                 return FeedResult::Consumed;
@@ -221,9 +226,10 @@ impl<const N: usize> LineBuffer<N> {
     /// Drain [`LineBuffer::next_frame`] before calling this. Never empty.
     pub fn space(&mut self) -> &mut [u8] {
         if self.start > 0 {
-            self.buf.copy_within(self.start..self.end, 0);
-            self.end -= self.start;
-            self.scanned -= self.start;
+            // `start <= scanned <= end <= N` always holds, so the move cannot fail.
+            move_within(&mut self.buf, self.start..self.end, 0);
+            self.end = self.end.saturating_sub(self.start);
+            self.scanned = self.scanned.saturating_sub(self.start);
             self.start = 0;
         }
         if self.end >= N {
@@ -266,7 +272,7 @@ impl<const N: usize> LineBuffer<N> {
                         discard.take(window.get(..i).unwrap_or_default());
                         let overlong = discard.finish();
                         self.discard = None;
-                        self.start += i + 1;
+                        self.start = self.start.saturating_add(i).saturating_add(1);
                         self.scanned = self.start;
                         return Some(Ready::Overlong(overlong));
                     }
@@ -287,8 +293,9 @@ impl<const N: usize> LineBuffer<N> {
                 }
                 return None;
             };
-            let (start, stop) = (self.start, self.scanned + i);
-            self.start = stop + 1;
+            // Indices inside `buf`: far below `usize::MAX`, so nothing saturates.
+            let (start, stop) = (self.start, self.scanned.saturating_add(i));
+            self.start = stop.saturating_add(1);
             self.scanned = self.start;
             if let Some(ready) = self.classify(start, stop) {
                 return Some(ready);
@@ -300,10 +307,10 @@ impl<const N: usize> LineBuffer<N> {
     fn classify(&self, mut start: usize, mut stop: usize) -> Option<Ready> {
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.last() == Some(&b'\r') {
-            stop -= 1;
+            stop = stop.saturating_sub(1);
         }
         if line.starts_with(BOM) {
-            start += BOM.len();
+            start = start.saturating_add(BOM.len());
         }
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.iter().all(|&b| b == b' ' || b == b'\t') {
@@ -313,15 +320,86 @@ impl<const N: usize> LineBuffer<N> {
     }
 
     fn frame(&self, ready: Ready) -> Frame<'_> {
-        match ready {
-            Ready::Line(a, b) => {
-                let line = self.buf.get(a..b).unwrap_or_default();
-                match core::str::from_utf8(line) {
-                    Ok(text) => Frame::Line(text),
-                    Err(_) => Frame::InvalidUtf8(line),
-                }
+        frame_in(&self.buf, ready)
+    }
+
+    /// The next frame, and the rest of the buffer after it (the lines already buffered behind
+    /// it and the free space), lent at the same time so more input can be read while the frame
+    /// is still borrowed. Bytes committed through the [`Tail`] stay buffered for the frames
+    /// that follow.
+    pub(crate) fn split_frame(&mut self) -> Option<(Frame<'_>, Tail<'_>)> {
+        let ready = match self.pending.take() {
+            Some(ready) => ready,
+            None => self.advance()?,
+        };
+        let cut = self.start.min(N);
+        let (head, rest) = self.buf.split_at_mut(cut);
+        let frame = frame_in(head, ready);
+        let tail = Tail {
+            bytes: rest,
+            end: &mut self.end,
+            cut,
+            peeked: 0,
+        };
+        Some((frame, tail))
+    }
+}
+
+/// The frame `ready` names in `buf`.
+fn frame_in(buf: &[u8], ready: Ready) -> Frame<'_> {
+    match ready {
+        Ready::Line(a, b) => {
+            let line = buf.get(a..b).unwrap_or_default();
+            match core::str::from_utf8(line) {
+                Ok(text) => Frame::Line(text),
+                Err(_) => Frame::InvalidUtf8(line),
             }
-            Ready::Overlong(o) => Frame::Overlong(o),
         }
+        Ready::Overlong(o) => Frame::Overlong(o),
+    }
+}
+
+/// The part of a [`LineBuffer`] after a frame that is still borrowed: the bytes buffered
+/// behind it, then the free space. Bytes read into [`Tail::space`] and committed become part
+/// of the buffer; lines can be peeked at without being consumed.
+#[derive(Debug)]
+pub(crate) struct Tail<'a> {
+    /// The buffer from `cut` on.
+    bytes: &'a mut [u8],
+    /// The buffer's end of data (absolute index).
+    end: &'a mut usize,
+    /// Where `bytes` starts in the buffer.
+    cut: usize,
+    /// Bytes of `bytes` already peeked at, whole lines only.
+    peeked: usize,
+}
+
+impl Tail<'_> {
+    fn filled(&self) -> usize {
+        self.end.saturating_sub(self.cut)
+    }
+
+    /// The free space after the buffered bytes (empty when the buffer is full).
+    pub(crate) fn space(&mut self) -> &mut [u8] {
+        let filled = self.filled();
+        self.bytes.get_mut(filled..).unwrap_or_default()
+    }
+
+    /// Records that `n` bytes were written into [`Tail::space`].
+    pub(crate) fn commit(&mut self, n: usize) {
+        let room = self.bytes.len().saturating_sub(self.filled());
+        *self.end = self.end.saturating_add(n.min(room));
+    }
+
+    /// The next complete line behind the frame not peeked at yet (without its LF; it stays
+    /// buffered).
+    pub(crate) fn peek_line(&mut self) -> Option<&[u8]> {
+        let filled = self.filled();
+        let window = self.bytes.get(self.peeked..filled)?;
+        let i = find_byte(window, b'\n')?;
+        let start = self.peeked;
+        let stop = start.saturating_add(i);
+        self.peeked = stop.saturating_add(1);
+        self.bytes.get(start..stop)
     }
 }

@@ -18,6 +18,7 @@ mod reader;
 
 pub use id::{IdTracker, RecoveredId, MAX_RECOVERED_ID_LEN};
 pub use line::{FeedResult, Frame, LineBuffer, Overlong};
+pub(crate) use reader::Lookahead;
 pub use reader::{write_message, write_message_async, LineReader};
 
 #[cfg(test)]

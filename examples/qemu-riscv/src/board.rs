@@ -1,6 +1,8 @@
 //! This board's facts for the shared handler (`sensor_tools::Board`).
 
-use crate::{clock, stack, uart};
+use core::future::Future;
+
+use crate::{clock, stack, timer, uart};
 
 /// QEMU's RISC-V `virt` machine.
 pub struct Virt;
@@ -24,5 +26,9 @@ impl sensor_tools::Board for Virt {
 
     fn stack_size() -> usize {
         stack::size()
+    }
+
+    fn sleep_ms(ms: u64) -> impl Future<Output = ()> {
+        timer::sleep_ms(ms)
     }
 }

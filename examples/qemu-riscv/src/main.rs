@@ -13,6 +13,7 @@ mod fault;
 mod mcp;
 mod plic;
 mod stack;
+mod timer;
 mod uart;
 
 use embassy_executor::Spawner;

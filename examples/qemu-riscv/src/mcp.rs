@@ -7,7 +7,7 @@
 //! sizes and the engine settings are those of qemu-sensors, so both answer byte for byte alike.
 
 use embedded_io_async::{ErrorType, Write};
-use embedded_mcp::server::{CacheScope, Config, Server, ServerInfo};
+use embedded_mcp::server::{CacheScope, Clock, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;
 use sensor_tools::checks::{self, SchemaStorage};
 use sensor_tools::tools::{TOOLS, TOOL_COUNT};
@@ -31,6 +31,11 @@ const CONFIG: Config = Config {
     ttl_ms: 300_000,
     cache_scope: CacheScope::Public,
     max_depth: 16,
+    // At most one progress report per 50 ms on the 115200-baud line; a faster tool's last
+    // report still goes out before its response.
+    progress_interval_ms: 50,
+    clock: Some(Clock(clock::uptime_ms)),
+    ..Config::DEFAULT
 };
 
 /// Who this server is (sent by `initialize` and `server/discover`).

@@ -12,6 +12,7 @@ mod executor;
 mod fault;
 mod mcp;
 mod stack;
+mod timer;
 mod uart;
 mod vectors;
 

@@ -7,7 +7,7 @@
 //! small task frame.
 
 use embedded_io_async::{ErrorType, Write};
-use embedded_mcp::server::{CacheScope, Config, Server};
+use embedded_mcp::server::{CacheScope, Clock, Config, Server};
 use embedded_mcp::transport::LineReader;
 
 use sensor_tools::checks::{self, SchemaStorage};
@@ -39,6 +39,11 @@ const CONFIG: Config = Config {
     cache_scope: CacheScope::Public,
     // Requests to this device nest at most 4 levels; 16 leaves room and bounds the parser.
     max_depth: 16,
+    // At most one progress report per 50 ms on the 115200-baud line; a faster tool's last
+    // report still goes out before its response.
+    progress_interval_ms: 50,
+    clock: Some(Clock(clock::uptime_ms)),
+    ..Config::DEFAULT
 };
 
 /// The engine with this firmware's tools and handler.

@@ -20,6 +20,7 @@ const CONFIG: Config = Config {
     ttl_ms: 300_000,
     cache_scope: CacheScope::Public,
     max_depth: 16,
+    ..Config::DEFAULT
 };
 
 /// Who this server is (sent by `initialize` and `server/discover`).

@@ -1,4 +1,6 @@
-//! What a firmware supplies to the shared handler: its identity and its diagnostics.
+//! What a firmware supplies to the shared handler: its identity, its diagnostics and its timer.
+
+use core::future::Future;
 
 /// The board-specific facts `device_info` reports.
 pub trait Board {
@@ -17,4 +19,6 @@ pub trait Board {
     fn stack_peak() -> usize;
     /// Bytes of RAM reserved for the stack.
     fn stack_size() -> usize;
+    /// Completes `ms` milliseconds from now (`sample_temperature`'s interval).
+    fn sleep_ms(ms: u64) -> impl Future<Output = ()>;
 }

@@ -30,6 +30,8 @@ pub struct SchemaStorage {
     led_in: Storage<4, 14, 35>,
     led_out: Storage<5, 19, 46>,
     info_out: Storage<12, 40, 130>,
+    sample_in: Storage<5, 15, 31>,
+    sample_out: Storage<7, 21, 53>,
 }
 
 impl SchemaStorage {
@@ -43,6 +45,8 @@ impl SchemaStorage {
             led_in: Storage::new(),
             led_out: Storage::new(),
             info_out: Storage::new(),
+            sample_in: Storage::new(),
+            sample_out: Storage::new(),
         }
     }
 }
@@ -85,7 +89,11 @@ fn compiled<const N: usize, const O: usize, const T: usize>(
 
 // The array built by `compile_all` lists the tools in this order.
 const _: () = assert!(
-    tools::TEMPERATURE == 0 && tools::ACCELERATION == 1 && tools::LED == 2 && tools::INFO == 3
+    tools::TEMPERATURE == 0
+        && tools::ACCELERATION == 1
+        && tools::LED == 2
+        && tools::INFO == 3
+        && tools::SAMPLE == 4
 );
 
 /// Compiles every tool's schemas into `storage`, in [`TOOLS`] order, for
@@ -120,6 +128,10 @@ pub fn compile_all(
         ToolSchemas {
             input: no_arguments,
             output: Some(compiled(tools::INFO, Output, &mut storage.info_out)?),
+        },
+        ToolSchemas {
+            input: compiled(tools::SAMPLE, Input, &mut storage.sample_in)?,
+            output: Some(compiled(tools::SAMPLE, Output, &mut storage.sample_out)?),
         },
     ])
 }

@@ -243,6 +243,7 @@ mod tests {
             ttl_ms: 300_000,
             cache_scope: CacheScope::Public,
             max_depth: 16,
+            ..Config::DEFAULT
         };
         let info = ServerInfo::new("chip", "1");
         let mut server =

@@ -24,8 +24,11 @@ pub const LED: usize = 2;
 /// Index of [`DEVICE_INFO`] in [`TOOLS`].
 pub const INFO: usize = 3;
 
+/// Index of [`SAMPLE_TEMPERATURE`] in [`TOOLS`].
+pub const SAMPLE: usize = 4;
+
 /// Number of tools.
-pub const TOOL_COUNT: usize = 4;
+pub const TOOL_COUNT: usize = 5;
 
 /// `inputSchema` of `read_temperature`.
 pub const TEMPERATURE_INPUT: &str = r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":1,"description":"0: board sensor (default), 1: ambient sensor"}},"additionalProperties":false}"#;
@@ -45,6 +48,12 @@ pub const LED_OUTPUT: &str = r#"{"type":"object","properties":{"led":{"enum":["r
 
 /// `outputSchema` of `device_info`.
 pub const INFO_OUTPUT: &str = r#"{"type":"object","properties":{"firmware":{"type":"string"},"version":{"type":"string"},"board":{"type":"string"},"uptimeMs":{"type":"integer","minimum":0},"calls":{"type":"integer","minimum":1},"rxFreeBytes":{"type":"integer","minimum":0},"inputBufferBytes":{"type":"integer","minimum":1},"outputBufferBytes":{"type":"integer","minimum":1},"stackPeakBytes":{"type":"integer","minimum":0},"stackSizeBytes":{"type":"integer","minimum":1}},"required":["firmware","version","board","uptimeMs","calls","rxFreeBytes","inputBufferBytes","outputBufferBytes","stackPeakBytes","stackSizeBytes"],"additionalProperties":false}"#;
+
+/// `inputSchema` of `sample_temperature`: every argument has a `default`, so a call without
+/// arguments takes 5 samples 100 ms apart.
+pub const SAMPLE_INPUT: &str = r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":1,"default":0},"samples":{"type":"integer","minimum":1,"maximum":20,"default":5},"intervalMs":{"type":"integer","minimum":0,"maximum":1000,"default":100}},"additionalProperties":false}"#;
+/// `outputSchema` of `sample_temperature`.
+pub const SAMPLE_OUTPUT: &str = r#"{"type":"object","properties":{"average":{"type":"number"},"min":{"type":"number"},"max":{"type":"number"},"samples":{"type":"integer","minimum":1},"sensorId":{"enum":["tmp-board","tmp-ambient"]}},"required":["average","min","max","samples","sensorId"],"additionalProperties":false}"#;
 
 /// `read_temperature`: a sensor read (read-only, closed world).
 pub const READ_TEMPERATURE: Tool = Tool::new("read_temperature", TEMPERATURE_INPUT)
@@ -74,7 +83,22 @@ pub const DEVICE_INFO: Tool = Tool::new("device_info", NO_ARGUMENTS)
     .output_schema(INFO_OUTPUT)
     .annotations(Annotations::SENSOR);
 
-const ALL: [Tool; TOOL_COUNT] = [READ_TEMPERATURE, READ_ACCELERATION, SET_LED, DEVICE_INFO];
+/// `sample_temperature`: an async tool that averages samples taken at an interval, reporting
+/// progress after each and logging (`info` at the start, `warning` for a reading out of its
+/// sensor's range).
+pub const SAMPLE_TEMPERATURE: Tool = Tool::new("sample_temperature", SAMPLE_INPUT)
+    .title("Sample temperature")
+    .description("Averages several readings of one temperature sensor taken at an interval; reports progress after each reading and logs readings out of the sensor's normal range.")
+    .output_schema(SAMPLE_OUTPUT)
+    .annotations(Annotations::SENSOR);
+
+const ALL: [Tool; TOOL_COUNT] = [
+    READ_TEMPERATURE,
+    READ_ACCELERATION,
+    SET_LED,
+    DEVICE_INFO,
+    SAMPLE_TEMPERATURE,
+];
 
 /// All tools, in `tools/list` order; the indices above point into it.
 pub static TOOLS: [Tool; TOOL_COUNT] = ALL;

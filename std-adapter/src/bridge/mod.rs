@@ -25,6 +25,7 @@
 //! loop over bounded channels; the routing loop owns all state and never blocks on the device.
 
 pub mod catalog;
+pub mod http;
 pub mod message;
 pub mod rewrite;
 mod router;
@@ -56,6 +57,25 @@ impl OnInvalid {
             _ => None,
         }
     }
+}
+
+/// How a host's `tools/list` is answered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pages {
+    /// The bridge follows the device's `nextCursor`s and answers in one page, cached until the
+    /// link resets or the device says its list changed (default: many hosts read one page only).
+    One,
+    /// The device's own pages, cursors and all (`--pages device`).
+    Device,
+}
+
+/// A device of a hub: its tools appear to the host as `NAME.tool`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HubDevice {
+    /// The prefix of its tools (letters, digits, `_` and `-`).
+    pub name: String,
+    /// Where it is.
+    pub endpoint: Endpoint,
 }
 
 /// Reconnection policy: attempt `n` (from 0) waits `min(first_delay * 2^(n-1), max_delay)`
@@ -118,6 +138,11 @@ pub struct BridgeConfig {
     /// Most messages held while the device is (re)connecting (default 256); a request beyond that
     /// gets an error response at once.
     pub max_queued: usize,
+    /// How a host's `tools/list` is answered (default [`Pages::One`]).
+    pub pages: Pages,
+    /// When not empty, the bridge is a hub of these devices (and `endpoint` is not used): one
+    /// MCP server whose tools are `NAME.tool`, each device with a link of its own.
+    pub devices: Vec<HubDevice>,
 }
 
 /// Re-sends of an idempotent request while a fresh link is silent (see
@@ -135,6 +160,19 @@ impl BridgeConfig {
             startup_retry: Duration::from_secs(1),
             max_line: DEFAULT_MAX_LINE,
             max_queued: 256,
+            pages: Pages::One,
+            devices: Vec::new(),
+        }
+    }
+
+    /// A hub of `devices` with the defaults documented on each field.
+    pub fn hub(devices: Vec<HubDevice>) -> Self {
+        let endpoint = devices
+            .first()
+            .map_or(Endpoint::Tcp(String::new()), |d| d.endpoint.clone());
+        Self {
+            devices,
+            ..Self::new(endpoint)
         }
     }
 }

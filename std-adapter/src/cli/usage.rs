@@ -4,10 +4,14 @@
 /// Usage of the device commands (`bridge`, `tools`, `call`).
 pub const DEVICE: &str = "\
 usage: embedded-mcp bridge DEVICE [--timeout-ms N] [--on-invalid error|warn|pass]
-                          [--reconnect-attempts N] [--startup-retry-ms N] [-v|-vv]
+                          [--reconnect-attempts N] [--startup-retry-ms N] [--pages one|device]
+                          [-v|-vv]
+                          [--http ADDR:PORT [--token-file PATH] [--allowed-origin ORIGIN]...]
        embedded-mcp tools  DEVICE [--protocol VERSION] [--timeout-ms N] [--json] [-v|-vv]
        embedded-mcp call   DEVICE [--protocol VERSION] [--timeout-ms N] [--json] [-v|-vv]
                           TOOL [key=value ...]
+       (hub: --device NAME=LINK [--device NAME=LINK ...] in place of DEVICE; tools are
+        NAME.tool, and call takes NAME.tool)
 
 DEVICE is one of:
   --serial PATH [--baud N]      a serial port (default 115200 baud, 8N1)
@@ -16,9 +20,15 @@ DEVICE is one of:
   --qemu FIRMWARE.elf           run the firmware under QEMU (stopped when we exit)
       [--machine lm3s6965evb|mps2-an386] [--qemu-serial socket|stdio] [--qemu-bin PROGRAM]
   --command \"PROGRAM ARGS\"      a child process speaking MCP on stdin/stdout
+LINK is one of: serial:PATH[@BAUD]  tcp:HOST:PORT  unix:PATH  qemu:FIRMWARE.elf
+  (NAME: letters, digits, _ and -)
 
 call: values are JSON when they parse as JSON (42, true, [1], {\"a\":1}, \"quoted\"), else strings.
 bridge: an MCP stdio server; stdout carries only MCP messages, logs go to stderr.
+  --pages one (default) answers tools/list in one page; device keeps the device's pages.
+bridge --http: MCP Streamable HTTP at http://ADDR:PORT/mcp instead (ADDR is 127.0.0.1 unless
+  given; 0.0.0.0 listens on every interface); --token-file: clients must send
+  Authorization: Bearer <the file's token>; --allowed-origin: a browser origin let in (repeatable).
 Exit codes: 0 ok, 1 tool error or invalid result, 2 usage or transport error.";
 
 /// Usage of the schema commands (`schema check|compile|validate`).

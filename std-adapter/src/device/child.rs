@@ -2,17 +2,21 @@
 //!
 //! Every child is held by a [`ChildGuard`]: dropping it kills and reaps the process. The guards
 //! are also listed in a process-wide registry so that [`stop_children_on_signals`] can kill them
-//! when the bridge receives SIGTERM, SIGINT or SIGHUP (a SIGKILL of the bridge cannot be caught).
+//! when the bridge receives SIGTERM, SIGINT or SIGHUP; on Linux a SIGKILL of the bridge takes them
+//! along too (see [`super::spawner`]).
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 type Shared = Arc<Mutex<Child>>;
 
 static REGISTRY: Mutex<Vec<(u64, Shared)>> = Mutex::new(Vec::new());
 static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+/// Set (under the registry lock) once the bridge is stopping: no child is spawned after it, so a
+/// router reconnecting while a signal is handled cannot start a QEMU that outlives the bridge.
+static STOPPING: AtomicBool = AtomicBool::new(false);
 
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     match m.lock() {
@@ -30,13 +34,23 @@ pub struct ChildGuard {
 }
 
 impl ChildGuard {
-    /// Spawns `cmd` and registers the child. Take its pipes with [`ChildGuard::take_stdio`].
+    /// Spawns `cmd` (a child that dies with this process, see [`super::spawner`]) and registers
+    /// the child. Take its pipes with [`ChildGuard::take_stdio`].
+    ///
+    /// Fails once [`kill_all_children`] has run: the spawn and the registration happen under
+    /// the registry's lock, so a child is either killed by it or never started.
     pub fn spawn(cmd: &mut Command) -> io::Result<Self> {
-        let child = cmd.spawn()?;
+        let mut registry = lock(&REGISTRY);
+        if STOPPING.load(Ordering::SeqCst) {
+            return Err(io::Error::other(
+                "the bridge is stopping: no new device process",
+            ));
+        }
+        let child = super::spawner::spawn(cmd)?;
         let pid = child.id();
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let child = Arc::new(Mutex::new(child));
-        lock(&REGISTRY).push((id, Arc::clone(&child)));
+        registry.push((id, Arc::clone(&child)));
         Ok(Self { id, pid, child })
     }
 
@@ -79,9 +93,14 @@ impl Drop for ChildGuard {
     }
 }
 
-/// Kills and reaps every child still held by a [`ChildGuard`] in this process.
+/// Kills and reaps every child still held by a [`ChildGuard`] in this process, and refuses every
+/// later [`ChildGuard::spawn`] (the process is stopping).
 pub fn kill_all_children() {
-    let children: Vec<Shared> = lock(&REGISTRY).iter().map(|(_, c)| Arc::clone(c)).collect();
+    let children: Vec<Shared> = {
+        let registry = lock(&REGISTRY);
+        STOPPING.store(true, Ordering::SeqCst);
+        registry.iter().map(|(_, c)| Arc::clone(c)).collect()
+    };
     for child in children {
         let mut child = lock(&child);
         let _ = child.kill();

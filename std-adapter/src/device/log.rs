@@ -31,6 +31,15 @@ impl Logger {
         }
     }
 
+    /// The same logger (level and writer) under `prefix + ": " + name` (a hub's device).
+    pub fn named(&self, name: &str) -> Self {
+        Self {
+            level: self.level,
+            prefix: Arc::from(format!("{}: {name}", self.prefix)),
+            out: Arc::clone(&self.out),
+        }
+    }
+
     /// The configured verbosity.
     pub fn level(&self) -> Verbosity {
         self.level

@@ -13,6 +13,7 @@ pub mod lines;
 pub mod log;
 pub mod qemu;
 pub mod serial;
+pub mod spawner;
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;

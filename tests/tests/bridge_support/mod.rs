@@ -393,16 +393,24 @@ pub fn call_modern(id: &str, tool: &str) -> String {
     )
 }
 
-/// Asserts that `line` is one JSON-RPC 2.0 message object (what stdout may carry).
+/// Asserts that `line` is one JSON-RPC 2.0 message object, or a non-empty array of them (a
+/// 2025-03-26 batch answer): what stdout may carry.
 pub fn assert_jsonrpc_line(line: &str) {
     let v: Value = serde_json::from_str(line).unwrap_or_else(|e| {
         panic!("bridge stdout carried a line that is not JSON ({e}): {line:?}")
     });
-    assert_eq!(
-        v.get("jsonrpc").and_then(Value::as_str),
-        Some("2.0"),
-        "not a JSON-RPC message: {line}"
-    );
+    let messages = match &v {
+        Value::Array(batch) => batch.iter().collect(),
+        one => vec![one],
+    };
+    assert!(!messages.is_empty(), "an empty array on stdout");
+    for message in messages {
+        assert_eq!(
+            message.get("jsonrpc").and_then(Value::as_str),
+            Some("2.0"),
+            "not a JSON-RPC message: {line}"
+        );
+    }
 }
 
 /// The parsed form of a line.

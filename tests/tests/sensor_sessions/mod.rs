@@ -25,11 +25,12 @@ use serde_json::{json, Value};
 /// Generous: two cores are shared with builds of other work.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// The tools, in listing order.
-pub const TOOL_NAMES: [&str; 4] = [
+pub const TOOL_NAMES: [&str; 5] = [
     "read_temperature",
     "read_acceleration",
     "set_led",
     "device_info",
+    "sample_temperature",
 ];
 /// The firmware's input line buffer (`INPUT_LINE_BYTES` in its src/mcp.rs).
 pub const INPUT_LINE_BYTES: usize = 512;

@@ -252,7 +252,7 @@ pub fn legacy_sessions_list_call_every_tool_refuse_bad_input_and_survive_noise(f
         assert_eq!(
             line,
             format!(
-                r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocolVersion":"{version}","capabilities":{{"tools":{{"listChanged":false}}}},"serverInfo":{server_info},"instructions":"Sensor values are simulated: deterministic sequences that change on every call."}}}}"#
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"protocolVersion":"{version}","capabilities":{{"tools":{{"listChanged":false}},"logging":{{}}}},"serverInfo":{server_info},"instructions":"Sensor values are simulated: deterministic sequences that change on every call."}}}}"#
             )
         );
         let (_, ping) = s.request("ping", json!({}));

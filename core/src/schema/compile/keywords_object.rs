@@ -204,7 +204,7 @@ impl<'s> Compiler<'s, '_, '_> {
                 let states = regex::check(self.stored(pattern)).map_err(|_| Halt::Internal)?;
                 self.emit_regex(pattern, states)?;
             }
-            let patterns = self.count16(self.n_ops - section)?;
+            let patterns = self.count16(self.n_ops.wrapping_sub(section))?; // n_ops only grows
             if let Some(Op::Members { patterns: slot, .. }) = self.ops.get_mut(members_at) {
                 *slot = patterns;
             }

@@ -191,13 +191,13 @@ impl<'s> Compiler<'s, '_, '_> {
     #[cfg(feature = "pattern")]
     pub(super) fn emit_regex(&mut self, s: Str, states: u8) -> Result<(), Halt> {
         let full = Halt::TooManyOps;
-        let start = usize::from(s.off);
         let source = self
             .text
-            .get(start..start + usize::from(s.len))
+            .get(s.range())
             .and_then(|t| core::str::from_utf8(t).ok())
             .unwrap_or_default();
-        let block = self.ops.get_mut(self.n_ops + 1..).ok_or(full)?;
+        // `n_ops <= ops.len()`: no wrap.
+        let block = self.ops.get_mut(self.n_ops.wrapping_add(1)..).ok_or(full)?;
         let len = match regex::compile_into(source, states, block) {
             Ok(len) => len,
             Err(RegexError::Full) => return Err(full),
@@ -205,7 +205,9 @@ impl<'s> Compiler<'s, '_, '_> {
         };
         let len16 = u16::try_from(len).map_err(|_| full)?;
         self.emit(Op::Regex { len: len16, states })?;
-        self.n_ops += len;
+        // The automaton was written into `block` (after the header just emitted): `n_ops + len`
+        // is at most `ops.len()`.
+        self.n_ops = self.n_ops.wrapping_add(len);
         Ok(())
     }
 }

@@ -10,7 +10,7 @@ pub(crate) fn pointer_at(doc: &str, root: Value<'_>, target: usize) -> SchemaPoi
     let offset = |v: Value<'_>| (v.raw().as_ptr() as usize).wrapping_sub(base);
     let inside = |v: Value<'_>| {
         let s = offset(v);
-        s <= target && target < s + v.raw().len()
+        s <= target && target.wrapping_sub(s) < v.raw().len() // `s <= target`: no wrap
     };
     let mut p = PointerBuf::<SCHEMA_POINTER_CAPACITY>::new();
     let mut cur = root;

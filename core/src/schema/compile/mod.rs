@@ -176,7 +176,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         let mut next = 0;
         while next < self.n_nodes {
             self.compile_node(next)?;
-            next += 1;
+            next = next.wrapping_add(1); // `next < n_nodes`
         }
         Ok(())
     }
@@ -285,7 +285,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
     fn emit(&mut self, op: Op) -> Result<(), Halt> {
         let slot = self.ops.get_mut(self.n_ops).ok_or(Halt::TooManyOps)?;
         *slot = op;
-        self.n_ops += 1;
+        self.n_ops = self.n_ops.wrapping_add(1); // `n_ops < ops.len()` (the slot exists)
         Ok(())
     }
 
@@ -315,7 +315,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
             mark: 0,
         };
         let id = u16::try_from(self.n_nodes).map_err(|_| Halt::TooManyNodes)?;
-        self.n_nodes += 1;
+        self.n_nodes = self.n_nodes.wrapping_add(1); // the scratch slot `n_nodes` exists
         Ok(id)
     }
 
@@ -328,7 +328,7 @@ impl<'s, 'p> Compiler<'s, 'p, '_> {
         let start = span.start as usize;
         let raw = self
             .doc
-            .get(start..start + span.len as usize)
+            .get(start..start.saturating_add(span.len as usize))
             .unwrap_or("false");
         Value::from_checked(raw)
     }

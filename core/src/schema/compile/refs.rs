@@ -216,25 +216,27 @@ impl<'s> Compiler<'s, '_, '_> {
     ) -> Option<usize> {
         let bytes = self.doc.as_bytes();
         self.charge(bytes.len());
+        // `i` and `j` step at most 2 past a byte that exists, so they stay below
+        // `bytes.len() + 3`: no wrap.
         let mut i = 0usize;
         while let Some(&b) = bytes.get(i) {
             if b != b'"' {
-                i += 1;
+                i = i.wrapping_add(1);
                 continue;
             }
             let start = i;
-            i += 1;
+            i = i.wrapping_add(1);
             while let Some(&c) = bytes.get(i) {
                 match c {
-                    b'\\' => i += 2,
+                    b'\\' => i = i.wrapping_add(2),
                     b'"' => break,
-                    _ => i += 1,
+                    _ => i = i.wrapping_add(1),
                 }
             }
-            i += 1;
+            i = i.wrapping_add(1);
             let mut j = i;
             while let Some(b' ' | b'\t' | b'\n' | b'\r') = bytes.get(j) {
-                j += 1;
+                j = j.wrapping_add(1);
             }
             if bytes.get(j) != Some(&b':') {
                 continue;
@@ -291,7 +293,7 @@ impl<'s> Compiler<'s, '_, '_> {
 
     pub(super) fn contains(&self, v: Value<'s>, at: usize) -> bool {
         let start = self.offset(v);
-        start <= at && at < start + v.raw().len()
+        start <= at && at.wrapping_sub(start) < v.raw().len() // `start <= at`: no wrap
     }
 }
 
@@ -318,16 +320,17 @@ pub(super) fn percent_decode<'b>(s: &str, buf: &'b mut [u8; REF_CAPACITY]) -> Op
     let mut n = 0;
     while let Some(&b) = bytes.get(i) {
         let out = if b == b'%' {
-            let hi = char::from(*bytes.get(i + 1)?).to_digit(16)?;
-            let lo = char::from(*bytes.get(i + 2)?).to_digit(16)?;
-            i += 3;
-            u8::try_from(hi * 16 + lo).ok()?
+            // `i < bytes.len()`, so `i + 3` does not wrap; two hex digits are below 256.
+            let hi = char::from(*bytes.get(i.wrapping_add(1))?).to_digit(16)?;
+            let lo = char::from(*bytes.get(i.wrapping_add(2))?).to_digit(16)?;
+            i = i.wrapping_add(3);
+            u8::try_from(hi.wrapping_mul(16).wrapping_add(lo)).ok()?
         } else {
-            i += 1;
+            i = i.wrapping_add(1);
             b
         };
         *buf.get_mut(n)? = out;
-        n += 1;
+        n = n.wrapping_add(1); // `n < buf.len()`
     }
     core::str::from_utf8(buf.get(..n)?).ok()
 }
@@ -335,7 +338,9 @@ pub(super) fn percent_decode<'b>(s: &str, buf: &'b mut [u8; REF_CAPACITY]) -> Op
 /// Follows a JSON Pointer (RFC 6901) from `root`.
 pub(super) fn resolve_pointer<'s>(root: Value<'s>, pointer: &str) -> Option<Value<'s>> {
     let mut cur = root;
-    for token in pointer.split('/').skip(1) {
+    // A one-char array, not `split('/')`: the char searcher keeps a bounds check that can
+    // panic.
+    for token in pointer.split(['/']).skip(1) {
         cur = match cur.kind() {
             Kind::Object => cur.members()?.find(|(k, _)| token_eq(*k, token))?.1,
             Kind::Array => {

@@ -10,30 +10,42 @@ use core::cmp::Ordering;
 /// stack, no allocation (and much less code than `sort_unstable_by`).
 pub(crate) fn heap_sort<T>(v: &mut [T], order: impl Fn(&T, &T) -> Ordering) {
     // Moves the element at `node` down the max-heap `heap` to its place.
-    let sift_down = |heap: &mut [T], mut node: usize| loop {
-        let left = 2 * node + 1;
-        let right = left + 1;
-        let mut child = left;
-        if let (Some(l), Some(r)) = (heap.get(left), heap.get(right)) {
-            if order(l, r) == Ordering::Less {
-                child = right;
+    // Past `usize::MAX` there is no child either (only a zero-sized `T` gets that long).
+    let sift_down = |heap: &mut [T], mut node: usize| {
+        while let Some(left) = node.checked_mul(2).and_then(|n| n.checked_add(1)) {
+            let right = left.saturating_add(1);
+            let mut child = left;
+            if let (Some(l), Some(r)) = (heap.get(left), heap.get(right)) {
+                if order(l, r) == Ordering::Less {
+                    child = right;
+                }
             }
-        }
-        match (heap.get(node), heap.get(child)) {
-            (Some(parent), Some(c)) if order(parent, c) == Ordering::Less => {
-                heap.swap(node, child);
-                node = child;
+            match (heap.get(node), heap.get(child)) {
+                (Some(parent), Some(c)) if order(parent, c) == Ordering::Less => {
+                    swap_checked(heap, node, child);
+                    node = child;
+                }
+                _ => break,
             }
-            _ => break,
         }
     };
     for node in (0..v.len() / 2).rev() {
         sift_down(v, node);
     }
     for end in (1..v.len()).rev() {
-        v.swap(0, end);
+        swap_checked(v, 0, end);
         if let Some(heap) = v.get_mut(..end) {
             sift_down(heap, 0);
+        }
+    }
+}
+
+/// Swaps `v[a]` and `v[b]` (`a < b`); does nothing when `b` is out of range. Unlike
+/// `<[T]>::swap`, no bounds check that panics is left for the optimiser to prove away.
+fn swap_checked<T>(v: &mut [T], a: usize, b: usize) {
+    if let Some((head, tail)) = v.split_at_mut_checked(b) {
+        if let (Some(x), Some(y)) = (head.get_mut(a), tail.first_mut()) {
+            core::mem::swap(x, y);
         }
     }
 }
@@ -63,7 +75,7 @@ impl<'s> Compiler<'s, '_, '_> {
                 len: u32::try_from(body.len()).map_err(|_| Halt::Internal)?,
                 mark: u32::from(key.has_escapes()),
             };
-            n += 1;
+            n = n.wrapping_add(1); // `free.get_mut(n)` was `Some`
         }
         let names = free.get_mut(..n).unwrap_or_default();
         let order = |a: &Scratch, b: &Scratch| {

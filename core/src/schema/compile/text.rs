@@ -12,7 +12,8 @@ impl<'s> Compiler<'s, '_, '_> {
     /// Stores `s` in the text area (reusing an earlier identical string).
     pub(super) fn put_text(&mut self, s: &str) -> Result<Str, Halt> {
         let bytes = s.as_bytes();
-        let end = self.n_text + bytes.len();
+        // `n_text <= text.len()`, and two lengths of byte slices do not wrap.
+        let end = self.n_text.wrapping_add(bytes.len());
         let dst = self.text.get_mut(self.n_text..end).ok_or(Halt::TextFull)?;
         dst.copy_from_slice(bytes);
         self.commit_text(bytes.len())
@@ -43,13 +44,14 @@ impl<'s> Compiler<'s, '_, '_> {
                 .unwrap_or_default()
                 .windows(len)
                 .position(|w| w == new)
-                .map(|p| p + window_start)
+                .map(|p| p.wrapping_add(window_start)) // a position in `used`
         };
         let off = match off {
             Some(off) => off,
             None => {
                 let off = self.n_text;
-                self.n_text += len;
+                // The `len` bytes were written in the tail: `n_text + len <= text.len()`.
+                self.n_text = self.n_text.wrapping_add(len);
                 off
             }
         };
@@ -62,9 +64,8 @@ impl<'s> Compiler<'s, '_, '_> {
     /// The stored string `s`.
     #[cfg(feature = "pattern")]
     pub(super) fn stored(&self, s: Str) -> &str {
-        let start = usize::from(s.off);
         self.text
-            .get(start..start + usize::from(s.len))
+            .get(s.range())
             .and_then(|t| core::str::from_utf8(t).ok())
             .unwrap_or_default()
     }

@@ -22,6 +22,18 @@ pub(crate) use self::verify::{find_loop, verify_structure};
 /// An absent optional child.
 pub(crate) const NONE: u16 = u16::MAX;
 
+// Op and text addresses are slice lengths plus a few `u16` counts; a `usize` of at least 32
+// bits keeps every such sum exact.
+const _: () = assert!(usize::BITS >= 32);
+
+/// Address `i` moved past `k` ops or bytes. Every caller stops once `i` passes the end of its
+/// slice, so `i` is at most a slice length (`<= isize::MAX`) plus a few `u16` counts: this never
+/// wraps, and the validator's hot loops spend no check on it.
+pub(crate) const fn skip(i: usize, k: u16) -> usize {
+    // A widening cast: `usize::from` is not `const`.
+    i.wrapping_add(k as usize)
+}
+
 /// Magic bytes at the start of a postcard program.
 pub const PROGRAM_MAGIC: [u8; 4] = *b"EMSP";
 
@@ -104,7 +116,7 @@ impl<const NODES: usize, const OPS: usize, const TEXT: usize> Storage<NODES, OPS
 
     /// The storage as slices, clamped to the format's index limits.
     pub(crate) fn parts(&mut self) -> Parts<'_> {
-        let n = NODES.min(usize::from(NONE) - 1);
+        let n = NODES.min(usize::from(NONE - 1));
         let o = OPS.min(usize::from(u16::MAX));
         let t = TEXT.min(usize::from(u16::MAX));
         Parts {
@@ -157,10 +169,7 @@ impl<'p> Program<'p> {
 
     /// A string of the text area (empty when out of range, which a loaded program never is).
     pub(crate) fn str(&self, s: Str) -> &'p str {
-        let start = usize::from(s.off);
-        self.text
-            .get(start..start + usize::from(s.len))
-            .unwrap_or_default()
+        self.text.get(s.range()).unwrap_or_default()
     }
 
     /// Number of compiled (sub)schemas.

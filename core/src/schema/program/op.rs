@@ -7,6 +7,13 @@ pub(crate) struct Str {
     pub(crate) len: u16,
 }
 
+impl Str {
+    /// Its byte range in the text area (two `u16`s: the end never wraps).
+    pub(crate) const fn range(self) -> core::ops::Range<usize> {
+        (self.off as usize)..super::skip(self.off as usize, self.len)
+    }
+}
+
 /// One instruction. Payload ops (`Child`, `EnumValue`, `Name`, `Prop`, `PatternProp`,
 /// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them; a
 /// `Regex` block (its header, then `len` `Re*` ops) only right after `Pattern` or a

@@ -2,7 +2,7 @@
 //! every op where its keyword allows it, and no loop of in-place applicators.
 
 use super::op::{Op, Str};
-use super::{Program, Scratch, NONE};
+use super::{skip, Program, Scratch, NONE};
 use crate::json::{Kind, Limits, Value};
 use crate::schema::error::LoadError;
 use crate::schema::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
@@ -11,18 +11,19 @@ use crate::schema::regex;
 
 /// Calls `f` for every child a node applies to the same instance (in-place applicators).
 pub(crate) fn in_place_children(ops: &[Op], mut f: impl FnMut(u16)) {
+    // Op addresses: see `skip`.
     let mut i = 0;
     while let Some(op) = ops.get(i) {
-        i += 1;
+        i = i.wrapping_add(1);
         match *op {
             Op::Ref(n) | Op::Not(n) | Op::DependentSchema { node: n, .. } => f(n),
             Op::AllOf(k) | Op::AnyOf(k) | Op::OneOf(k) => {
-                for child in ops.get(i..i + usize::from(k)).unwrap_or_default() {
+                for child in ops.get(i..skip(i, k)).unwrap_or_default() {
                     if let Op::Child(n) = child {
                         f(*n);
                     }
                 }
-                i += usize::from(k);
+                i = skip(i, k);
             }
             Op::If {
                 cond,
@@ -35,7 +36,7 @@ pub(crate) fn in_place_children(ops: &[Op], mut f: impl FnMut(u16)) {
                     }
                 }
             }
-            Op::Regex { len, .. } => i += usize::from(len),
+            Op::Regex { len, .. } => i = skip(i, len),
             _ => {}
         }
     }
@@ -130,11 +131,7 @@ pub(super) fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadE
     };
     let optional = |id: u16| if id == NONE { Ok(()) } else { node(id) };
     let text = |s: Str| -> Result<&str, LoadError> {
-        let start = usize::from(s.off);
-        program
-            .text
-            .get(start..start + usize::from(s.len))
-            .ok_or(LoadError::Corrupt)
+        program.text.get(s.range()).ok_or(LoadError::Corrupt)
     };
     let number = |s: Str| -> Result<(), LoadError> {
         let t = text(s)?;
@@ -156,8 +153,9 @@ pub(super) fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadE
         let Some(&Op::Regex { len, states }) = ops.get(i) else {
             return Err(LoadError::Corrupt);
         };
-        let end = i + 1 + usize::from(len);
-        let block = ops.get(i + 1..end).ok_or(LoadError::Corrupt)?;
+        // `ops.get(i)` is `Some`: `i < ops.len()`.
+        let end = skip(i.wrapping_add(1), len);
+        let block = ops.get(i.wrapping_add(1)..end).ok_or(LoadError::Corrupt)?;
         #[cfg(feature = "pattern")]
         return match regex::verify(states, block) {
             true => Ok(end),
@@ -174,15 +172,15 @@ pub(super) fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadE
                    k: u16,
                    check: &mut dyn FnMut(&Op) -> Result<(), LoadError>|
      -> Result<usize, LoadError> {
-        let items = ops.get(i..i + usize::from(k)).ok_or(LoadError::Corrupt)?;
+        let items = ops.get(i..skip(i, k)).ok_or(LoadError::Corrupt)?;
         for op in items {
             check(op)?;
         }
-        Ok(i + usize::from(k))
+        Ok(skip(i, k))
     };
     let mut i = 0;
     while let Some(&op) = ops.get(i) {
-        i += 1;
+        i = i.wrapping_add(1); // `i < ops.len()`
         match op {
             Op::Type(mask) => {
                 if mask == 0 || mask >= 128 {
@@ -227,8 +225,9 @@ pub(super) fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadE
             }
             Op::Contains(c) => {
                 node(c)?;
-                match (ops.get(i), ops.get(i + 1)) {
-                    (Some(Op::MinContains(_)), Some(Op::MaxContains(_))) => i += 2,
+                match (ops.get(i), ops.get(i.wrapping_add(1))) {
+                    // Both exist: `i + 2 <= ops.len()`.
+                    (Some(Op::MinContains(_)), Some(Op::MaxContains(_))) => i = i.wrapping_add(2),
                     _ => return Err(LoadError::Corrupt),
                 }
             }
@@ -245,14 +244,14 @@ pub(super) fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadE
                     Op::Prop { name, node: c } => text(*name).and_then(|_| node(*c)),
                     _ => Err(LoadError::Corrupt),
                 })?;
-                let end = i + usize::from(patterns);
+                let end = skip(i, patterns);
                 while i < end {
                     let Some(&Op::PatternProp { pattern, node: c }) = ops.get(i) else {
                         return Err(LoadError::Corrupt);
                     };
                     text(pattern)?;
                     node(c)?;
-                    i = regex_block(i + 1)?;
+                    i = regex_block(i.wrapping_add(1))?; // `ops.get(i)` was `Some`
                 }
                 if i != end {
                     return Err(LoadError::Corrupt);

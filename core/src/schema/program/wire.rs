@@ -376,7 +376,7 @@ impl<'de, W: Deserialize<'de>, T> Visitor<'de> for SliceSeed<'_, W, T> {
                 return Err(de::Error::custom("impossible instruction"));
             };
             *slot = value;
-            n += 1;
+            n = n.wrapping_add(1); // `slots.get_mut(n)` was `Some`: `n < slots.len()`
         }
         Ok(n)
     }

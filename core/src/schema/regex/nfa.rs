@@ -39,8 +39,9 @@ impl States {
         for (i, w) in self.0.iter_mut().enumerate() {
             if *w != 0 {
                 let bit = w.trailing_zeros() as usize;
-                *w &= *w - 1;
-                return Some(i * 32 + bit);
+                // `*w != 0`; `i < 4` and `bit < 32`: neither wraps.
+                *w &= w.wrapping_sub(1);
+                return Some(i.wrapping_mul(32).wrapping_add(bit));
             }
         }
         None
@@ -80,7 +81,8 @@ pub(crate) fn is_match(states: u8, block: &[Op], subject: impl Iterator<Item = c
                 _ => false,
             };
             if advance {
-                next.insert(s + 1);
+                // `s` indexes `states` (at most MAX_STATES long).
+                next.insert(s.wrapping_add(1));
             }
         }
         cur = closure(states, next, false, chars.peek().is_none());
@@ -103,8 +105,9 @@ fn closure(states: &[Op], seed: States, at_start: bool, at_end: bool) -> States 
                 pending.insert(usize::from(b));
             }
             Some(&Op::ReJmp(a)) => pending.insert(usize::from(a)),
-            Some(Op::ReStart) if at_start => pending.insert(t + 1),
-            Some(Op::ReEnd) if at_end => pending.insert(t + 1),
+            // `t < states.len()` (checked above): `t + 1` does not wrap.
+            Some(Op::ReStart) if at_start => pending.insert(t.wrapping_add(1)),
+            Some(Op::ReEnd) if at_end => pending.insert(t.wrapping_add(1)),
             _ => {}
         }
     }
@@ -114,7 +117,7 @@ fn closure(states: &[Op], seed: States, at_start: bool, at_end: bool) -> States 
 fn class_matches(block: &[Op], at: u16, ranges: u8, flags: u8, c: char) -> bool {
     let start = usize::from(at);
     let list = block
-        .get(start..start + usize::from(ranges))
+        .get(start..start.saturating_add(usize::from(ranges)))
         .unwrap_or_default();
     let hit = list.iter().any(|op| match *op {
         Op::ReRange { .. } => op.range().is_some_and(|(lo, hi)| lo <= c && c <= hi),
@@ -172,7 +175,7 @@ pub(crate) fn verify(states: u8, block: &[Op]) -> bool {
             flags & !class::ALL == 0
                 && start >= n
                 && usize::from(ranges) <= MAX_CLASS_RANGES
-                && start + usize::from(ranges) <= block.len()
+                && start.saturating_add(usize::from(ranges)) <= block.len()
         }
         _ => false,
     });

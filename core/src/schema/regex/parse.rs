@@ -41,13 +41,21 @@ pub(crate) fn compile_into(pattern: &str, states: u8, out: &mut [Op]) -> Result<
     if p.states != states {
         return Err(RegexError::Full);
     }
-    Ok(usize::from(states) + p.ranges)
+    // At most MAX_STATES states and as many ranges as the parse work budget allows.
+    Ok(usize::from(states).wrapping_add(p.ranges))
 }
 
 /// Position of the first `byte` (ASCII) in `s`: a plain loop, smaller than `str::find`'s
 /// searcher.
 fn byte_position(s: &str, byte: u8) -> Option<usize> {
     s.bytes().position(|b| b == byte)
+}
+
+/// The byte offset `n` bytes after `pos`. Every offset the parser makes is at most
+/// `src.len() + 10` (a `str` is at most `isize::MAX` bytes), so this never wraps; an offset past
+/// the end reads as no character.
+const fn fwd(pos: usize, n: usize) -> usize {
+    pos.wrapping_add(n)
 }
 
 /// What one escape sequence (after the backslash) denotes.
@@ -102,7 +110,8 @@ impl<'a, 'o> Parser<'a, 'o> {
         if let Some(out) = self.out.as_deref_mut() {
             *out.get_mut(usize::from(at)).ok_or(RegexError::Full)? = inst;
         }
-        self.states += 1;
+        // `at < MAX_STATES` (128), checked above: fits in a `u8`.
+        self.states = at.wrapping_add(1);
         Ok(at)
     }
 
@@ -117,7 +126,7 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     fn tick(&mut self) -> Result<()> {
-        self.work += 1;
+        self.work = self.work.saturating_add(1);
         if self.work > MAX_PARSE_WORK {
             return refused("pattern too large");
         }
@@ -144,8 +153,8 @@ impl<'a, 'o> Parser<'a, 'o> {
             let jmp = self.emit(Op::ReJmp(pending_jumps))?;
             pending_jumps = jmp;
             let next = self.here();
-            self.patch(split, Op::ReSplit(split + 1, next));
-            alt_start = alt_end + 1; // past `|`
+            self.patch(split, Op::ReSplit(split.wrapping_add(1), next)); // split < MAX_STATES
+            alt_start = fwd(alt_end, 1); // past `|`
         }
         let target = self.here();
         while pending_jumps != NIL {
@@ -170,7 +179,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             self.tick()?;
             match self.char_at(pos) {
                 Some('|') => return Ok(pos),
-                Some('^' | '$') => pos += 1,
+                Some('^' | '$') => pos = fwd(pos, 1),
                 Some(_) => {
                     pos = self.skip_atom(pos, end)?;
                     pos = self.skip_quantifier(pos, end)?.0;
@@ -188,12 +197,12 @@ impl<'a, 'o> Parser<'a, 'o> {
             match self.char_at(pos) {
                 Some('^') => {
                     self.emit(Op::ReStart)?;
-                    pos += 1;
+                    pos = fwd(pos, 1);
                     self.no_quantifier(pos, end)?;
                 }
                 Some('$') => {
                     self.emit(Op::ReEnd)?;
-                    pos += 1;
+                    pos = fwd(pos, 1);
                     self.no_quantifier(pos, end)?;
                 }
                 Some(_) => {
@@ -225,7 +234,8 @@ impl<'a, 'o> Parser<'a, 'o> {
                     let split = self.emit(Op::ReSplit(0, 0))?;
                     self.atom(start, end)?;
                     let next = self.here();
-                    self.patch(split, Op::ReSplit(split + 1, next));
+                    // `split` is a state index, below MAX_STATES (128).
+                    self.patch(split, Op::ReSplit(split.wrapping_add(1), next));
                 }
             }
             None => {
@@ -233,7 +243,8 @@ impl<'a, 'o> Parser<'a, 'o> {
                 self.atom(start, end)?;
                 self.emit(Op::ReJmp(split))?;
                 let next = self.here();
-                self.patch(split, Op::ReSplit(split + 1, next));
+                // `split` is a state index, below MAX_STATES (128).
+                self.patch(split, Op::ReSplit(split.wrapping_add(1), next));
             }
         }
         Ok(())
@@ -245,14 +256,14 @@ impl<'a, 'o> Parser<'a, 'o> {
             return Ok((pos, 1, Some(1)));
         }
         let (next, min, max) = match self.char_at(pos) {
-            Some('*') => (pos + 1, 0, None),
-            Some('+') => (pos + 1, 1, None),
-            Some('?') => (pos + 1, 0, Some(1)),
+            Some('*') => (fwd(pos, 1), 0, None),
+            Some('+') => (fwd(pos, 1), 1, None),
+            Some('?') => (fwd(pos, 1), 0, Some(1)),
             Some('{') => self.braces(pos, end)?,
             _ => return Ok((pos, 1, Some(1))),
         };
         let next = if next < end && self.char_at(next) == Some('?') {
-            next + 1
+            fwd(next, 1)
         } else {
             next
         };
@@ -263,7 +274,7 @@ impl<'a, 'o> Parser<'a, 'o> {
     }
 
     fn braces(&self, pos: usize, end: usize) -> Result<(usize, u32, Option<u32>)> {
-        let Some(body) = self.src.get(pos + 1..end) else {
+        let Some(body) = self.src.get(fwd(pos, 1)..end) else {
             return refused("unterminated quantifier");
         };
         let Some(close) = byte_position(body, b'}') else {
@@ -275,8 +286,10 @@ impl<'a, 'o> Parser<'a, 'o> {
                 return refused("literal `{` (escape it)");
             }
             // Saturating: any count above MAX_REPEAT is refused the same way.
+            // `b` is an ASCII digit (checked above), so `b - b'0'` does not wrap.
             let n = s.bytes().fold(0u32, |n, b| {
-                n.saturating_mul(10).saturating_add(u32::from(b - b'0'))
+                n.saturating_mul(10)
+                    .saturating_add(u32::from(b.wrapping_sub(b'0')))
             });
             if n > MAX_REPEAT {
                 return refused("repetition count above 100");
@@ -290,7 +303,7 @@ impl<'a, 'o> Parser<'a, 'o> {
             }
             Some(comma) => {
                 let lo = inner.get(..comma).unwrap_or_default();
-                match inner.get(comma + 1..).unwrap_or_default() {
+                match inner.get(fwd(comma, 1)..).unwrap_or_default() {
                     "" => (number(lo)?, None),
                     hi => (number(lo)?, Some(number(hi)?)),
                 }
@@ -299,58 +312,60 @@ impl<'a, 'o> Parser<'a, 'o> {
         if max.is_some_and(|m| m < min) {
             return refused("quantifier range out of order");
         }
-        Ok((pos + 1 + close + 1, min, max))
+        Ok((fwd(pos, 1).wrapping_add(close).wrapping_add(1), min, max)) // `fwd` bound
     }
 
     /// The end of the atom starting at `pos`.
     fn skip_atom(&self, pos: usize, end: usize) -> Result<usize> {
         match self.char_at(pos) {
             Some('(') => {
-                let mut depth = 0u32;
+                // Each `(` advances `p` by one byte, so `depth <= p - pos` never wraps; the
+                // first character is `(`, so `depth >= 1` at every `)`.
+                let mut depth = 0usize;
                 let mut p = pos;
                 while p < end {
                     match self.char_at(p) {
-                        Some('\\') => p = self.escape(p + 1)?.1,
+                        Some('\\') => p = self.escape(fwd(p, 1))?.1,
                         Some('[') => p = self.class_end(p, end)?,
                         Some('(') => {
-                            depth += 1;
-                            p += 1;
+                            depth = depth.wrapping_add(1);
+                            p = fwd(p, 1);
                         }
                         Some(')') => {
-                            depth -= 1;
-                            p += 1;
+                            depth = depth.wrapping_sub(1);
+                            p = fwd(p, 1);
                             if depth == 0 {
                                 return Ok(p);
                             }
                         }
-                        Some(c) => p += c.len_utf8(),
+                        Some(c) => p = fwd(p, c.len_utf8()),
                         None => break,
                     }
                 }
                 refused("unbalanced parenthesis")
             }
             Some('[') => self.class_end(pos, end),
-            Some('\\') => Ok(self.escape(pos + 1)?.1),
+            Some('\\') => Ok(self.escape(fwd(pos, 1))?.1),
             Some(')') => refused("unbalanced parenthesis"),
             Some('*' | '+' | '?') => refused("nothing to repeat"),
             Some('{') => refused("literal `{` (escape it)"),
             Some('}' | ']') => refused("unescaped `}` or `]`"),
-            Some(c) => Ok(pos + c.len_utf8()),
+            Some(c) => Ok(fwd(pos, c.len_utf8())),
             None => refused("empty atom"),
         }
     }
 
     /// Position after the `]` closing the class that starts at `pos`.
     fn class_end(&self, pos: usize, end: usize) -> Result<usize> {
-        let mut p = pos + 1;
+        let mut p = fwd(pos, 1);
         if self.char_at(p) == Some('^') {
-            p += 1;
+            p = fwd(p, 1);
         }
         while p < end {
             match self.char_at(p) {
-                Some(']') => return Ok(p + 1),
-                Some('\\') => p = self.escape(p + 1)?.1,
-                Some(c) => p += c.len_utf8(),
+                Some(']') => return Ok(fwd(p, 1)),
+                Some('\\') => p = self.escape(fwd(p, 1))?.1,
+                Some(c) => p = fwd(p, c.len_utf8()),
                 None => break,
             }
         }
@@ -362,25 +377,26 @@ impl<'a, 'o> Parser<'a, 'o> {
         self.tick()?;
         match self.char_at(start) {
             Some('(') => {
-                let rest = self.src.get(start + 1..).unwrap_or_default();
+                let rest = self.src.get(fwd(start, 1)..).unwrap_or_default();
                 let inner_start = if rest.starts_with("?:") {
-                    start + 3
+                    fwd(start, 3)
                 } else if rest.starts_with('?') {
                     return refused("lookaround or named group");
                 } else {
-                    start + 1
+                    fwd(start, 1)
                 };
                 if self.depth >= MAX_GROUP_DEPTH {
                     return refused("groups nested too deeply");
                 }
-                self.depth += 1;
-                let r = self.disjunction(inner_start, end - 1);
-                self.depth -= 1;
+                // Below MAX_GROUP_DEPTH (checked above); `end` is past the group's `)`.
+                self.depth = self.depth.wrapping_add(1);
+                let r = self.disjunction(inner_start, end.saturating_sub(1));
+                self.depth = self.depth.wrapping_sub(1);
                 r
             }
             Some('[') => self.class(start, end),
             Some('.') => self.emit(Op::ReAny).map(drop),
-            Some('\\') => match self.escape(start + 1)?.0 {
+            Some('\\') => match self.escape(fwd(start, 1))?.0 {
                 Escape::Char(c) => self.emit(Op::ReChar(c)).map(drop),
                 Escape::Set(sets) => self.emit_class(self.ranges, 0, sets).map(drop),
             },
@@ -391,20 +407,22 @@ impl<'a, 'o> Parser<'a, 'o> {
 
     /// Emits a class state over `count` ranges stored from range index `first`.
     fn emit_class(&mut self, first: usize, count: usize, flags: u8) -> Result<u8> {
-        let at = u16::try_from(self.range_base + first).map_err(|_| RegexError::Full)?;
+        // `range_base <= MAX_STATES` and `first` is bounded by the parse work budget.
+        let at =
+            u16::try_from(self.range_base.wrapping_add(first)).map_err(|_| RegexError::Full)?;
         let ranges = u8::try_from(count).map_err(|_| RegexError::Full)?;
         self.emit(Op::ReClass { at, ranges, flags })
     }
 
     fn class(&mut self, start: usize, end: usize) -> Result<()> {
-        let mut p = start + 1;
+        let mut p = fwd(start, 1);
         let mut flags = 0u8;
         if self.char_at(p) == Some('^') {
             flags |= class::NEGATED;
-            p += 1;
+            p = fwd(p, 1);
         }
         let first = self.ranges;
-        let close = end - 1; // the `]`
+        let close = end.saturating_sub(1); // the `]` (`end` is past it)
         while p < close {
             let (lo, next) = self.class_atom(p)?;
             p = next;
@@ -415,8 +433,8 @@ impl<'a, 'o> Parser<'a, 'o> {
                 }
                 Escape::Char(c) => c,
             };
-            if self.char_at(p) == Some('-') && p + 1 < close {
-                let (hi, next) = self.class_atom(p + 1)?;
+            if self.char_at(p) == Some('-') && fwd(p, 1) < close {
+                let (hi, next) = self.class_atom(fwd(p, 1))?;
                 let Escape::Char(hi) = hi else {
                     return refused("class escape in a range");
                 };
@@ -429,7 +447,8 @@ impl<'a, 'o> Parser<'a, 'o> {
                 self.add_range(lo, lo)?;
             }
         }
-        let count = self.ranges - first;
+        // Ranges only grow while a class is parsed: `self.ranges >= first`.
+        let count = self.ranges.wrapping_sub(first);
         if count > MAX_CLASS_RANGES {
             return refused("too many ranges in a class");
         }
@@ -444,9 +463,11 @@ impl<'a, 'o> Parser<'a, 'o> {
         let Some(out) = self.out.as_deref() else {
             return first;
         };
+        // All three are bounded by `MAX_STATES` and the parse work budget.
+        let start = base.wrapping_add(first);
         let (Some(stored), Some(new)) = (
-            out.get(base..base + first),
-            out.get(base + first..base + first + count),
+            out.get(base..start),
+            out.get(start..start.wrapping_add(count)),
         ) else {
             return first;
         };
@@ -465,15 +486,15 @@ impl<'a, 'o> Parser<'a, 'o> {
     fn class_atom(&self, p: usize) -> Result<(Escape, usize)> {
         match self.char_at(p) {
             Some('\\') => {
-                if self.char_at(p + 1) == Some('b') {
-                    return Ok((Escape::Char('\u{8}'), p + 2));
+                if self.char_at(fwd(p, 1)) == Some('b') {
+                    return Ok((Escape::Char('\u{8}'), fwd(p, 2)));
                 }
-                if self.char_at(p + 1) == Some('-') {
-                    return Ok((Escape::Char('-'), p + 2));
+                if self.char_at(fwd(p, 1)) == Some('-') {
+                    return Ok((Escape::Char('-'), fwd(p, 2)));
                 }
-                self.escape(p + 1)
+                self.escape(fwd(p, 1))
             }
-            Some(c) => Ok((Escape::Char(c), p + c.len_utf8())),
+            Some(c) => Ok((Escape::Char(c), fwd(p, c.len_utf8()))),
             None => refused("unterminated character class"),
         }
     }
@@ -481,11 +502,12 @@ impl<'a, 'o> Parser<'a, 'o> {
     /// Stores one range of the class being parsed (after every state: at `range_base`).
     fn add_range(&mut self, lo: char, hi: char) -> Result<()> {
         self.tick()?;
-        let at = self.range_base + self.ranges;
+        // Both are bounded by `MAX_STATES` and the parse work budget (`tick` above).
+        let at = self.range_base.wrapping_add(self.ranges);
         if let Some(out) = self.out.as_deref_mut() {
             *out.get_mut(at).ok_or(RegexError::Full)? = Op::re_range(lo, hi);
         }
-        self.ranges += 1;
+        self.ranges = self.ranges.wrapping_add(1);
         Ok(())
     }
 
@@ -494,7 +516,7 @@ impl<'a, 'o> Parser<'a, 'o> {
         let Some(c) = self.char_at(p) else {
             return refused("trailing backslash");
         };
-        let next = p + c.len_utf8();
+        let next = fwd(p, c.len_utf8());
         let simple = |ch: char| Ok((Escape::Char(ch), next));
         match c {
             'd' => Ok((Escape::Set(class::DIGIT), next)),
@@ -517,13 +539,13 @@ impl<'a, 'o> Parser<'a, 'o> {
             }
             'c' => match self.char_at(next) {
                 Some(l) if l.is_ascii_alphabetic() => match char::from_u32(u32::from(l) % 32) {
-                    Some(ch) => Ok((Escape::Char(ch), next + 1)),
+                    Some(ch) => Ok((Escape::Char(ch), fwd(next, 1))),
                     None => refused("bad control escape"),
                 },
                 _ => refused("bad control escape"),
             },
             'x' => match char::from_u32(self.hex(next, 2)?) {
-                Some(ch) => Ok((Escape::Char(ch), next + 2)),
+                Some(ch) => Ok((Escape::Char(ch), fwd(next, 2))),
                 None => refused("bad hex escape"),
             },
             'u' => self.unicode_escape(next),
@@ -541,40 +563,48 @@ impl<'a, 'o> Parser<'a, 'o> {
     fn unicode_escape(&self, p: usize) -> Result<(Escape, usize)> {
         const BAD: &str = "bad unicode escape";
         if self.char_at(p) == Some('{') {
-            let body = self.src.get(p + 1..).unwrap_or_default();
+            let body = self.src.get(fwd(p, 1)..).unwrap_or_default();
             let Some(close) = byte_position(body, b'}') else {
                 return refused(BAD);
             };
             if close == 0 || close > 6 {
                 return refused(BAD);
             }
-            return match char::from_u32(self.hex(p + 1, close)?) {
-                Some(ch) => Ok((Escape::Char(ch), p + 1 + close + 1)),
+            return match char::from_u32(self.hex(fwd(p, 1), close)?) {
+                Some(ch) => Ok((
+                    Escape::Char(ch),
+                    fwd(p, 1).wrapping_add(close).wrapping_add(1),
+                )), // `fwd` bound
                 None => refused(BAD),
             };
         }
         let hi = self.hex(p, 4)?;
         if (0xD800..0xDC00).contains(&hi)
-            && self.src.get(p + 4..).is_some_and(|r| r.starts_with("\\u"))
+            && self
+                .src
+                .get(fwd(p, 4)..)
+                .is_some_and(|r| r.starts_with("\\u"))
         {
-            if let Ok(lo) = self.hex(p + 6, 4) {
+            if let Ok(lo) = self.hex(fwd(p, 6), 4) {
                 if (0xDC00..0xE000).contains(&lo) {
-                    let cp = 0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00);
+                    // A surrogate pair (both ranges checked): at most 0x10FFFF.
+                    let cp = ((hi.wrapping_sub(0xD800) << 10) | lo.wrapping_sub(0xDC00))
+                        .wrapping_add(0x10000);
                     return match char::from_u32(cp) {
-                        Some(ch) => Ok((Escape::Char(ch), p + 10)),
+                        Some(ch) => Ok((Escape::Char(ch), fwd(p, 10))),
                         None => refused(BAD),
                     };
                 }
             }
         }
         match char::from_u32(hi) {
-            Some(ch) => Ok((Escape::Char(ch), p + 4)),
+            Some(ch) => Ok((Escape::Char(ch), fwd(p, 4))),
             None => refused("lone surrogate escape"),
         }
     }
 
     fn hex(&self, p: usize, n: usize) -> Result<u32> {
-        let Some(digits) = self.src.get(p..p + n) else {
+        let Some(digits) = self.src.get(p..fwd(p, n)) else {
             return refused("bad hex escape");
         };
         let mut v = 0u32;
@@ -582,7 +612,8 @@ impl<'a, 'o> Parser<'a, 'o> {
             let Some(d) = char::from(b).to_digit(16) else {
                 return refused("bad hex escape");
             };
-            v = v * 16 + d;
+            // At most 6 digits (callers pass 2, 4 or at most 6): below 16^6.
+            v = v.wrapping_mul(16).wrapping_add(d);
         }
         Ok(v)
     }

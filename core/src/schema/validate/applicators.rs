@@ -4,7 +4,7 @@
 //! handed back to `eval` instead of being called.)
 
 use super::display::Brief;
-use super::{payload, Eval, Flow, Path, Stop};
+use super::{payload, skip, Eval, Flow, Path, Stop};
 use crate::json::Value;
 use crate::schema::program::{Op, NONE};
 use core::fmt::Write;
@@ -62,7 +62,7 @@ impl Eval<'_, '_> {
         let mut ask = |e: &mut Self, n: u16| -> Result<bool, Stop> {
             e.enter(path)?;
             let r = query(e, n, path);
-            e.depth -= 1;
+            e.depth = e.depth.wrapping_sub(1); // `enter` succeeded: depth >= 1
             r
         };
         match op {
@@ -100,7 +100,7 @@ impl Eval<'_, '_> {
             Op::Items { prefix: k, .. } => Ok((usize::from(k), false)),
             Op::Members {
                 props, patterns, ..
-            } => Ok((usize::from(props) + usize::from(patterns), false)),
+            } => Ok((skip(usize::from(props), patterns), false)),
             Op::Contains(_) => Ok((2, false)),
             Op::Regex { len, .. } => Ok((usize::from(len), false)),
             _ => Ok((0, false)),

@@ -2,7 +2,7 @@
 //! `minContains`/`maxContains`) and `unevaluatedItems`.
 
 use super::types_const_enum::type_matches;
-use super::{Eval, Flow, Path, Stop};
+use super::{skip, Eval, Flow, Path, Stop};
 use crate::json::Value;
 use crate::schema::program::{Op, NONE};
 use core::fmt::Write;
@@ -44,13 +44,14 @@ impl Eval<'_, '_> {
         while let Some(a) = outer.next() {
             for (j, b) in outer.clone().enumerate() {
                 if self.equal(a, b, path)? {
-                    let j = i + 1 + j;
+                    // Element indices of one document: far below `usize::MAX`.
+                    let j = i.wrapping_add(1).wrapping_add(j);
                     return self.fail(path, "uniqueItems", &mut |m| {
                         write!(m, "items {i} and {j} are equal (uniqueItems)")
                     });
                 }
             }
-            i += 1;
+            i = i.wrapping_add(1); // an element index
         }
         Ok(())
     }
@@ -77,7 +78,7 @@ impl Eval<'_, '_> {
         let mut count = 0usize;
         let mut idx = 0usize;
         while let Some((item, open)) = elements.next_open() {
-            count = idx + 1;
+            count = idx.wrapping_add(1); // an element index: no wrap
             if count > max {
                 return self.fail(path, "maxItems", &mut |m| {
                     write!(m, "more than maxItems {max} items")
@@ -111,7 +112,7 @@ impl Eval<'_, '_> {
                 let end = self.end_of(item);
                 elements.resume(item, end);
             }
-            idx += 1;
+            idx = idx.wrapping_add(1); // an element index
         }
         self.walked(inst, elements.end_addr());
         if count < min {
@@ -142,7 +143,7 @@ impl Eval<'_, '_> {
             self.step(path)?;
             let p = path.index(idx);
             if self.test(node, item, &p)? {
-                count += 1;
+                count = count.saturating_add(1);
                 if count > max {
                     return self.fail(path, "maxContains", &mut |m| {
                         write!(m, "more than maxContains {max} items match")
@@ -196,25 +197,25 @@ impl Eval<'_, '_> {
         path: &Path<'_>,
     ) -> Result<bool, Stop> {
         let mut i = 0;
+        // Op addresses: see `skip` in mod.rs.
         while let Some(&op) = ops.get(i) {
-            i += 1;
+            i = i.wrapping_add(1);
             let hit = match op {
                 Op::Items { prefix, rest } => {
-                    i += usize::from(prefix);
+                    i = skip(i, prefix);
                     rest != NONE || idx < usize::from(prefix)
                 }
                 Op::Contains(c) => {
-                    i += 2;
+                    i = i.wrapping_add(2);
                     let p = path.index(idx);
                     self.test(c, item, &p)?
                 }
                 Op::UnevaluatedItems(_) => !own,
                 _ => {
-                    let (skip, hit) =
-                        self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
-                            e.item_evaluated(e.prog.node(n), false, inst, idx, item, path)
-                        })?;
-                    i += skip;
+                    let (len, hit) = self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
+                        e.item_evaluated(e.prog.node(n), false, inst, idx, item, path)
+                    })?;
+                    i = i.wrapping_add(len); // at most two `u16` counts
                     hit
                 }
             };

@@ -19,8 +19,9 @@ impl fmt::Display for Brief<'_> {
                     return f.write_str(raw);
                 }
                 let mut cut = MAX - 4;
+                // 0 is a char boundary, so `cut` stops before it could wrap.
                 while !raw.is_char_boundary(cut) {
-                    cut -= 1;
+                    cut = cut.wrapping_sub(1);
                 }
                 f.write_str(raw.get(..cut).unwrap_or_default())?;
                 f.write_str("…")?;

@@ -24,7 +24,7 @@ use self::display::Brief;
 use crate::json::{Kind, Value};
 use crate::schema::error::{Message, Violation, ViolationKind};
 use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
-use crate::schema::program::{Op, Program, Str, NONE};
+use crate::schema::program::{skip, Op, Program, Str, NONE};
 use crate::schema::ValidationLimits;
 use core::fmt::{self, Write};
 
@@ -155,7 +155,7 @@ struct Eval<'p, 'o> {
 }
 
 fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
-    ops.get(i..i + usize::from(k)).unwrap_or_default()
+    ops.get(i..skip(i, k)).unwrap_or_default()
 }
 
 impl<'p> Eval<'p, '_> {
@@ -220,7 +220,7 @@ impl<'p> Eval<'p, '_> {
     }
 
     fn step(&mut self, path: &Path<'_>) -> Flow {
-        self.steps += 1;
+        self.steps = self.steps.saturating_add(1);
         if self.steps > self.max_steps {
             return self.abort(path, ViolationKind::BudgetExceeded);
         }
@@ -232,7 +232,7 @@ impl<'p> Eval<'p, '_> {
         if self.depth >= self.max_depth {
             return self.abort(path, ViolationKind::TooDeep);
         }
-        self.depth += 1;
+        self.depth = self.depth.wrapping_add(1); // below max_depth (checked above)
         Ok(())
     }
 
@@ -260,9 +260,10 @@ impl<'p> Eval<'p, '_> {
 
     /// Applies `node` quietly: `Ok(true)` valid, `Ok(false)` invalid, `Err` a limit.
     fn test(&mut self, node: u16, inst: Value<'_>, path: &Path<'_>) -> Result<bool, Stop> {
-        self.quiet += 1;
+        // Quiet runs nest at most once per depth level (`u16`): no wrap either way.
+        self.quiet = self.quiet.wrapping_add(1);
         let r = self.eval(node, inst, path);
-        self.quiet -= 1;
+        self.quiet = self.quiet.wrapping_sub(1);
         match r {
             Ok(()) => Ok(true),
             Err(Stop::Invalid) => Ok(false),
@@ -289,7 +290,7 @@ impl<'p> Eval<'p, '_> {
         let mut item_bounds = (0usize, usize::MAX);
         let mut i = 0;
         while let Some(&op) = ops.get(i) {
-            i += 1;
+            i = i.wrapping_add(1); // `i < ops.len()`
             match op {
                 // types_const_enum.rs
                 Op::Type(mask) => self.type_keyword(mask, inst, path)?,
@@ -297,7 +298,7 @@ impl<'p> Eval<'p, '_> {
                 Op::Const(_) => self.const_enum(op, ops, i, inst, path)?,
                 Op::Enum(k) => {
                     self.const_enum(op, ops, i, inst, path)?;
-                    i += usize::from(k);
+                    i = skip(i, k);
                 }
                 // string.rs
                 Op::MinLength(_) | Op::MaxLength(_) | Op::Pattern(_) => {
@@ -309,7 +310,7 @@ impl<'p> Eval<'p, '_> {
                 }
                 Op::DependentRequired { count: k, .. } => {
                     self.object_keyword(op, ops, i, inst, path)?;
-                    i += usize::from(k);
+                    i = skip(i, k);
                 }
                 // numeric.rs
                 Op::MultipleOf(s)
@@ -347,17 +348,17 @@ impl<'p> Eval<'p, '_> {
                 }
                 Op::Items { prefix, rest } => {
                     let children = payload(ops, i, prefix);
-                    i += usize::from(prefix);
+                    i = skip(i, prefix);
                     if kind == Kind::Array {
                         self.items(children, rest, item_bounds, inst, path)?;
                     }
                 }
                 Op::Contains(c) => {
-                    let (min, max) = match (ops.get(i), ops.get(i + 1)) {
+                    let (min, max) = match (ops.get(i), ops.get(i.wrapping_add(1))) {
                         (Some(Op::MinContains(min)), Some(Op::MaxContains(max))) => (*min, *max),
                         _ => (1, u32::MAX),
                     };
-                    i += 2;
+                    i = i.wrapping_add(2); // see `skip`
                     if kind == Kind::Array {
                         self.contains(c, min, max, inst, path)?;
                     }
@@ -365,10 +366,12 @@ impl<'p> Eval<'p, '_> {
                 // object.rs
                 Op::Required(_) => {
                     // A run of `required` names is checked in one pass over the members.
-                    let start = i - 1;
-                    while i - start < REQUIRED_BATCH && matches!(ops.get(i), Some(Op::Required(_)))
+                    // `i >= 1` (stepped past this op) and only grows from `start`.
+                    let start = i.wrapping_sub(1);
+                    while i.wrapping_sub(start) < REQUIRED_BATCH
+                        && matches!(ops.get(i), Some(Op::Required(_)))
                     {
-                        i += 1;
+                        i = i.wrapping_add(1); // `ops.get(i)` was `Some`
                     }
                     let names = ops.get(start..i).unwrap_or_default();
                     let whole_run = !matches!(ops.get(i), Some(Op::Required(_)));
@@ -390,9 +393,9 @@ impl<'p> Eval<'p, '_> {
                     additional,
                 } => {
                     let p = payload(ops, i, props);
-                    i += usize::from(props);
+                    i = skip(i, props);
                     let pats = payload(ops, i, patterns);
-                    i += usize::from(patterns);
+                    i = skip(i, patterns);
                     if kind == Kind::Object {
                         self.members(p, pats, additional, required, inst, path)?;
                     }
@@ -417,7 +420,7 @@ impl<'p> Eval<'p, '_> {
                 }
                 Op::AllOf(k) => {
                     let children = payload(ops, i, k);
-                    i += usize::from(k);
+                    i = skip(i, k);
                     let last = children.len().saturating_sub(1);
                     for (j, c) in children.iter().enumerate() {
                         if let Op::Child(n) = *c {
@@ -430,12 +433,12 @@ impl<'p> Eval<'p, '_> {
                 }
                 Op::AnyOf(k) => {
                     let children = payload(ops, i, k);
-                    i += usize::from(k);
+                    i = skip(i, k);
                     self.any_of(children, inst, path)?;
                 }
                 Op::OneOf(k) => {
                     let children = payload(ops, i, k);
-                    i += usize::from(k);
+                    i = skip(i, k);
                     self.one_of(children, inst, path)?;
                 }
                 Op::Not(n) => {
@@ -473,7 +476,7 @@ impl<'p> Eval<'p, '_> {
                     }
                 }
                 // An automaton is read by the `Pattern` before it.
-                Op::Regex { len, .. } => i += usize::from(len),
+                Op::Regex { len, .. } => i = skip(i, len),
                 // Payloads are consumed by their keyword.
                 Op::MinContains(_)
                 | Op::MaxContains(_)

@@ -4,7 +4,7 @@
 use super::display::Quoted;
 use super::string::{pattern_hit, regex_block, regex_search, NO_REGEX};
 use super::types_const_enum::type_matches;
-use super::{payload, Eval, Flow, Path, Stop, REQUIRED_BATCH};
+use super::{payload, skip, Eval, Flow, Path, Stop, REQUIRED_BATCH};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::program::{Op, Str, NONE};
 use core::fmt::Write;
@@ -49,8 +49,9 @@ pub(super) fn has_backslash(text: &[u8]) -> bool {
         #[allow(clippy::manual_contains)] // `contains` calls `memchr`
         return text.iter().any(|&b| b == b'\\');
     }
+    // From here `text.len() >= 8` and `at + 8 < text.len()`: none of the offsets wraps.
     let word = |at: usize| {
-        text.get(at..at + 8)
+        text.get(at..at.wrapping_add(8))
             .and_then(|w| <[u8; 8]>::try_from(w).ok())
             .map_or(0, u64::from_le_bytes)
     };
@@ -59,14 +60,19 @@ pub(super) fn has_backslash(text: &[u8]) -> bool {
         let x = w ^ (LO * u64::from(b'\\'));
         x.wrapping_sub(LO) & !x & HI != 0
     };
-    let mut at = 0;
-    while at + 8 < text.len() {
+    let mut at = 0usize;
+    while at.wrapping_add(8) < text.len() {
         if hit(word(at)) {
             return true;
         }
-        at += 8;
+        at = at.wrapping_add(8);
     }
-    hit(word(text.len() - 8))
+    hit(word(text.len().wrapping_sub(8)))
+}
+
+/// A mask of the `n` low bits, `n < 64` (a batch shorter than [`REQUIRED_BATCH`]).
+fn low_bits(n: usize) -> u64 {
+    (1u64 << n).wrapping_sub(1) // `1 << n >= 1`
 }
 
 impl Eval<'_, '_> {
@@ -126,7 +132,7 @@ impl Eval<'_, '_> {
     pub(super) fn required(&mut self, names: &[Op], inst: Value<'_>, path: &Path<'_>) -> Flow {
         let all: u64 = match names.len() {
             REQUIRED_BATCH => u64::MAX,
-            n => (1u64 << n) - 1,
+            n => low_bits(n),
         };
         let mut found = 0u64;
         let Some(mut members) = inst.members() else {
@@ -160,13 +166,7 @@ impl Eval<'_, '_> {
         if raw.len() != usize::from(s.len) {
             return false;
         }
-        let start = usize::from(s.off);
-        let name = self
-            .prog
-            .text
-            .as_bytes()
-            .get(start..start + usize::from(s.len))
-            .unwrap_or_default();
+        let name = self.prog.text.as_bytes().get(s.range()).unwrap_or_default();
         raw.first() == name.first() && raw == name
     }
 
@@ -184,7 +184,7 @@ impl Eval<'_, '_> {
     ) -> Flow {
         let all: u64 = match required.len() {
             REQUIRED_BATCH => u64::MAX,
-            n => (1u64 << n) - 1,
+            n => low_bits(n),
         };
         let mut found = 0u64;
         let mut hint = 0usize;
@@ -211,12 +211,12 @@ impl Eval<'_, '_> {
                 if let Some(&Op::Prop { name: s, node }) = props.get(k) {
                     if self.key_is(&name, s) {
                         matched = Some(s);
-                        hint = k + 1;
+                        hint = k.wrapping_add(1); // `k < props.len()`
                         self.member(node, "properties", key, value, path, &p)?;
                         break; // names in `properties` are unique
                     }
                 }
-                k += 1;
+                k = k.wrapping_add(1); // `k < props.len()`
             }
             if found != all {
                 // A required name usually shares its text with the `properties` entry.
@@ -235,7 +235,7 @@ impl Eval<'_, '_> {
             let mut matched = matched.is_some();
             let mut j = 0;
             while let Some(&Op::PatternProp { node, .. }) = pats.get(j) {
-                let (states, block, next) = regex_block(pats, j + 1);
+                let (states, block, next) = regex_block(pats, j.wrapping_add(1)); // j < len
                 j = next;
                 let Some(text) = key.as_str() else { break };
                 match regex_search(states, block, text) {
@@ -359,8 +359,9 @@ impl Eval<'_, '_> {
         path: &Path<'_>,
     ) -> Result<bool, Stop> {
         let mut i = 0;
+        // Op addresses: see `skip` in mod.rs.
         while let Some(&op) = ops.get(i) {
-            i += 1;
+            i = i.wrapping_add(1);
             let hit = match op {
                 Op::Members {
                     props,
@@ -368,9 +369,9 @@ impl Eval<'_, '_> {
                     additional,
                 } => {
                     let p = payload(ops, i, props);
-                    i += usize::from(props);
+                    i = skip(i, props);
                     let pats = payload(ops, i, patterns);
-                    i += usize::from(patterns);
+                    i = skip(i, patterns);
                     additional != NONE
                         || p.iter().any(|op| {
                             matches!(op, Op::Prop { name, .. } if key.eq_str(self.text(*name)))
@@ -379,11 +380,10 @@ impl Eval<'_, '_> {
                 }
                 Op::UnevaluatedProperties(_) => !own,
                 _ => {
-                    let (skip, hit) =
-                        self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
-                            e.prop_evaluated(e.prog.node(n), false, inst, key, path)
-                        })?;
-                    i += skip;
+                    let (len, hit) = self.in_place(ops, i, op, inst, path, &mut |e, n, path| {
+                        e.prop_evaluated(e.prog.node(n), false, inst, key, path)
+                    })?;
+                    i = i.wrapping_add(len); // at most two `u16` counts
                     hit
                 }
             };

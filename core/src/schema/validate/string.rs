@@ -2,7 +2,7 @@
 //! `patternProperties`.
 
 use super::display::Brief;
-use super::{Eval, Flow, Path};
+use super::{skip, Eval, Flow, Path};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::program::Op;
 #[cfg(feature = "pattern")]
@@ -40,10 +40,15 @@ pub(super) fn has_max_chars(inst: Value<'_>, n: usize) -> bool {
 pub(super) fn regex_block(ops: &[Op], i: usize) -> (u8, &[Op], usize) {
     match ops.get(i) {
         Some(&Op::Regex { len, states }) => {
-            let end = i + 1 + usize::from(len);
-            (states, ops.get(i + 1..end).unwrap_or_default(), end)
+            // `i < ops.len()` (`ops.get(i)` is `Some`) plus a `u16`: see `skip` in mod.rs.
+            let end = skip(i.wrapping_add(1), len);
+            (
+                states,
+                ops.get(i.wrapping_add(1)..end).unwrap_or_default(),
+                end,
+            )
         }
-        _ => (0, &[], i + 1),
+        _ => (0, &[], i.wrapping_add(1)),
     }
 }
 
@@ -68,7 +73,7 @@ pub(super) const NO_REGEX: &str = "regular expressions are not built in (feature
 pub(super) fn pattern_hit(pats: &[Op], key: JsonStr<'_>) -> bool {
     let mut j = 0;
     while let Some(Op::PatternProp { .. }) = pats.get(j) {
-        let (states, block, next) = regex_block(pats, j + 1);
+        let (states, block, next) = regex_block(pats, j.wrapping_add(1)); // j < len
         j = next;
         if regex_search(states, block, key) == Some(true) {
             return true;

@@ -154,13 +154,13 @@ impl Eval<'_, '_> {
             (Kind::Array, Kind::Array) => {
                 self.enter(path)?;
                 let r = self.arrays_equal(a, b, path);
-                self.depth -= 1;
+                self.depth = self.depth.wrapping_sub(1); // `enter` succeeded: depth >= 1
                 r?
             }
             (Kind::Object, Kind::Object) => {
                 self.enter(path)?;
                 let r = self.objects_equal(a, b, path);
-                self.depth -= 1;
+                self.depth = self.depth.wrapping_sub(1); // `enter` succeeded: depth >= 1
                 r?
             }
             _ => false,

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use super::flight::{InternalKind, Pending};
 use super::own_requests::tools_list_params;
+use super::pages::CachedList;
 use super::Router;
 
 /// Revision assumed for result checks when the session never said (no `initialize` seen).
@@ -40,6 +41,8 @@ pub(super) struct Checking {
     pub(super) catalog: Catalog,
     pub(super) held: Vec<Held>,
     pub(super) fetch: Fetch,
+    /// The one-page listing served to the host until the link resets.
+    pub(super) listing: Option<CachedList>,
 }
 
 impl Checking {
@@ -48,6 +51,7 @@ impl Checking {
             catalog: Catalog::default(),
             held: Vec::new(),
             fetch: Fetch::NotTried,
+            listing: None,
         }
     }
 

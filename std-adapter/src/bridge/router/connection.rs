@@ -182,6 +182,7 @@ impl Router {
         }
         self.device.attempts = attempt;
         self.check.catalog.reset();
+        self.check.listing = None;
         self.check.forget_tried();
         self.device.link = LinkState::Up(Up {
             gen,
@@ -190,6 +191,9 @@ impl Router {
             ready: false,
             heard: false,
         });
+        if std::mem::replace(&mut self.was_up, true) {
+            self.announce_list_change();
+        }
         match self.session.init_params.clone() {
             Some(params) => {
                 self.log
@@ -243,10 +247,21 @@ impl Router {
         }
         self.release_held("the device link closed while its tool list was fetched");
         self.check.catalog.reset();
+        self.check.listing = None;
         self.device.attempts = if heard { 0 } else { self.device.attempts + 1 };
+        self.announce_list_change();
         if self.host.eof && self.flight.pending.is_empty() {
             return;
         }
         self.start_connecting(self.device.attempts);
+    }
+}
+
+impl Router {
+    /// In a hub: the device's tools may have changed (its link closed or came back).
+    fn announce_list_change(&mut self) {
+        if self.announce_links {
+            self.emit(br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec());
+        }
     }
 }

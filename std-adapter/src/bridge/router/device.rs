@@ -62,6 +62,7 @@ impl Router {
             Class::Notification { method } => {
                 if method == "notifications/tools/list_changed" {
                     self.check.catalog.reset();
+                    self.check.listing = None;
                     self.check.forget_tried();
                 }
                 self.emit(line);
@@ -86,9 +87,24 @@ impl Router {
                     let failed = self.check.catalog.learn_page(tools, p.first_page, last);
                     self.report_schema_errors(failed);
                 }
+                let result = result.clone();
+                if let Some((_, line)) = self.join_page(p, line, &result) {
+                    let line = self.safe_icons(line);
+                    self.emit(line);
+                }
+                return; // or the next page is asked for
             }
             _ => {}
         }
+        let line = self.safe_icons(line);
+        if p.method != "tools/call" || self.cfg.on_invalid == OnInvalid::Pass {
+            self.emit(line);
+            return;
+        }
+        self.check_call_result(p, line, result);
+    }
+
+    fn safe_icons(&mut self, line: Vec<u8>) -> Vec<u8> {
         let mut dropped = Vec::new();
         let line = match drop_unsafe_icons(&line, &mut dropped) {
             Some(edited) => edited,
@@ -100,10 +116,6 @@ impl Router {
                 icon.src, icon.place
             ));
         }
-        if p.method != "tools/call" || self.cfg.on_invalid == OnInvalid::Pass {
-            self.emit(line);
-            return;
-        }
-        self.check_call_result(p, line, result);
+        line
     }
 }

@@ -25,4 +25,8 @@ pub(super) enum Event {
     Connected { gen: u64, attempt: u32, link: Link },
     /// The connector used up its attempts.
     GaveUp { gen: u64, error: String },
+    /// Hub: a line from the router of device `device` (its host output).
+    HubLine { device: usize, line: Vec<u8> },
+    /// Hub: the router of device `device` stopped.
+    HubDeviceDone { device: usize },
 }

@@ -31,9 +31,22 @@ pub(super) struct Pending {
     pub(super) init_params: Option<Value>,
     /// A `tools/list` without cursor: its page starts a new listing.
     pub(super) first_page: bool,
+    /// A `tools/list` answered in one page ([`crate::bridge::Pages::One`]): its params, and the
+    /// tools of the pages so far.
+    pub(super) merging: Option<Merging>,
     pub(super) deadline: Instant,
     /// `None` while queued.
     pub(super) sent: Option<Sent>,
+}
+
+/// A host's `tools/list` whose device pages are being joined into one.
+pub(super) struct Merging {
+    /// The host's params (the cursor of each next page is added to them).
+    pub(super) params: Value,
+    /// Tools of the pages so far.
+    pub(super) tools: Vec<Value>,
+    /// Pages read so far.
+    pub(super) pages: usize,
 }
 
 /// What a request of the bridge's own is for.

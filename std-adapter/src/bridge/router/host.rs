@@ -5,9 +5,11 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::flight::Pending;
+use super::flight::{Merging, Pending};
+use super::front::{is_batch, BatchStart, HostFront};
 use super::{Router, PREVIEW};
 use crate::bridge::message::{self, error_response, Class, Id, INVALID_REQUEST, PARSE_ERROR};
+use crate::bridge::Pages;
 use crate::device::client::META_PROTOCOL_VERSION;
 use crate::device::log::preview;
 
@@ -19,10 +21,19 @@ pub(super) struct HostSide {
     pub(super) eof: bool,
     /// Writing to the host failed (why): the bridge stops.
     pub(super) output_failed: Option<String>,
+    /// Old revisions and batches.
+    pub(super) front: HostFront,
 }
 
 impl Router {
+    /// Sends a line to the host, reshaped for its revision (or held for its batch).
     pub(super) fn emit(&mut self, line: Vec<u8>) {
+        if let Some(line) = self.host.front.outgoing(line) {
+            self.write_host(line);
+        }
+    }
+
+    fn write_host(&mut self, line: Vec<u8>) {
         if self.log.tracing() {
             self.log
                 .trace(format_args!("to host: {}", preview(&line, PREVIEW)));
@@ -41,6 +52,24 @@ impl Router {
             self.log
                 .trace(format_args!("from host: {}", preview(&line, PREVIEW)));
         }
+        if is_batch(&line) {
+            match self.host.front.open_batch(&line) {
+                BatchStart::Refused(answer) => self.write_host(answer),
+                BatchStart::Messages(messages) => {
+                    for message in messages {
+                        self.on_host_message(message);
+                    }
+                    if let Some(answer) = self.host.front.close_batch() {
+                        self.write_host(answer);
+                    }
+                }
+            }
+            return;
+        }
+        self.on_host_message(line);
+    }
+
+    fn on_host_message(&mut self, line: Vec<u8>) {
         let Some(msg) = message::parse(&line) else {
             self.log.warn(format_args!(
                 "the host sent a line that is not JSON: {}",
@@ -67,6 +96,7 @@ impl Router {
                     if let Some(key) = key {
                         // Removed from the queue, it never reaches the device: nothing to forward.
                         if self.flight.pending.remove(&key).is_some() && self.flight.unqueue(&key) {
+                            self.host.front.forget(&key);
                             self.log.info(format_args!(
                                 "request {key} cancelled before it reached the device"
                             ));
@@ -120,12 +150,25 @@ impl Router {
             meta,
             init_params: (method == "initialize").then(|| params.cloned().unwrap_or(json!({}))),
             first_page: method == "tools/list" && params.and_then(|p| p.get("cursor")).is_none(),
+            merging: None,
             deadline: Instant::now() + self.cfg.timeout,
             sent: None,
             id: id.clone(),
             method,
         };
+        let mut pending = pending;
+        if pending.first_page && self.cfg.pages == Pages::One {
+            if self.answer_list_from_cache(&pending) {
+                return;
+            }
+            pending.merging = Some(Merging {
+                params: params.cloned().unwrap_or(json!({})),
+                tools: Vec::new(),
+                pages: 0,
+            });
+        }
         let key = id.key;
+        self.host.front.request(&key, &pending.method, params);
         self.flight.pending.insert(key.clone(), pending);
         self.forward(line, Some(key));
     }

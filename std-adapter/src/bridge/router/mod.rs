@@ -14,10 +14,14 @@ mod connection;
 mod device;
 mod device_io;
 mod dispatch;
+mod era;
 mod events;
 mod flight;
+mod front;
 mod host;
+mod hub;
 mod own_requests;
+mod pages;
 mod session;
 mod stdio;
 mod timers;
@@ -35,6 +39,7 @@ use checking::Checking;
 use connection::{DeviceLink, LinkState};
 use events::Event;
 use flight::InFlight;
+use front::HostFront;
 use host::HostSide;
 use session::Session;
 
@@ -60,14 +65,38 @@ struct Router {
     flight: InFlight,
     session: Session,
     check: Checking,
+    /// See [`run_device`].
+    announce_links: bool,
+    /// A link has been up before (so a new one may bring other tools).
+    was_up: bool,
 }
 
-/// Runs the bridge (see [`crate::bridge::run`]).
+/// Runs the bridge (see [`crate::bridge::run`]): a hub when `cfg.devices` is not empty.
 pub(super) fn run<R, W>(
     cfg: BridgeConfig,
     host_in: R,
     host_out: W,
     log: Logger,
+) -> Result<(), BridgeError>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    if cfg.devices.is_empty() {
+        run_device(cfg, host_in, host_out, log, false)
+    } else {
+        hub::run(cfg, host_in, host_out, log)
+    }
+}
+
+/// Runs the router of one device. `announce_links`: tell the host
+/// `notifications/tools/list_changed` when the link closes or comes back (a hub re-lists then).
+fn run_device<R, W>(
+    cfg: BridgeConfig,
+    host_in: R,
+    host_out: W,
+    log: Logger,
+    announce_links: bool,
 ) -> Result<(), BridgeError>
 where
     R: Read + Send + 'static,
@@ -85,11 +114,14 @@ where
             out: Some(out),
             eof: false,
             output_failed: None,
+            front: HostFront::default(),
         },
         device: DeviceLink::new(),
         flight: InFlight::new(),
         session: Session::default(),
         check: Checking::new(),
+        announce_links,
+        was_up: false,
     };
     router
         .log
@@ -187,6 +219,7 @@ impl Router {
             Event::DeviceClosed { gen, why } => self.on_device_closed(gen, &why),
             Event::Connected { gen, attempt, link } => self.on_connected(gen, attempt, link),
             Event::GaveUp { gen, error } => self.on_gave_up(gen, error),
+            Event::HubLine { .. } | Event::HubDeviceDone { .. } => {}
         }
     }
 }

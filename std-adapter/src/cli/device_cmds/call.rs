@@ -23,10 +23,27 @@ pub fn parse_arguments(pairs: &[String]) -> Result<Value, OptionError> {
 
 /// `embedded-mcp call ...`: calls one tool and prints both channels and the verdict.
 pub fn call_main(args: &[String]) -> i32 {
-    let o = match options("call", args) {
+    let mut o = match options("call", args) {
         Ok(o) => o,
         Err(code) => return code,
     };
+    if !o.devices.is_empty() {
+        // `--device NAME=LINK ... NAME.tool`: call `tool` on the device named NAME.
+        let picked = match o.positional.first() {
+            Some(tool) => super::hub_options::split_tool(&o.devices, tool)
+                .map(|(d, t)| (d.endpoint.clone(), t.to_owned())),
+            None => Err(OptionError::NoTool),
+        };
+        match picked {
+            Ok((endpoint, tool)) => {
+                o.endpoint = Some(endpoint);
+                if let Some(first) = o.positional.first_mut() {
+                    *first = tool;
+                }
+            }
+            Err(e) => return usage_error("call", &e),
+        }
+    }
     let Some((tool, pairs)) = o.positional.split_first() else {
         return usage_error("call", &OptionError::NoTool);
     };

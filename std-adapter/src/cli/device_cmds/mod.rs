@@ -4,7 +4,9 @@
 //! error or invalid result, 2 usage or transport error.
 
 mod bridge;
+mod bridge_http;
 mod call;
+mod hub_options;
 mod options;
 mod summary;
 mod tools;

@@ -5,7 +5,8 @@ use std::fmt;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::bridge::OnInvalid;
+use super::hub_options;
+use crate::bridge::{HubDevice, OnInvalid, Pages};
 use crate::device::client::DEFAULT_PROTOCOL;
 use crate::device::{
     split_command_line, DeviceError, Endpoint, Machine, QemuConfig, QemuWiring, DEFAULT_BAUD,
@@ -13,7 +14,7 @@ use crate::device::{
 
 /// Every option the parser accepts and the usage text documents (`--verbose` is an alias of `-v`).
 #[cfg(test)]
-pub(crate) const FLAGS: [&str; 18] = [
+pub(crate) const FLAGS: [&str; 23] = [
     "--serial",
     "--baud",
     "--unix",
@@ -28,10 +29,16 @@ pub(crate) const FLAGS: [&str; 18] = [
     "--reconnect-attempts",
     "--startup-retry-ms",
     "--protocol",
+    "--device",
+    "--pages",
     "--json",
     "-v",
     "-vv",
     "TOOL [key=value ...]",
+    // The HTTP front of `bridge`.
+    "--http",
+    "--token-file",
+    "--allowed-origin",
 ];
 
 /// Why the command line of a device command was refused.
@@ -79,6 +86,17 @@ pub enum OptionError {
     NotKeyValue(String),
     /// A `call` argument with an empty key.
     EmptyKey(String),
+    /// A `--device NAME=LINK` that cannot be used (or a `call` tool without a device prefix).
+    BadDevice {
+        /// The value.
+        text: String,
+        /// What is wrong with it.
+        why: String,
+    },
+    /// `--device` together with a single-device option.
+    DeviceAndSingle,
+    /// `--pages device` with `--device` (a hub answers in one page).
+    PagesWithHub,
 }
 
 impl fmt::Display for OptionError {
@@ -109,6 +127,13 @@ impl fmt::Display for OptionError {
             }
             Self::NotKeyValue(pair) => write!(f, "argument {pair:?} is not key=value"),
             Self::EmptyKey(pair) => write!(f, "argument {pair:?} has an empty key"),
+            Self::BadDevice { text, why } => write!(f, "--device {text}: {why}"),
+            Self::DeviceAndSingle => {
+                f.write_str("--device goes without --serial, --unix, --tcp, --qemu and --command")
+            }
+            Self::PagesWithHub => {
+                f.write_str("--pages device is for one device; a hub answers in one page")
+            }
         }
     }
 }
@@ -120,6 +145,17 @@ impl std::error::Error for OptionError {
             _ => None,
         }
     }
+}
+
+/// The options of `bridge --http`.
+#[derive(Debug, Default)]
+pub(super) struct HttpOptions {
+    /// `--http ADDR:PORT`, as given.
+    pub(super) bind: Option<String>,
+    /// `--token-file PATH`.
+    pub(super) token_file: Option<PathBuf>,
+    /// Every `--allowed-origin ORIGIN`.
+    pub(super) allowed_origins: Vec<String>,
 }
 
 /// Options shared by the three commands.
@@ -135,6 +171,12 @@ pub(super) struct Options {
     pub(super) startup_retry: Option<Duration>,
     /// `-h` or `--help`: print the usage and do nothing else.
     pub(super) help: bool,
+    /// `--device NAME=LINK`, in order (hub).
+    pub(super) devices: Vec<HubDevice>,
+    /// `--pages`.
+    pub(super) pages: Option<Pages>,
+    /// The HTTP front of `bridge` (`--http`, `--token-file`, `--allowed-origin`).
+    pub(super) http: HttpOptions,
     pub(super) positional: Vec<String>,
 }
 
@@ -165,7 +207,10 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
         on_invalid: OnInvalid::Error,
         reconnect_attempts: None,
         startup_retry: None,
+        http: HttpOptions::default(),
         positional: Vec::new(),
+        devices: Vec::new(),
+        pages: None,
     };
     let mut baud: Option<u32> = None;
     let mut machine: Option<Machine> = None;
@@ -250,6 +295,14 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
                 o.startup_retry = Some(Duration::from_millis(number(flag, &value(flag)?)?));
             }
             "--protocol" => o.protocol = value(flag)?,
+            // --- hub options (hub_options.rs) ---
+            "--device" => o.devices.push(hub_options::parse_device(&value(flag)?)?),
+            "--pages" => o.pages = Some(hub_options::parse_pages(&value(flag)?)?),
+            // --- end of hub options ---
+            // The HTTP front of `bridge`.
+            "--http" => o.http.bind = Some(value(flag)?),
+            "--token-file" => o.http.token_file = Some(PathBuf::from(value(flag)?)),
+            "--allowed-origin" => o.http.allowed_origins.push(value(flag)?),
             "--json" => o.json = true,
             "-h" | "--help" => o.help = true,
             "-v" | "--verbose" => o.verbosity = o.verbosity.saturating_add(1),
@@ -264,6 +317,7 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
     if endpoints > 1 {
         return Err(OptionError::SeveralDevices);
     }
+    hub_options::check_devices(&o.devices, endpoints > 0, o.pages)?;
     match &mut o.endpoint {
         Some(Endpoint::Serial { baud: b, .. }) => *b = baud.unwrap_or(DEFAULT_BAUD),
         Some(Endpoint::Qemu(q)) => {

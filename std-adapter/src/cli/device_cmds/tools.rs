@@ -8,12 +8,15 @@ use crate::full::ToolChecker;
 
 /// `embedded-mcp tools ...`: prints the device's tools as a table.
 pub fn tools_main(args: &[String]) -> i32 {
-    let o = match options("tools", args) {
+    let mut o = match options("tools", args) {
         Ok(o) => o,
         Err(code) => return code,
     };
     if let Err(e) = o.no_positional() {
         return usage_error("tools", &e);
+    }
+    if !o.devices.is_empty() {
+        return tools_of_devices(&mut o);
     }
     let mut client = match connect("tools", &o) {
         Ok(c) => c,
@@ -37,6 +40,53 @@ pub fn tools_main(args: &[String]) -> i32 {
     }
     client.close();
     OK
+}
+
+/// `tools --device NAME=LINK ...`: each device's tools as `NAME.tool`, one table per device
+/// (`--json`: one array). Exit 2 if any device could not be listed.
+fn tools_of_devices(o: &mut super::Options) -> i32 {
+    let mut all = Vec::new();
+    let mut code = OK;
+    for device in o.devices.clone() {
+        o.endpoint = Some(device.endpoint.clone());
+        let mut client = match connect("tools", o) {
+            Ok(c) => c,
+            Err(failed) => {
+                code = failed;
+                continue;
+            }
+        };
+        let tools = match client.list_tools() {
+            Ok(t) => t,
+            Err(e) => {
+                code = transport_error("tools", &e);
+                continue;
+            }
+        };
+        let named: Vec<Value> = tools
+            .into_iter()
+            .map(|mut t| {
+                let name = t.get("name").and_then(Value::as_str).unwrap_or_default();
+                let name = format!("{}.{name}", device.name);
+                if let Some(object) = t.as_object_mut() {
+                    object.insert("name".into(), Value::String(name));
+                }
+                t
+            })
+            .collect();
+        if !o.json {
+            print!(
+                "{}",
+                render_tools(&client.server, &client.protocol_version, &named)
+            );
+        }
+        all.extend(named);
+        client.close();
+    }
+    if o.json {
+        println!("{}", Value::Array(all));
+    }
+    code
 }
 
 /// The readable table of `tools`.

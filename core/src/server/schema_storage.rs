@@ -21,8 +21,11 @@ pub struct ToolSchemas<'p> {
 /// Memory to compile the schemas of `TOOLS` tools at start-up: two [`Storage`]s per tool (input
 /// and output), each of `NODES` subschemas, `OPS` instructions and `TEXT` bytes, enough for the
 /// largest schema. A node costs 14 bytes and an op 8 bytes of RAM, so this takes
-/// `2 * TOOLS * (14 * NODES + 8 * OPS + TEXT)` bytes (about 6.6 KiB for 8 tools of
-/// `<16, 48, 96>`); firmware short of RAM loads precompiled programs from flash instead.
+/// `2 * TOOLS * (14 * NODES + 8 * OPS + TEXT)` bytes (`tests/tests/engine_stack.rs` checks the
+/// formula). Firmware short of RAM gives [`Server::with_programs`](super::Server::with_programs)
+/// programs in storages sized for each schema instead, compiled at start-up or loaded from
+/// flash ([`Program::from_postcard`] keeps the text in flash; nodes and ops are still decoded
+/// into RAM).
 #[derive(Debug, Clone)]
 pub struct SchemaStorage<
     const TOOLS: usize,

@@ -1,0 +1,120 @@
+//! The handshake: legacy `initialize`, 2026 `server/discover`, and the implementation info
+//! (`serverInfo`, `instructions`) both send.
+
+use crate::json::{write_string, EncodeError, Sink};
+use crate::protocol::{
+    self, write_result_start, write_supported_versions, Envelope, ErrorCode, RequestId, Version,
+};
+
+use super::list::write_icons;
+use super::reply::{error_line, reply};
+use super::Server;
+
+impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
+    /// Answers `initialize`: negotiates the stream's legacy revision and remembers it.
+    pub(super) fn initialize(
+        &mut self,
+        id: RequestId<'_>,
+        params: &Envelope<'_>,
+        out: &mut [u8],
+    ) -> Option<usize> {
+        let Some(requested) = params.protocol_version.and_then(|v| v.as_str()) else {
+            return error_line(
+                out,
+                Some(id),
+                ErrorCode::InvalidParams,
+                "Invalid params: \"protocolVersion\" must be a string",
+            );
+        };
+        let version = Version::negotiate_legacy(Version::from_json(requested));
+        self.session = Some(version);
+        self.log_level = self.config.log_level;
+        reply(out, Some(id), |s| {
+            write_result_start(s, id)?;
+            self.write_initialize_result(s, version)?;
+            s.put_byte(b'}')
+        })
+    }
+
+    /// Answers `server/discover` (2026-07-28).
+    pub(super) fn discover(&self, id: RequestId<'_>, out: &mut [u8]) -> Option<usize> {
+        reply(out, Some(id), |s| {
+            write_result_start(s, id)?;
+            self.write_discover_result(s)?;
+            s.put_byte(b'}')
+        })
+    }
+
+    /// Writes the `Implementation` object (`serverInfo`) as `version` shows it.
+    fn write_implementation<S: Sink + ?Sized>(
+        &self,
+        s: &mut S,
+        version: Version,
+    ) -> Result<(), EncodeError> {
+        let info = &self.info;
+        s.put(b"{\"name\":")?;
+        write_string(s, info.name)?;
+        s.put(b",\"version\":")?;
+        write_string(s, info.version)?;
+        if let Some(title) = info.title {
+            s.put(b",\"title\":")?;
+            write_string(s, title)?;
+        }
+        if version != Version::V2025_06_18 {
+            if let Some(description) = info.description {
+                s.put(b",\"description\":")?;
+                write_string(s, description)?;
+            }
+            if let Some(url) = info.website_url {
+                s.put(b",\"websiteUrl\":")?;
+                write_string(s, url)?;
+            }
+        }
+        if version.has_icons() {
+            write_icons(s, info.icons)?;
+        }
+        s.put_byte(b'}')
+    }
+
+    /// Writes `,"instructions":…` when the server has instructions.
+    fn write_instructions<S: Sink + ?Sized>(&self, s: &mut S) -> Result<(), EncodeError> {
+        if let Some(instructions) = self.info.instructions {
+            s.put(b",\"instructions\":")?;
+            write_string(s, instructions)?;
+        }
+        Ok(())
+    }
+
+    /// Writes the `initialize` result object for `version`.
+    pub(super) fn write_initialize_result<S: Sink + ?Sized>(
+        &self,
+        s: &mut S,
+        version: Version,
+    ) -> Result<(), EncodeError> {
+        s.put(b"{\"protocolVersion\":")?;
+        write_string(s, version.as_str())?;
+        s.put(
+            b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":",
+        )?;
+        self.write_implementation(s, version)?;
+        self.write_instructions(s)?;
+        s.put_byte(b'}')
+    }
+
+    /// Writes the `server/discover` result object.
+    pub(super) fn write_discover_result<S: Sink + ?Sized>(
+        &self,
+        s: &mut S,
+    ) -> Result<(), EncodeError> {
+        s.put(b"{\"supportedVersions\":")?;
+        write_supported_versions(s)?;
+        s.put(b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{")?;
+        write_string(s, protocol::SERVER_INFO_KEY)?;
+        s.put_byte(b':')?;
+        self.write_implementation(s, Version::V2026_07_28)?;
+        s.put_byte(b'}')?;
+        self.write_instructions(s)?;
+        self.config.write_cache_tail(s)?;
+        s.put_byte(b'}')
+    }
+}

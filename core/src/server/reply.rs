@@ -1,0 +1,50 @@
+//! Writing one complete response line into the output buffer, and the fallbacks when it does
+//! not fit.
+
+use crate::json::{EncodeError, Sink, SliceSink, Value};
+use crate::protocol::{write_error, ErrorCode, RequestId};
+
+/// The message of the -32603 error sent when a response does not fit the output buffer.
+pub(super) const RESPONSE_TOO_LARGE: &str =
+    "Internal error: the response does not fit the output buffer";
+
+/// Writes `f` as a complete response line into `out`; falls back to a -32603 error when the
+/// response does not fit, and to nothing when even that does not fit. Returns the line's
+/// length (LF included).
+pub(super) fn reply(
+    out: &mut [u8],
+    id: Option<RequestId<'_>>,
+    f: impl FnOnce(&mut SliceSink<'_>) -> Result<(), EncodeError>,
+) -> Option<usize> {
+    let mut sink = SliceSink::new(out);
+    let written = f(&mut sink).and_then(|()| sink.put_byte(b'\n'));
+    match written.and_then(|()| sink.finish()) {
+        Ok(n) => Some(n),
+        Err(_) => fallback(out, id),
+    }
+}
+
+/// The -32603 response used when the real one does not fit.
+pub(super) fn fallback(out: &mut [u8], id: Option<RequestId<'_>>) -> Option<usize> {
+    let mut sink = SliceSink::new(out);
+    write_error(&mut sink, id, ErrorCode::InternalError, RESPONSE_TOO_LARGE).ok()?;
+    sink.put_byte(b'\n').ok()?;
+    sink.finish().ok()
+}
+
+/// Writes a JSON-RPC error response line.
+pub(super) fn error_line(
+    out: &mut [u8],
+    id: Option<RequestId<'_>>,
+    code: ErrorCode,
+    message: &str,
+) -> Option<usize> {
+    reply(out, id, |s| write_error(s, id, code, message))
+}
+
+/// The request id held in a recovered id text (of an overlong or too deep line).
+pub(super) fn recovered_id(text: &str) -> Option<RequestId<'_>> {
+    Value::parse(text.as_bytes())
+        .ok()
+        .and_then(RequestId::from_value)
+}

@@ -1,0 +1,76 @@
+//! The one tool served: `probe`. Its schemas come from the UART; its handler decodes the
+//! arguments with serde (`Call::parse`) and serialises a structured result, so the engine's
+//! input check, the deserialiser, the result codec and the output check all run on input the
+//! optimiser cannot see.
+
+use embedded_mcp::server::{Call, Done, Handler, Output, ServerInfo, ToolError};
+use serde::{Deserialize, Serialize};
+
+/// Who this server is.
+pub const SERVER_INFO: ServerInfo = ServerInfo::new("panic-free", env!("CARGO_PKG_VERSION"))
+    .title("Panic-free proof firmware")
+    .instructions("Tool schemas and programs are read from the UART before serving.");
+
+/// The name of the tool.
+pub const NAME: &str = "probe";
+
+/// `probe`'s arguments (all optional: the `inputSchema` from the UART decides what is valid).
+#[derive(Deserialize)]
+struct Arguments<'a> {
+    label: Option<&'a str>,
+    scale: Option<f64>,
+    count: Option<u32>,
+    values: Option<[i32; 3]>,
+    fail: Option<bool>,
+}
+
+/// `probe`'s result.
+#[derive(Serialize)]
+struct Reading<'a> {
+    label: &'a str,
+    value: f32,
+    scaled: f64,
+    count: u32,
+    calls: u32,
+    values: [i32; 3],
+}
+
+/// The handler: counts calls and echoes its arguments, transformed, as a structured result.
+pub struct Probe {
+    calls: u32,
+}
+
+impl Probe {
+    /// A handler that has seen no call.
+    pub const fn new() -> Self {
+        Self { calls: 0 }
+    }
+}
+
+impl Handler for Probe {
+    type Error = ToolError;
+
+    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
+        self.calls = self.calls.wrapping_add(1);
+        if call.name() != NAME {
+            return Err(ToolError::NotImplemented);
+        }
+        let mut scratch = [0u8; 128];
+        let arguments: Arguments<'_> = call.parse(&mut scratch)?;
+        if arguments.fail == Some(true) {
+            return Ok(out.error_fmt(format_args!("asked to fail after {} calls", self.calls)));
+        }
+        let scale = arguments.scale.unwrap_or(1.0);
+        let count = arguments.count.unwrap_or(0);
+        let values = arguments.values.unwrap_or([0; 3]);
+        let reading = Reading {
+            label: arguments.label.unwrap_or("none"),
+            value: (scale * 1.5) as f32,
+            scaled: scale / 3.0,
+            count: count.wrapping_mul(2),
+            calls: self.calls,
+            values: values.map(|v| v.wrapping_neg()),
+        };
+        Ok(out.structured(&reading))
+    }
+}

@@ -1,0 +1,147 @@
+//! The device's `InitializeResult`, learnt once: the front does one handshake with the router
+//! itself (at the latest legacy version, under its own client name) and answers every session's
+//! `initialize` from it, so no session's handshake ever reaches the device or disturbs another
+//! session. The router keeps that handshake and replays it after a reconnect, as for a stdio
+//! host.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
+use embedded_mcp::protocol::Version;
+use serde_json::{json, Value};
+
+use super::hub::{Delivery, Hub, Owner, Ticket};
+use crate::device::client::MAX_PAGES;
+
+/// The client name the front gives the device.
+const CLIENT_NAME: &str = "embedded-mcp-http";
+
+/// What the device said to the front's `initialize`.
+#[derive(Debug, Clone)]
+pub(super) enum Learnt {
+    /// The `result` object, exact JSON text.
+    Result(Arc<str>),
+    /// The `error` object, exact JSON text (relayed to the session's client).
+    Error(Arc<str>),
+}
+
+/// The version the front's handshake asks for.
+const VERSION: Version = Version::LATEST_LEGACY;
+
+/// The learnt result (once the device accepted the handshake).
+pub(super) struct Handshake {
+    /// Held while the handshake runs, so that only one runs at a time.
+    cache: Mutex<Option<Arc<str>>>,
+}
+
+impl Handshake {
+    pub(super) fn new() -> Self {
+        Self {
+            cache: Mutex::new(None),
+        }
+    }
+
+    /// The device's `InitializeResult`, doing the handshake first if it has not succeeded yet;
+    /// `wait` bounds the wait for the device.
+    pub(super) fn result(&self, hub: &Hub, wait: Duration) -> Learnt {
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(result) = cache.as_ref() {
+            return Learnt::Result(result.clone());
+        }
+        let version = VERSION;
+        let request = json!({
+            "jsonrpc": "2.0",
+            "id": 0,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": version.as_str(),
+                "capabilities": {},
+                "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
+            }
+        });
+        let Ok(ticket) = hub.forward(request, own()) else {
+            return Learnt::Error(r#"{"code":-32000,"message":"the bridge stopped"}"#.into());
+        };
+        let Some(response) = answer(hub, &ticket, wait) else {
+            return Learnt::Error(
+                r#"{"code":-32001,"message":"the device did not answer initialize in time"}"#
+                    .into(),
+            );
+        };
+        let Ok(doc) = RawValue::parse_with(
+            &response,
+            Limits {
+                max_depth: MAX_DEPTH_LIMIT,
+            },
+        ) else {
+            return Learnt::Error(
+                r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into(),
+            );
+        };
+        if let Some(result) = doc.get("result") {
+            let result: Arc<str> = Arc::from(result.raw());
+            let _ = hub.notify(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+            list_tools(hub, wait);
+            *cache = Some(result.clone());
+            return Learnt::Result(result);
+        }
+        match doc.get("error") {
+            Some(error) => Learnt::Error(Arc::from(error.raw())),
+            None => {
+                Learnt::Error(r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into())
+            }
+        }
+    }
+}
+
+/// The owner of the front's own requests.
+fn own() -> Owner {
+    Owner {
+        session: None,
+        id_raw: "0".into(),
+        id_key: "0".into(),
+        log_level: None,
+    }
+}
+
+/// The response to `ticket` (`None`: none within `wait`).
+fn answer(hub: &Hub, ticket: &Ticket, wait: Duration) -> Option<Vec<u8>> {
+    loop {
+        match ticket.lines.recv_timeout(wait) {
+            Ok(Delivery::Response(line)) => return Some(line),
+            Ok(Delivery::Notification(_)) => {}
+            Err(_) => {
+                hub.forget(ticket.id);
+                return None;
+            }
+        }
+    }
+}
+
+/// Lists the device's tools once (every page), so that the router knows every tool's
+/// `outputSchema` before the first call: it then never holds a result back to fetch the list,
+/// and the device's log lines keep arriving in the order of the requests they belong to (see
+/// [`super::hub`]).
+fn list_tools(hub: &Hub, wait: Duration) {
+    let mut cursor: Option<Value> = None;
+    for _ in 0..MAX_PAGES {
+        let mut request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list"});
+        if let Some(cursor) = cursor.take() {
+            request["params"] = json!({ "cursor": cursor });
+        }
+        let Ok(ticket) = hub.forward(request, own()) else {
+            return;
+        };
+        let Some(line) = answer(hub, &ticket, wait) else {
+            return;
+        };
+        let next = serde_json::from_slice::<Value>(&line)
+            .ok()
+            .and_then(|v| v.get("result")?.get("nextCursor").cloned());
+        match next {
+            Some(next) => cursor = Some(next),
+            None => return,
+        }
+    }
+}

@@ -1,0 +1,409 @@
+//! The hub: every request of every HTTP client goes to the router under a bridge-side id of its
+//! own (an integer no client chose), and every line the router writes back goes to the one
+//! request it belongs to, with the client's id (and progress token) put back.
+//!
+//! - Responses are matched by id.
+//! - `notifications/progress` by token: a forwarded request's `_meta.progressToken` is replaced
+//!   by its bridge-side id, so tokens of different clients never collide.
+//! - `notifications/message` (logs) carry neither: a device serves one request at a time, in
+//!   the order it receives them, so a log line belongs to the oldest forwarded request not yet
+//!   answered.
+//! - Anything else (a device's own requests, notifications tied to no request) is logged and
+//!   dropped: it has no HTTP stream to go to.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use serde_json::{json, Value};
+
+use super::splice;
+use crate::bridge::message::{self, Class};
+use crate::device::log::preview;
+use crate::device::Logger;
+
+/// Bytes of a line shown in a log message.
+const PREVIEW: usize = 200;
+
+/// A line for one waiting HTTP request.
+#[derive(Debug)]
+pub(super) enum Delivery {
+    /// A notification tied to the request (progress, log), before its response.
+    Notification(Vec<u8>),
+    /// The response (the last delivery).
+    Response(Vec<u8>),
+}
+
+/// Who a forwarded request belongs to.
+#[derive(Debug, Clone)]
+pub(super) struct Owner {
+    /// The legacy session, if any (ids are unique per session only).
+    pub(super) session: Option<String>,
+    /// The client's id, exact JSON text.
+    pub(super) id_raw: String,
+    /// The client's id, canonical (for `notifications/cancelled` in a session).
+    pub(super) id_key: String,
+    /// The session's log threshold ([`super::session::LogLevel`] as a number, 0: none set);
+    /// `None`: logs are not filtered here (2026-07-28 requests carry their own level).
+    pub(super) log_level: Option<Arc<AtomicU8>>,
+}
+
+/// A forwarded request: its bridge-side id and where its lines arrive.
+pub(super) struct Ticket {
+    pub(super) id: u64,
+    /// The client's id, exact JSON text (for the front's own error answers).
+    pub(super) client_id: String,
+    pub(super) lines: Receiver<Delivery>,
+}
+
+/// Why a request could not be forwarded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum ForwardError {
+    /// The client's id is in flight already (in its session).
+    DuplicateId,
+    /// The routing loop stopped.
+    RouterGone,
+}
+
+struct Route {
+    tx: Sender<Delivery>,
+    owner: Owner,
+    /// The client's progress token (JSON text), when the request had one.
+    token: Option<String>,
+}
+
+#[derive(Default)]
+struct State {
+    next: u64,
+    routes: HashMap<u64, Route>,
+    by_client: HashMap<(String, String), u64>,
+    /// Forwarded requests in the order the router got them (answered ones are skipped lazily).
+    order: VecDeque<u64>,
+}
+
+/// The id map between the HTTP clients and the router.
+pub(super) struct Hub {
+    to_router: Sender<Vec<u8>>,
+    state: Mutex<State>,
+    log: Logger,
+}
+
+fn client_key(owner: &Owner) -> (String, String) {
+    (
+        owner.session.clone().unwrap_or_default(),
+        owner.id_key.clone(),
+    )
+}
+
+impl Hub {
+    /// A hub writing request lines to `to_router`.
+    pub(super) fn new(to_router: Sender<Vec<u8>>, log: Logger) -> Self {
+        Self {
+            to_router,
+            state: Mutex::new(State {
+                next: 1,
+                ..State::default()
+            }),
+            log,
+        }
+    }
+
+    fn state(&self) -> MutexGuard<'_, State> {
+        // A poisoned lock means a thread panicked mid-update; the maps are still consistent
+        // enough to go on (at worst one request is never answered and times out).
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends `request` (a JSON-RPC request object) to the router under a new id.
+    pub(super) fn forward(&self, mut request: Value, owner: Owner) -> Result<Ticket, ForwardError> {
+        let mut state = self.state();
+        let key = client_key(&owner);
+        // Stateless requests are never cancelled by id (closing the stream cancels them), so
+        // only session ids are kept here.
+        let keyed = owner.session.is_some();
+        if keyed && state.by_client.contains_key(&key) {
+            return Err(ForwardError::DuplicateId);
+        }
+        let id = state.next;
+        state.next += 1;
+        request["id"] = json!(id);
+        let token = request
+            .get_mut("params")
+            .and_then(|p| p.get_mut("_meta"))
+            .and_then(|m| m.get_mut("progressToken"))
+            .map(|t| {
+                let text = t.to_string();
+                *t = json!(id);
+                text
+            });
+        let line = serde_json::to_vec(&request).map_err(|_| ForwardError::RouterGone)?;
+        if self.to_router.send(line).is_err() {
+            return Err(ForwardError::RouterGone);
+        }
+        let (tx, lines) = channel();
+        let client_id = owner.id_raw.clone();
+        if keyed {
+            state.by_client.insert(key, id);
+        }
+        state.routes.insert(id, Route { tx, owner, token });
+        state.order.push_back(id);
+        Ok(Ticket {
+            id,
+            client_id,
+            lines,
+        })
+    }
+
+    /// Sends a notification line as it is (nothing comes back for it).
+    pub(super) fn notify(&self, notification: &Value) -> Result<(), ForwardError> {
+        let line = serde_json::to_vec(notification).map_err(|_| ForwardError::RouterGone)?;
+        self.to_router
+            .send(line)
+            .map_err(|_| ForwardError::RouterGone)
+    }
+
+    /// Stops waiting for request `id`: the device is told (`notifications/cancelled`) unless
+    /// it answered already.
+    pub(super) fn cancel(&self, id: u64, reason: &str) {
+        let mut state = self.state();
+        if let Some(route) = state.routes.remove(&id) {
+            state.by_client.remove(&client_key(&route.owner));
+            let cancel = json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": id, "reason": reason}
+            });
+            if let Ok(line) = serde_json::to_vec(&cancel) {
+                let _ = self.to_router.send(line);
+            }
+        }
+    }
+
+    /// The client's `notifications/cancelled` for its request `id_key` in `session`.
+    pub(super) fn cancel_client(&self, session: Option<&str>, id_key: &str, reason: &str) {
+        let key = (session.unwrap_or_default().to_owned(), id_key.to_owned());
+        let id = self.state().by_client.get(&key).copied();
+        if let Some(id) = id {
+            self.cancel(id, reason);
+        }
+    }
+
+    /// Forgets request `id` without telling anyone (its response will be dropped).
+    pub(super) fn forget(&self, id: u64) {
+        let mut state = self.state();
+        if let Some(route) = state.routes.remove(&id) {
+            state.by_client.remove(&client_key(&route.owner));
+        }
+    }
+
+    /// Requests waiting for an answer.
+    #[cfg(test)]
+    pub(super) fn in_flight(&self) -> usize {
+        self.state().routes.len()
+    }
+
+    /// One line the router wrote to its host.
+    pub(super) fn on_router_line(&self, line: Vec<u8>) {
+        let Some(msg) = message::parse(&line) else {
+            self.log.warn(format_args!(
+                "the router wrote a line that is not JSON: {}",
+                preview(&line, PREVIEW)
+            ));
+            return;
+        };
+        match msg.class {
+            Class::Response { id } => self.on_response(&id.key, &line),
+            Class::Notification { method } => self.on_notification(&method, &msg.value, &line),
+            Class::ErrorWithoutId | Class::Invalid { .. } | Class::Request { .. } => {
+                self.log.warn(format_args!(
+                    "dropped a line that belongs to no HTTP request: {}",
+                    preview(&line, PREVIEW)
+                ));
+            }
+        }
+    }
+
+    fn on_response(&self, key: &str, line: &[u8]) {
+        let mut state = self.state();
+        let route = key
+            .parse::<u64>()
+            .ok()
+            .and_then(|id| state.routes.remove(&id));
+        let Some(route) = route else {
+            self.log.info(format_args!(
+                "dropped the answer to a request nobody waits for: {}",
+                preview(line, PREVIEW)
+            ));
+            return;
+        };
+        state.by_client.remove(&client_key(&route.owner));
+        drop(state);
+        match splice::with_id(line, &route.owner.id_raw) {
+            Some(out) => {
+                let _ = route.tx.send(Delivery::Response(out));
+            }
+            None => self.log.warn(format_args!(
+                "could not put the client's id back into a response"
+            )),
+        }
+    }
+
+    fn on_notification(&self, method: &str, value: &Value, line: &[u8]) {
+        let mut state = self.state();
+        let target = match method {
+            "notifications/progress" => value
+                .get("params")
+                .and_then(|p| p.get("progressToken"))
+                .and_then(Value::as_u64)
+                .filter(|id| state.routes.contains_key(id)),
+            "notifications/message" => current(&mut state),
+            _ => None,
+        };
+        let Some(route) = target.and_then(|id| state.routes.get(&id)) else {
+            self.log.info(format_args!(
+                "dropped a notification tied to no request in flight: {}",
+                preview(line, PREVIEW)
+            ));
+            return;
+        };
+        let out = if method == "notifications/progress" {
+            route
+                .token
+                .as_deref()
+                .and_then(|token| splice::with_progress_token(line, token))
+        } else if admits(route.owner.log_level.as_deref(), value) {
+            Some(line.to_vec())
+        } else {
+            None
+        };
+        if let Some(out) = out {
+            let _ = route.tx.send(Delivery::Notification(out));
+        }
+    }
+}
+
+/// The oldest forwarded request still waiting: the one the device is serving.
+fn current(state: &mut State) -> Option<u64> {
+    while let Some(&id) = state.order.front() {
+        if state.routes.contains_key(&id) {
+            return Some(id);
+        }
+        state.order.pop_front();
+    }
+    None
+}
+
+/// True when the session's threshold (if any) admits the log message `value`.
+fn admits(threshold: Option<&AtomicU8>, value: &Value) -> bool {
+    let Some(threshold) = threshold.map(|t| t.load(Ordering::Relaxed)) else {
+        return true;
+    };
+    let level = value
+        .get("params")
+        .and_then(|p| p.get("level"))
+        .and_then(Value::as_str)
+        .and_then(super::session::LogLevel::parse);
+    threshold == 0 || level.is_some_and(|l| l as u8 >= threshold)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn owner(session: &str, id: &str, level: Option<u8>) -> Owner {
+        Owner {
+            session: Some(session.into()),
+            id_raw: id.into(),
+            id_key: id.into(),
+            log_level: level.map(|l| Arc::new(AtomicU8::new(l))),
+        }
+    }
+
+    fn hub() -> (Hub, Receiver<Vec<u8>>) {
+        let (tx, rx) = channel();
+        (
+            Hub::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink()))),
+            rx,
+        )
+    }
+
+    #[test]
+    fn ids_and_tokens_are_mapped_both_ways() {
+        let (hub, router) = hub();
+        let a = hub
+            .forward(
+                json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}),
+                owner("A", "1", None),
+            )
+            .unwrap();
+        let b = hub
+            .forward(
+                json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+                owner("B", "1", None),
+            )
+            .unwrap();
+        assert_eq!(
+            router.recv().unwrap(),
+            br#"{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":1},"name":"x"}}"#.to_vec()
+        );
+        assert_eq!(
+            router.recv().unwrap(),
+            br#"{"id":2,"jsonrpc":"2.0","method":"ping"}"#.to_vec()
+        );
+        assert_eq!(
+            hub.forward(
+                json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+                owner("A", "1", None)
+            )
+            .err(),
+            Some(ForwardError::DuplicateId)
+        );
+        hub.on_router_line(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#.to_vec());
+        hub.on_router_line(
+            br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}"#.to_vec(),
+        );
+        hub.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#.to_vec());
+        hub.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#.to_vec());
+        assert!(
+            matches!(b.lines.recv().unwrap(), Delivery::Response(l) if l == br#"{"jsonrpc":"2.0","id":1,"result":{}}"#)
+        );
+        let got: Vec<Delivery> = a.lines.try_iter().collect();
+        assert_eq!(got.len(), 3);
+        assert!(
+            matches!(&got[0], Delivery::Notification(l) if l == br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":5}}"#)
+        );
+        assert!(
+            matches!(&got[1], Delivery::Notification(l) if l.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/message""#))
+        );
+        assert!(
+            matches!(&got[2], Delivery::Response(l) if l == br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#)
+        );
+        assert_eq!(hub.in_flight(), 0);
+    }
+
+    #[test]
+    fn logs_are_filtered_by_the_session_level_and_cancel_reaches_the_router() {
+        let (hub, router) = hub();
+        // Threshold "warning" (4).
+        let a = hub
+            .forward(
+                json!({"jsonrpc":"2.0","id":"q","method":"tools/call"}),
+                owner("A", "\"q\"", Some(4)),
+            )
+            .unwrap();
+        router.recv().unwrap();
+        hub.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
+        hub.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":2}}"#.to_vec());
+        let got: Vec<Delivery> = a.lines.try_iter().collect();
+        assert_eq!(got.len(), 1);
+        hub.cancel_client(Some("A"), "\"q\"", "user");
+        assert_eq!(
+            router.recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user","requestId":1}}"#.to_vec()
+        );
+        // The late answer is dropped.
+        hub.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec());
+        assert!(a.lines.try_recv().is_err());
+    }
+}

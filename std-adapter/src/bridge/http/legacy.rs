@@ -1,0 +1,310 @@
+//! 2025-06-18 and 2025-11-25 over HTTP: sessions opened by `initialize` (answered by the front
+//! from the device's cached handshake, echoing the client's version when the bridge supports
+//! it), `Mcp-Session-Id` and `MCP-Protocol-Version` checked on every later request, and
+//! `logging/setLevel` kept per session.
+//!
+//! A session at the version of the front's own handshake (2025-11-25 with a current device)
+//! sends its requests to the device unchanged. A session at another version (2025-06-18) gets
+//! the handshake's result translated (that version's `protocolVersion`, no `serverInfo` fields it
+//! lacks), and its requests carry that version and the client's capabilities in `_meta`, which an
+//! embedded-mcp device answers with that version's rules, whatever other sessions agreed to.
+
+use embedded_mcp::protocol::Version;
+use serde_json::{json, Value};
+
+use super::front::{Accepts, Front};
+use super::handshake::Learnt;
+use super::hub::{ForwardError, Owner};
+use super::reply::{Reply, INVALID_PARAMS};
+use super::session::{LegacySession, LogLevel, OpenError};
+use super::wire::Request;
+use crate::bridge::message::{Class, Id, Message, INVALID_REQUEST};
+use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+
+/// A POST without `Mcp-Session-Id` in a legacy era: only `initialize` may come so.
+pub(super) fn post_without_session(front: &Front, request: &Request, msg: &Message) -> Reply {
+    match &msg.class {
+        Class::Request { id, method } if method == "initialize" => {
+            initialize(front, request, msg, id)
+        }
+        Class::Request { id, .. } => Reply::error(
+            400,
+            Some(&id.raw),
+            INVALID_REQUEST,
+            "Bad request: send the Mcp-Session-Id header that initialize returned",
+        ),
+        _ => Reply::error(
+            400,
+            None,
+            INVALID_REQUEST,
+            "Bad request: send the Mcp-Session-Id header that initialize returned",
+        ),
+    }
+}
+
+/// True when an `MCP-Protocol-Version` header, if present, names a legacy version.
+fn version_header_ok(request: &Request) -> bool {
+    request
+        .header("mcp-protocol-version")
+        .is_none_or(|h| Version::parse(h).is_some_and(Version::is_legacy))
+}
+
+fn initialize(front: &Front, request: &Request, msg: &Message, id: &Id) -> Reply {
+    if !version_header_ok(request) {
+        return Reply::error(
+            400,
+            Some(&id.raw),
+            INVALID_REQUEST,
+            "Bad request: unsupported MCP-Protocol-Version",
+        );
+    }
+    let params = msg.value.get("params");
+    let Some(requested) = params
+        .and_then(|p| p.get("protocolVersion"))
+        .and_then(Value::as_str)
+    else {
+        return Reply::error(
+            200,
+            Some(&id.raw),
+            INVALID_PARAMS,
+            "Invalid params: \"protocolVersion\" must be a string",
+        );
+    };
+    let requested = Version::parse(requested).filter(|v| v.is_legacy());
+    let capabilities = params
+        .and_then(|p| p.get("capabilities"))
+        .filter(|c| c.is_object())
+        .cloned()
+        .unwrap_or_else(|| json!({}));
+    let result = match front.handshake.result(&front.hub, front.reply_wait) {
+        Learnt::Result(result) => result,
+        Learnt::Error(error) => return Reply::json(200, envelope(&id.raw, "error", &error)),
+    };
+    let agreed = device_version(&result);
+    let Some(version) = requested.or(agreed) else {
+        return Reply::error(
+            200,
+            Some(&id.raw),
+            -32603,
+            "Internal error: the device agreed to no legacy protocol version",
+        );
+    };
+    let translate = Some(version) != agreed;
+    let result: std::borrow::Cow<'_, str> = if translate {
+        translated(&result, version).into()
+    } else {
+        (*result).into()
+    };
+    let session = match front.sessions.open(version, capabilities, translate) {
+        Ok(session) => session,
+        Err(OpenError::Full) => {
+            return Reply::error(
+                503,
+                Some(&id.raw),
+                INVALID_REQUEST,
+                "Service unavailable: too many sessions; end one with DELETE",
+            )
+            .with_header("Retry-After", "10".into())
+        }
+        Err(OpenError::NoRandomness) => {
+            return Reply::error(
+                500,
+                Some(&id.raw),
+                -32603,
+                "Internal error: no random bytes for a session id",
+            )
+        }
+    };
+    front.log.info(format_args!(
+        "session opened at {} ({})",
+        version.as_str(),
+        client_name(params)
+    ));
+    Reply::json(200, envelope(&id.raw, "result", &result)).with_header("Mcp-Session-Id", session)
+}
+
+/// The `protocolVersion` of the device's `InitializeResult`.
+fn device_version(result: &str) -> Option<Version> {
+    let value: Value = serde_json::from_str(result).ok()?;
+    Version::parse(value.get("protocolVersion")?.as_str()?)
+}
+
+/// The device's `InitializeResult` as `version` has it: that `protocolVersion`, and for
+/// 2025-06-18 no `serverInfo` `description`, `websiteUrl` or `icons` (2025-11-25 added them).
+fn translated(result: &str, version: Version) -> String {
+    let Ok(mut value) = serde_json::from_str::<Value>(result) else {
+        return result.to_owned();
+    };
+    value["protocolVersion"] = json!(version.as_str());
+    if !version.has_icons() {
+        if let Some(info) = value.get_mut("serverInfo").and_then(Value::as_object_mut) {
+            for key in ["description", "websiteUrl", "icons"] {
+                info.remove(key);
+            }
+        }
+    }
+    value.to_string()
+}
+
+fn client_name(params: Option<&Value>) -> String {
+    params
+        .and_then(|p| p.get("clientInfo"))
+        .and_then(|c| c.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("unnamed client")
+        .chars()
+        .filter(|c| !c.is_control())
+        .take(64)
+        .collect()
+}
+
+/// `{"jsonrpc":"2.0","id":ID,"KEY":VALUE}` from exact JSON texts.
+fn envelope(id: &str, key: &str, value: &str) -> Vec<u8> {
+    format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"{key}\":{value}}}").into_bytes()
+}
+
+/// A POST in session `session_id`.
+pub(super) fn post(
+    front: &Front,
+    request: &Request,
+    session_id: &str,
+    msg: &Message,
+    accepts: Accepts,
+) -> Reply {
+    let Some(session) = front.sessions.get(session_id) else {
+        return Reply::error(
+            404,
+            None,
+            INVALID_REQUEST,
+            "Not found: no such session (initialize again)",
+        );
+    };
+    if !version_header_ok(request) {
+        return Reply::error(
+            400,
+            None,
+            INVALID_REQUEST,
+            "Bad request: unsupported MCP-Protocol-Version",
+        );
+    }
+    match &msg.class {
+        Class::Request { id, method } => match method.as_str() {
+            "initialize" => Reply::error(
+                400,
+                Some(&id.raw),
+                INVALID_REQUEST,
+                "Bad request: this session is initialized already",
+            ),
+            "logging/setLevel" => set_level(&session, msg, id),
+            _ => {
+                let owner = Owner {
+                    session: Some(session_id.to_owned()),
+                    id_raw: id.raw.clone(),
+                    id_key: id.key.clone(),
+                    log_level: Some(session.log_level.clone()),
+                };
+                let request = if session.translate {
+                    self_contained(&msg.value, &session)
+                } else {
+                    msg.value.clone()
+                };
+                match front.hub.forward(request, owner) {
+                    Ok(ticket) => Reply::Wait {
+                        ticket,
+                        sse: accepts.sse,
+                        stateless: false,
+                        headers: Vec::new(),
+                    },
+                    Err(ForwardError::DuplicateId) => Reply::error(
+                        400,
+                        Some(&id.raw),
+                        INVALID_REQUEST,
+                        "Invalid request: this id is already used by a request in flight",
+                    ),
+                    Err(ForwardError::RouterGone) => {
+                        Reply::error(503, Some(&id.raw), -32000, "the bridge is stopping")
+                    }
+                }
+            }
+        },
+        Class::Notification { method } => {
+            if method == "notifications/cancelled" {
+                let params = msg.value.get("params");
+                let key = params
+                    .and_then(|p| p.get("requestId"))
+                    .and_then(|id| serde_json::to_string(id).ok());
+                let reason = params
+                    .and_then(|p| p.get("reason"))
+                    .and_then(Value::as_str)
+                    .unwrap_or("cancelled by the client");
+                if let Some(key) = key {
+                    front.hub.cancel_client(Some(session_id), &key, reason);
+                }
+            }
+            // `notifications/initialized` was sent to the device by the front's own handshake;
+            // other client notifications mean nothing to a tools device.
+            Reply::empty(202)
+        }
+        // The front never sends requests to clients: a response answers nothing.
+        Class::Response { .. } | Class::ErrorWithoutId => Reply::empty(202),
+        Class::Invalid { id } => Reply::error(
+            400,
+            id.as_ref().map(|id| id.raw.as_str()),
+            INVALID_REQUEST,
+            "Invalid request: not a JSON-RPC 2.0 request, notification or response",
+        ),
+    }
+}
+
+fn set_level(session: &LegacySession, msg: &Message, id: &Id) -> Reply {
+    let level = msg
+        .value
+        .get("params")
+        .and_then(|p| p.get("level"))
+        .and_then(Value::as_str)
+        .and_then(LogLevel::parse);
+    match level {
+        Some(level) => {
+            session
+                .log_level
+                .store(level as u8, std::sync::atomic::Ordering::Relaxed);
+            Reply::json(200, envelope(&id.raw, "result", "{}"))
+        }
+        None => Reply::error(
+            200,
+            Some(&id.raw),
+            INVALID_PARAMS,
+            "Invalid params: unknown log level",
+        ),
+    }
+}
+
+/// `value` with the session's protocol version and client capabilities in `params._meta`
+/// (keys the client set itself are kept).
+fn self_contained(value: &Value, session: &LegacySession) -> Value {
+    let mut value = value.clone();
+    if let Some(object) = value.as_object_mut() {
+        let params = object.entry("params").or_insert_with(|| json!({}));
+        if let Some(params) = params.as_object_mut() {
+            let meta = params.entry("_meta").or_insert_with(|| json!({}));
+            if let Some(meta) = meta.as_object_mut() {
+                meta.entry(META_PROTOCOL_VERSION)
+                    .or_insert_with(|| json!(session.version.as_str()));
+                meta.entry(META_CLIENT_CAPABILITIES)
+                    .or_insert_with(|| session.capabilities.clone());
+            }
+        }
+    }
+    value
+}
+
+/// DELETE with `Mcp-Session-Id`: ends the session.
+pub(super) fn delete(front: &Front, request: &Request) -> Reply {
+    let id = request.header("mcp-session-id").unwrap_or_default();
+    if front.sessions.close(id) {
+        front.log.info(format_args!("session ended by the client"));
+        Reply::empty(200)
+    } else {
+        Reply::error(404, None, INVALID_REQUEST, "Not found: no such session")
+    }
+}

@@ -1,0 +1,307 @@
+//! 2026-07-28 over HTTP: no session, every request self-contained. The front checks what the
+//! HTTP layer of that revision adds (the `_meta` it requires, `MCP-Protocol-Version`,
+//! `Mcp-Method` and `Mcp-Name` equal to the body) and turns away the methods the revision
+//! removed; everything else goes to the device as it came (under a bridge-side id).
+
+use serde_json::Value;
+
+use super::front::{Accepts, Front};
+use super::hub::{ForwardError, Owner};
+use super::reply::{Reply, HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND};
+use super::wire::Request;
+use crate::bridge::message::{Class, Id, Message, INVALID_REQUEST};
+use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+
+/// Legacy methods that do not exist in 2026-07-28 (answered 404 + -32601 here, whatever the
+/// device would say).
+const REMOVED: [&str; 3] = ["initialize", "ping", "logging/setLevel"];
+
+/// A POST of a 2026-07-28 message.
+pub(super) fn post(front: &Front, request: &Request, msg: &Message, accepts: Accepts) -> Reply {
+    match &msg.class {
+        Class::Request { id, method } => match check(request, &msg.value, id, method) {
+            Err(reply) => reply,
+            Ok(()) => forward(front, msg, id, accepts),
+        },
+        // Closing a request's stream cancels it; a posted notification changes nothing.
+        Class::Notification { .. } => Reply::empty(202),
+        Class::Response { id } => Reply::error(
+            400,
+            Some(&id.raw),
+            INVALID_REQUEST,
+            "Invalid request: clients never send responses in 2026-07-28",
+        ),
+        Class::ErrorWithoutId => Reply::error(
+            400,
+            None,
+            INVALID_REQUEST,
+            "Invalid request: clients never send responses in 2026-07-28",
+        ),
+        Class::Invalid { id } => Reply::error(
+            400,
+            id.as_ref().map(|id| id.raw.as_str()),
+            INVALID_REQUEST,
+            "Invalid request: not a JSON-RPC 2.0 request or notification",
+        ),
+    }
+}
+
+fn forward(front: &Front, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+    let owner = Owner {
+        session: None,
+        id_raw: id.raw.clone(),
+        id_key: id.key.clone(),
+        log_level: None,
+    };
+    match front.hub.forward(msg.value.clone(), owner) {
+        Ok(ticket) => Reply::Wait {
+            ticket,
+            sse: accepts.sse,
+            stateless: true,
+            headers: Vec::new(),
+        },
+        Err(ForwardError::DuplicateId | ForwardError::RouterGone) => {
+            Reply::error(503, Some(&id.raw), -32000, "the bridge is stopping")
+        }
+    }
+}
+
+/// The checks, in the order the revision's errors are told apart: `_meta` (-32602), then the
+/// headers against the body (-32020), then removed methods (404 + -32601).
+fn check(request: &Request, value: &Value, id: &Id, method: &str) -> Result<(), Reply> {
+    let raw = Some(id.raw.as_str());
+    let params = value.get("params");
+    let meta = params.and_then(|p| p.get("_meta"));
+    let version = meta
+        .and_then(|m| m.get(META_PROTOCOL_VERSION))
+        .and_then(Value::as_str);
+    let capabilities = meta
+        .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+        .is_some_and(Value::is_object);
+    let Some(version) = version.filter(|_| capabilities) else {
+        return Err(Reply::error(
+            400,
+            raw,
+            INVALID_PARAMS,
+            "Invalid params: _meta[\"io.modelcontextprotocol/protocolVersion\"] (a string) and [\"io.modelcontextprotocol/clientCapabilities\"] (an object) are required",
+        ));
+    };
+    let mismatch = |what: &str| {
+        Err(Reply::error(
+            400,
+            raw,
+            HEADER_MISMATCH,
+            &format!("Header mismatch: {what}"),
+        ))
+    };
+    match header(request, "mcp-protocol-version") {
+        None => return mismatch("MCP-Protocol-Version is required"),
+        Some(h) if h != version => {
+            return mismatch("MCP-Protocol-Version differs from _meta's protocolVersion")
+        }
+        Some(_) => {}
+    }
+    match header(request, "mcp-method") {
+        None => return mismatch("Mcp-Method is required"),
+        Some(h) if h != method => return mismatch("Mcp-Method differs from the body's method"),
+        Some(_) => {}
+    }
+    let named = match method {
+        "tools/call" | "prompts/get" => Some("name"),
+        "resources/read" => Some("uri"),
+        _ => None,
+    };
+    if let Some(member) = named {
+        let body = params.and_then(|p| p.get(member)).and_then(Value::as_str);
+        match (header(request, "mcp-name"), body) {
+            (None, _) => return mismatch("Mcp-Name is required"),
+            (Some(h), Some(b)) if h == b => {}
+            _ => return mismatch("Mcp-Name differs from the body"),
+        }
+    }
+    if REMOVED.contains(&method) {
+        return Err(Reply::error(
+            404,
+            raw,
+            METHOD_NOT_FOUND,
+            &format!("Method not found: {method} does not exist in 2026-07-28"),
+        ));
+    }
+    Ok(())
+}
+
+/// A header's value as the revision encodes it: trimmed, `=?base64?…?=` decoded; `None` when
+/// absent, repeated or undecodable.
+fn header(request: &Request, name: &str) -> Option<String> {
+    if request.count(name) != 1 {
+        return None;
+    }
+    let value = request.header(name)?.trim();
+    match value
+        .strip_prefix("=?base64?")
+        .and_then(|v| v.strip_suffix("?="))
+    {
+        Some(encoded) => String::from_utf8(decode_base64(encoded)?).ok(),
+        None => Some(value.to_owned()),
+    }
+}
+
+/// Standard base64 with padding (RFC 4648 §4).
+fn decode_base64(text: &str) -> Option<Vec<u8>> {
+    fn sextet(c: u8) -> Option<u32> {
+        Some(u32::from(match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            b'/' => 63,
+            _ => return None,
+        }))
+    }
+    let bytes = text.as_bytes();
+    if !bytes.len().is_multiple_of(4) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
+    let quads = bytes.len() / 4;
+    for (index, quad) in bytes.chunks_exact(4).enumerate() {
+        let last = index + 1 == quads;
+        let pad = quad.iter().rev().take_while(|&&c| c == b'=').count();
+        if pad > 2 || (pad > 0 && !last) {
+            return None;
+        }
+        let mut n = 0u32;
+        for &c in quad.iter().take(4 - pad) {
+            n = (n << 6) | sextet(c)?;
+        }
+        n <<= 6 * pad as u32;
+        let [_, a, b, c] = n.to_be_bytes();
+        out.extend_from_slice(&[a, b, c][..3 - pad]);
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::message;
+
+    fn request(headers: &[(&str, &str)]) -> Request {
+        Request {
+            method: "POST".into(),
+            path: "/mcp".into(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+            body: Vec::new(),
+            too_large: false,
+            close: false,
+        }
+    }
+
+    fn status_and_code(result: Result<(), Reply>) -> Option<(u16, i64)> {
+        match result {
+            Ok(()) => None,
+            Err(Reply::Answer { status, body, .. }) => {
+                let v: Value = serde_json::from_slice(&body).unwrap();
+                Some((status, v["error"]["code"].as_i64().unwrap()))
+            }
+            Err(Reply::Wait { .. }) => panic!("a check never waits"),
+        }
+    }
+
+    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
+
+    fn run(body: &str, headers: &[(&str, &str)]) -> Option<(u16, i64)> {
+        let msg = message::parse(body.as_bytes()).unwrap();
+        let Class::Request { id, method } = &msg.class else {
+            panic!("not a request")
+        };
+        status_and_code(check(&request(headers), &msg.value, id, method))
+    }
+
+    #[test]
+    fn meta_then_headers_then_removed_methods() {
+        let std = [
+            ("mcp-protocol-version", "2026-07-28"),
+            ("mcp-method", "tools/list"),
+        ];
+        let list =
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{META}}}}}"#);
+        assert_eq!(run(&list, &std), None);
+        assert_eq!(
+            run(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{}}"#,
+                &std
+            ),
+            Some((400, -32602))
+        );
+        assert_eq!(
+            run(
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}}"#,
+                &std
+            ),
+            Some((400, -32602))
+        );
+        assert_eq!(
+            run(
+                &list,
+                &[
+                    ("mcp-protocol-version", "2025-11-25"),
+                    ("mcp-method", "tools/list")
+                ]
+            ),
+            Some((400, -32020))
+        );
+        assert_eq!(
+            run(&list, &[("mcp-protocol-version", "2026-07-28")]),
+            Some((400, -32020))
+        );
+        assert_eq!(
+            run(
+                &list,
+                &[
+                    ("mcp-protocol-version", "2026-07-28"),
+                    ("mcp-method", "tools/call")
+                ]
+            ),
+            Some((400, -32020))
+        );
+        let call = format!(
+            r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"héllo",{META}}}}}"#
+        );
+        let call_headers = |name: &'static str| {
+            [
+                ("mcp-protocol-version", "2026-07-28"),
+                ("mcp-method", "tools/call"),
+                ("mcp-name", name),
+            ]
+        };
+        assert_eq!(run(&call, &call_headers("=?base64?aMOpbGxv?=")), None);
+        assert_eq!(run(&call, &call_headers("hello")), Some((400, -32020)));
+        assert_eq!(run(&call, &std), Some((400, -32020)));
+        let ping = format!(r#"{{"jsonrpc":"2.0","id":1,"method":"ping","params":{{{META}}}}}"#);
+        assert_eq!(
+            run(
+                &ping,
+                &[
+                    ("mcp-protocol-version", "2026-07-28"),
+                    ("mcp-method", "ping")
+                ]
+            ),
+            Some((404, -32601))
+        );
+    }
+
+    #[test]
+    fn base64_header_values() {
+        assert_eq!(decode_base64("aMOpbGxv").unwrap(), "héllo".as_bytes());
+        assert_eq!(decode_base64("YQ==").unwrap(), b"a");
+        assert_eq!(decode_base64("YWI=").unwrap(), b"ab");
+        assert_eq!(decode_base64("").unwrap(), b"");
+        assert!(decode_base64("YQ=").is_none());
+        assert!(decode_base64("YQ==YQ==").is_none());
+        assert!(decode_base64("Y!==").is_none());
+    }
+}

@@ -1,0 +1,99 @@
+//! One page for hosts ([`crate::bridge::Pages::One`]): a host's `tools/list` follows the
+//! device's `nextCursor`s under the host's own id and is answered with every tool in one page,
+//! which is kept until the link resets or the device says its list changed.
+
+use serde_json::{json, Value};
+
+use super::flight::Pending;
+use super::front::success_line;
+use super::Router;
+use crate::device::client::MAX_PAGES;
+
+/// The last complete one-page listing, for the session era it was made in.
+pub(super) struct CachedList {
+    /// The `_meta` protocol version of the request (`None` for legacy sessions).
+    version: Option<String>,
+    /// The result (all tools, no `nextCursor`).
+    result: Value,
+}
+
+impl Router {
+    /// Answers a first-page `tools/list` from the cached listing; false when there is none.
+    pub(super) fn answer_list_from_cache(&mut self, p: &Pending) -> bool {
+        let Some(cached) = &self.check.listing else {
+            return false;
+        };
+        if cached.version != p.version {
+            return false;
+        }
+        let Some(line) = success_line(&p.id.raw, &cached.result) else {
+            return false;
+        };
+        self.host
+            .front
+            .request(&p.id.key, &p.method, Some(&json!({})));
+        self.emit(line);
+        true
+    }
+
+    /// A page answering a host's `tools/list` being joined: asks for the next page (and returns
+    /// `None`), or returns the response to emit (the one page, or the device's line as is when
+    /// it had a single page).
+    pub(super) fn join_page(
+        &mut self,
+        mut p: Pending,
+        line: Vec<u8>,
+        result: &Value,
+    ) -> Option<(Pending, Vec<u8>)> {
+        let Some(mut merging) = p.merging.take() else {
+            return Some((p, line));
+        };
+        let next = result
+            .get("nextCursor")
+            .and_then(Value::as_str)
+            .map(str::to_owned);
+        let tools = result.get("tools").and_then(Value::as_array);
+        merging.tools.extend(tools.into_iter().flatten().cloned());
+        merging.pages += 1;
+        if let Some(cursor) = next.filter(|_| merging.pages < MAX_PAGES) {
+            let mut params = merging.params.clone();
+            if let Some(object) = params.as_object_mut() {
+                object.insert("cursor".into(), json!(cursor));
+            }
+            let request = json!({"jsonrpc": "2.0", "method": "tools/list", "params": params});
+            let mut next_line = serde_json::to_vec(&request).unwrap_or_default();
+            // The host's id, exactly as it wrote it.
+            let tail = next_line.split_off(1);
+            next_line.extend_from_slice(b"\"id\":");
+            next_line.extend_from_slice(p.id.raw.as_bytes());
+            next_line.push(b',');
+            next_line.extend_from_slice(&tail);
+            p.first_page = false;
+            p.merging = Some(merging);
+            let key = p.id.key.clone();
+            self.flight.pending.insert(key.clone(), p);
+            self.send_now(next_line, Some(key));
+            return None;
+        }
+        let single = merging.pages == 1;
+        let mut joined = result.clone();
+        if let Some(object) = joined.as_object_mut() {
+            object.insert("tools".into(), Value::Array(merging.tools));
+            if !single {
+                object.remove("nextCursor");
+            }
+        }
+        let complete = joined.get("nextCursor").is_none_or(Value::is_null);
+        if complete {
+            self.check.listing = Some(CachedList {
+                version: p.version.clone(),
+                result: joined.clone(),
+            });
+        }
+        if single {
+            return Some((p, line));
+        }
+        let line = success_line(&p.id.raw, &joined).unwrap_or(line);
+        Some((p, line))
+    }
+}
