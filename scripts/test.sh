@@ -11,6 +11,10 @@ root=$(pwd)
 
 step() { printf '\n==> %s\n' "$*" >&2; }
 
+# Firmware crates outside the workspace, each built for its own target: the RISC-V QEMU firmware
+# (its QEMU sessions run with the tests below) and the real-board examples.
+BOARDS=(examples/qemu-riscv examples/rp2040-usb examples/esp32c3)
+
 step "setup"
 bash scripts/setup.sh
 
@@ -19,7 +23,7 @@ FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke exa
 
 step "format"
 cargo fmt --all --check
-for fw in "${FIRMWARE[@]}"; do
+for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -27,8 +31,16 @@ step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "clippy of the firmware crates (outside the workspace: other targets)"
-for fw in "${FIRMWARE[@]}"; do
+for fw in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
     (cd "$fw" && cargo clippy -q -- -D warnings)
+done
+# The tools library of the sensor and board firmware, on the host: its lints and its tests
+# (the chip tools served byte for byte).
+(cd examples/sensor-tools && cargo clippy -q --all-targets -- -D warnings && cargo test -q)
+
+step "board examples: release builds for their targets (each folder's .cargo/config.toml)"
+for fw in "${BOARDS[@]}"; do
+    (cd "$fw" && cargo build -q --release)
 done
 
 step "docs (warnings denied)"

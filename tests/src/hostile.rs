@@ -9,7 +9,7 @@
 //! the `initialize` cases see a legacy session, and `set_led` answers its previous level.
 //!
 //! The host runner serves the firmware's own tool definitions
-//! (`examples/qemu-sensors/src/tools.rs`, included below) with the firmware's buffer sizes and
+//! (`examples/sensor-tools/src/tools.rs`, included below) with the firmware's buffer sizes and
 //! nesting limit, so both runners expect the same bytes. Simulated sensor values differ between
 //! the two and are matched with the `{NUM}` placeholder of [`Reply::matches`].
 //!
@@ -36,7 +36,7 @@ use std::fmt::Write as _;
 
 /// The firmware's tool definitions, compiled into this crate too.
 #[allow(missing_docs, dead_code)]
-#[path = "../../examples/qemu-sensors/src/tools.rs"]
+#[path = "../../examples/sensor-tools/src/tools.rs"]
 pub mod firmware_tools;
 
 /// The firmware's longest request line, LF included (`mcp::INPUT_LINE_BYTES`).

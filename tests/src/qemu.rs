@@ -1,5 +1,6 @@
-//! QEMU harness for firmware tests: finds (or installs) `qemu-system-arm`, builds a firmware crate
-//! and boots it with its UART on a unix socket or on QEMU's stdio.
+//! QEMU harness for firmware tests: finds (or installs) `qemu-system-arm` or
+//! `qemu-system-riscv32`, builds a firmware crate and boots it with its UART on a unix socket or
+//! on QEMU's stdio.
 //!
 //! [`QemuGuard`] owns the QEMU process and kills it when dropped, also when a test panics:
 //! QEMU never exits by itself when its UART closes, and an orphan keeps a host core busy.
@@ -35,14 +36,34 @@ pub enum Board {
     Lm3s6965evb,
     /// Arm MPS2 with AN386, Cortex-M4 (`thumbv7em-none-eabihf`); UART0 is a CMSDK UART.
     Mps2An386,
+    /// QEMU's RISC-V `virt` machine without firmware (`-bios none`), RV32IMAC
+    /// (`riscv32imac-unknown-none-elf`); the UART is an NS16550A.
+    RiscvVirt,
 }
 
 impl Board {
-    /// `-cpu` and `-machine` arguments selecting this board.
-    pub fn machine_args(self) -> [&'static str; 4] {
+    /// The arguments selecting this board (`-cpu`, `-machine`, ...).
+    pub fn machine_args(self) -> &'static [&'static str] {
         match self {
-            Board::Lm3s6965evb => ["-cpu", "cortex-m3", "-machine", "lm3s6965evb"],
-            Board::Mps2An386 => ["-cpu", "cortex-m4", "-machine", "mps2-an386"],
+            Board::Lm3s6965evb => &["-cpu", "cortex-m3", "-machine", "lm3s6965evb"],
+            Board::Mps2An386 => &["-cpu", "cortex-m4", "-machine", "mps2-an386"],
+            Board::RiscvVirt => &["-machine", "virt", "-bios", "none"],
+        }
+    }
+
+    /// The QEMU program that emulates this board.
+    pub fn qemu_program(self) -> &'static str {
+        match self {
+            Board::Lm3s6965evb | Board::Mps2An386 => "qemu-system-arm",
+            Board::RiscvVirt => "qemu-system-riscv32",
+        }
+    }
+
+    /// The Debian package with [`qemu_program`](Self::qemu_program).
+    pub fn debian_package(self) -> &'static str {
+        match self {
+            Board::Lm3s6965evb | Board::Mps2An386 => "qemu-system-arm",
+            Board::RiscvVirt => "qemu-system-misc",
         }
     }
 
@@ -51,26 +72,37 @@ impl Board {
         match self {
             Board::Lm3s6965evb => "thumbv7m-none-eabi",
             Board::Mps2An386 => "thumbv7em-none-eabihf",
+            Board::RiscvVirt => "riscv32imac-unknown-none-elf",
         }
     }
 }
 
-/// Finds `qemu-system-arm` on `PATH`. When it is missing and we run as root, installs Debian's
-/// `qemu-system-arm` with apt-get; otherwise says what to install. The answer is cached.
+/// Finds `qemu-system-arm` on `PATH` (installing it as [`ensure_qemu_for`] does).
 pub fn ensure_qemu() -> Result<PathBuf, String> {
-    static QEMU: OnceLock<Result<PathBuf, String>> = OnceLock::new();
-    QEMU.get_or_init(find_or_install_qemu).clone()
+    ensure_qemu_for(Board::Lm3s6965evb)
 }
 
-fn find_or_install_qemu() -> Result<PathBuf, String> {
-    const QEMU: &str = "qemu-system-arm";
-    if let Some(path) = find_in_path(QEMU) {
+/// Finds the QEMU program of `board` on `PATH`. When it is missing and we run as root, installs
+/// its Debian package with apt-get; otherwise says what to install. The answer is cached.
+pub fn ensure_qemu_for(board: Board) -> Result<PathBuf, String> {
+    static ARM: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    static RISCV: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    let cell = match board.qemu_program() {
+        "qemu-system-arm" => &ARM,
+        _ => &RISCV,
+    };
+    cell.get_or_init(|| find_or_install_qemu(board.qemu_program(), board.debian_package()))
+        .clone()
+}
+
+fn find_or_install_qemu(qemu: &str, package: &str) -> Result<PathBuf, String> {
+    if let Some(path) = find_in_path(qemu) {
         return Ok(path);
     }
     if !running_as_root() {
         return Err(format!(
-            "{QEMU} is not on PATH and this is not root, so it cannot be installed here: \
-             run `sudo apt-get install -y --no-install-recommends qemu-system-arm` (Debian/Ubuntu)"
+            "{qemu} is not on PATH and this is not root, so it cannot be installed here: \
+             run `sudo apt-get install -y --no-install-recommends {package}` (Debian/Ubuntu)"
         ));
     }
     let apt = |args: &[&str]| -> Result<(), String> {
@@ -83,14 +115,9 @@ fn find_or_install_qemu() -> Result<PathBuf, String> {
         check_output(&format!("apt-get {}", args.join(" ")), &output)
     };
     apt(&["update"])?;
-    apt(&[
-        "install",
-        "-y",
-        "--no-install-recommends",
-        "qemu-system-arm",
-    ])?;
-    find_in_path(QEMU)
-        .ok_or_else(|| format!("apt-get installed qemu-system-arm but {QEMU} is not on PATH"))
+    apt(&["install", "-y", "--no-install-recommends", package])?;
+    find_in_path(qemu)
+        .ok_or_else(|| format!("apt-get installed {package} but {qemu} is not on PATH"))
 }
 
 fn find_in_path(program: &str) -> Option<PathBuf> {
@@ -290,7 +317,7 @@ impl QemuGuard {
     /// (`-chardev socket,...,server=on,wait=on`: the guest starts once we are connected).
     pub fn start_socket(board: Board, elf: &Path) -> Result<Self, String> {
         static COUNT: AtomicUsize = AtomicUsize::new(0);
-        let qemu = ensure_qemu()?;
+        let qemu = ensure_qemu_for(board)?;
         let dir = std::env::temp_dir().join(format!(
             "embedded-mcp-qemu-{}-{}",
             std::process::id(),
@@ -346,7 +373,7 @@ impl QemuGuard {
     /// Boots `elf` on `board` with the UART on QEMU's stdin/stdout (`-serial stdio`), as
     /// `cargo run` does.
     pub fn start_stdio(board: Board, elf: &Path) -> Result<Self, String> {
-        let qemu = ensure_qemu()?;
+        let qemu = ensure_qemu_for(board)?;
         let mut command = vec![qemu.to_string_lossy().into_owned()];
         command.extend(
             board

@@ -22,7 +22,7 @@
 //! - `total`: the whole line through `Server::handle_line` with the same tool and handler (the
 //!   phases plus dispatch, bookkeeping and copying).
 //!
-//! The schemas are those of `examples/qemu-sensors/src/tools.rs`.
+//! The schemas are those of `examples/sensor-tools/src/tools.rs`.
 
 use std::hint::black_box;
 

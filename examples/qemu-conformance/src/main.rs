@@ -21,8 +21,6 @@ mod executor;
 mod fault;
 mod fixtures;
 mod mcp;
-#[path = "../../qemu-sensors/src/rx_ring.rs"]
-mod rx_ring;
 #[path = "../../qemu-sensors/src/stack.rs"]
 mod stack;
 mod tools;

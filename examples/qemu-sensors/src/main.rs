@@ -6,17 +6,13 @@
 
 #[macro_use]
 mod log;
-mod checks;
+mod board;
 mod clock;
-mod device;
 mod executor;
 mod fault;
 mod mcp;
-mod rx_ring;
-mod sensors;
 mod stack;
 mod timer;
-mod tools;
 mod uart;
 mod vectors;
 

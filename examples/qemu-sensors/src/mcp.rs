@@ -10,11 +10,15 @@ use embedded_io_async::{ErrorType, Write};
 use embedded_mcp::server::{CacheScope, Clock, Config, Server};
 use embedded_mcp::transport::LineReader;
 
-use crate::checks::{self, SchemaStorage};
-use crate::device::Device;
-use crate::tools::{SERVER_INFO, TOOLS, TOOL_COUNT};
+use sensor_tools::checks::{self, SchemaStorage};
+use sensor_tools::tools::{SERVER_INFO, TOOLS, TOOL_COUNT};
+
+use crate::board::Lm3s6965;
 use crate::uart::{self, UartRx, UartTx};
 use crate::{clock, stack};
+
+/// The shared handler on this board.
+type Device = sensor_tools::device::Device<Lm3s6965>;
 
 /// Longest request line accepted, LF included. Longer lines are skipped up to their LF and
 /// answered with -32600 when their `id` can be recovered.

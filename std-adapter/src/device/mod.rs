@@ -8,6 +8,7 @@
 
 pub mod child;
 pub mod client;
+pub mod elf_arch;
 pub mod lines;
 pub mod log;
 pub mod qemu;

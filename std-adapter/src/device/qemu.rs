@@ -26,6 +26,9 @@ pub enum Machine {
     Lm3s6965evb,
     /// Arm MPS2 with AN386, Cortex-M4 (`thumbv7em-none-eabihf`).
     Mps2An386,
+    /// QEMU's RISC-V `virt` board without firmware (`-bios none`), RV32
+    /// (`riscv32imac-unknown-none-elf`); chosen for 32-bit RISC-V images (`super::elf_arch`).
+    RiscvVirt,
 }
 
 impl Machine {
@@ -43,6 +46,7 @@ impl Machine {
         match self {
             Self::Lm3s6965evb => "lm3s6965evb",
             Self::Mps2An386 => "mps2-an386",
+            Self::RiscvVirt => "virt",
         }
     }
 
@@ -51,6 +55,7 @@ impl Machine {
         match self {
             Self::Lm3s6965evb => "cortex-m3",
             Self::Mps2An386 => "cortex-m4",
+            Self::RiscvVirt => "rv32",
         }
     }
 }
@@ -92,8 +97,11 @@ impl QemuConfig {
     /// The QEMU command line; `socket` is the UART socket path for [`QemuWiring::Socket`].
     pub fn command(&self, socket: Option<&Path>) -> Command {
         let mut cmd = Command::new(&self.program);
-        cmd.args(["-cpu", self.machine.cpu(), "-machine", self.machine.name()])
-            .args(["-display", "none", "-monitor", "none"])
+        match self.machine {
+            Machine::RiscvVirt => cmd.args(["-machine", "virt", "-bios", "none"]),
+            m => cmd.args(["-cpu", m.cpu(), "-machine", m.name()]),
+        };
+        cmd.args(["-display", "none", "-monitor", "none"])
             .args(["-semihosting-config", "enable=on,target=native"]);
         match socket {
             Some(path) => {
@@ -127,6 +135,8 @@ pub fn open(config: &QemuConfig, log: &Logger) -> Result<Link, DeviceError> {
             config.firmware.display()
         )));
     }
+    // The QEMU program and board follow the image's architecture (`--qemu-bin` still wins).
+    let config = &super::elf_arch::fit(config, super::elf_arch::of_file(&config.firmware));
     let what = format!("{} ({})", config.program, config.machine.name());
     match config.wiring {
         QemuWiring::Stdio => {

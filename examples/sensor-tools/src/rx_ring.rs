@@ -1,5 +1,5 @@
-//! A lock-free single-producer single-consumer byte ring: the UART0 interrupt pushes, the reader
-//! task pops.
+//! A lock-free single-producer single-consumer byte ring: a UART's receive interrupt pushes, the
+//! reader task pops.
 
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};

@@ -1,6 +1,7 @@
-//! The tool handler: runs a tool on the simulated hardware and writes its result. It is an
-//! `AsyncHandler`: `sample_temperature` awaits its sampling interval, reports progress and
-//! logs; `set_led` logs each change.
+//! The tool handler: runs a tool on the simulated hardware and writes its result; the board
+//! ([`Board`]) supplies what `device_info` reports and the timer. It is an `AsyncHandler`:
+//! `sample_temperature` awaits its sampling interval, reports progress and logs; `set_led` logs
+//! each change.
 //!
 //! The engine has already checked the arguments against the tool's compiled `inputSchema`
 //! (a call that fails never gets here), and it checks the result against the compiled
@@ -8,14 +9,16 @@
 //! Results are written with `Output::structured`: `structuredContent` plus the same JSON in a
 //! `text` block.
 
+use core::marker::PhantomData;
+
 use embedded_mcp::json::Value;
 use embedded_mcp::protocol::LogLevel;
 use embedded_mcp::server::{AsyncHandler, Call, Context, Done, Output, ToolError};
 use serde::Serialize;
 
+use crate::board::Board;
 use crate::sensors::{Sensors, LED_CHANNELS, TEMPERATURE_SENSORS};
 use crate::tools;
-use crate::{clock, stack, timer, uart};
 
 /// Normal range of each temperature sensor, °C: `sample_temperature` logs a `warning` for a
 /// reading outside it.
@@ -67,14 +70,15 @@ struct DeviceInfo {
 }
 
 /// The board as the engine sees it: simulated hardware and a call counter.
-pub struct Device {
+pub struct Device<B> {
     sensors: Sensors,
     calls: u32,
     input_buffer_bytes: usize,
     output_buffer_bytes: usize,
+    board: PhantomData<B>,
 }
 
-impl Device {
+impl<B> Device<B> {
     /// A device at power-on; the buffer sizes are reported by `device_info`.
     pub const fn new(input_buffer_bytes: usize, output_buffer_bytes: usize) -> Self {
         Self {
@@ -82,6 +86,7 @@ impl Device {
             calls: 0,
             input_buffer_bytes,
             output_buffer_bytes,
+            board: PhantomData,
         }
     }
 }
@@ -93,7 +98,7 @@ fn integer_argument(arguments: Value<'_>, name: &str) -> Option<u64> {
     arguments.get(name)?.as_number()?.as_u64()
 }
 
-impl Device {
+impl<B: Board> Device<B> {
     /// `sample_temperature`: `samples` readings `interval_ms` apart, one progress report after
     /// each; the engine drops this future if the host cancels the call.
     async fn sample(
@@ -119,7 +124,7 @@ impl Device {
         let (mut sum, mut min, mut max) = (0.0f32, f32::MAX, f32::MIN);
         for i in 1..=samples {
             if i > 1 {
-                timer::sleep_ms(interval_ms).await;
+                B::sleep_ms(interval_ms).await;
             }
             let value = self.sensors.temperature(sensor).value;
             sum += value;
@@ -148,7 +153,7 @@ impl Device {
     }
 }
 
-impl AsyncHandler for Device {
+impl<B: Board> AsyncHandler for Device<B> {
     type Error = ToolError;
 
     async fn call(
@@ -187,16 +192,16 @@ impl AsyncHandler for Device {
             }
             tools::INFO => {
                 let info = DeviceInfo {
-                    firmware: env!("CARGO_PKG_NAME"),
-                    version: env!("CARGO_PKG_VERSION"),
-                    board: "lm3s6965evb",
-                    uptime_ms: clock::uptime_ms(),
+                    firmware: B::FIRMWARE,
+                    version: B::VERSION,
+                    board: B::NAME,
+                    uptime_ms: B::uptime_ms(),
                     calls: self.calls,
-                    rx_free_bytes: uart::rx_free(),
+                    rx_free_bytes: B::rx_free(),
                     input_buffer_bytes: self.input_buffer_bytes,
                     output_buffer_bytes: self.output_buffer_bytes,
-                    stack_peak_bytes: stack::peak_used(),
-                    stack_size_bytes: stack::size(),
+                    stack_peak_bytes: B::stack_peak(),
+                    stack_size_bytes: B::stack_size(),
                 };
                 Ok(out.structured(&info))
             }

@@ -1,0 +1,34 @@
+//! This board's facts for the shared handler (`sensor_tools::Board`).
+
+use core::future::Future;
+
+use crate::{clock, stack, timer, uart};
+
+/// QEMU's `lm3s6965evb`.
+pub struct Lm3s6965;
+
+impl sensor_tools::Board for Lm3s6965 {
+    const FIRMWARE: &'static str = env!("CARGO_PKG_NAME");
+    const VERSION: &'static str = env!("CARGO_PKG_VERSION");
+    const NAME: &'static str = "lm3s6965evb";
+
+    fn uptime_ms() -> u64 {
+        clock::uptime_ms()
+    }
+
+    fn rx_free() -> usize {
+        uart::rx_free()
+    }
+
+    fn stack_peak() -> usize {
+        stack::peak_used()
+    }
+
+    fn stack_size() -> usize {
+        stack::size()
+    }
+
+    fn sleep_ms(ms: u64) -> impl Future<Output = ()> {
+        timer::sleep_ms(ms)
+    }
+}
