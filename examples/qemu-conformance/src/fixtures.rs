@@ -1,7 +1,10 @@
 //! The fixture tools' results: the reference server's texts and payloads (a 1x1 PNG and a
-//! 44-byte WAV header, both in flash as base64).
+//! 44-byte WAV header, both in flash as base64). An `AsyncHandler`: `test_tool_with_logging`
+//! and `test_tool_with_progress` send their notifications (through [`Context`]) before the
+//! result, as the reference does (without its 50 ms pauses: the suite only counts them).
 
-use embedded_mcp::server::{Call, Done, Handler, Output};
+use embedded_mcp::protocol::LogLevel;
+use embedded_mcp::server::{AsyncHandler, Call, Context, Done, Output};
 
 /// A 1x1 red PNG (70 bytes), the reference server's image.
 pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
@@ -24,45 +27,87 @@ impl core::fmt::Display for Unknown {
     }
 }
 
-impl Handler for Fixtures {
+/// `test_tool_with_logging`'s three `info` messages (the reference's, without a `logger`).
+const LOG_STEPS: [&str; 3] = [
+    "Tool execution started",
+    "Tool processing data",
+    "Tool execution completed",
+];
+
+/// `test_tool_with_progress`'s reports (of a total of 100), with their messages.
+const PROGRESS_STEPS: [(u32, &str); 3] = [
+    (0, "Completed step 0 of 100"),
+    (50, "Completed step 50 of 100"),
+    (100, "Completed step 100 of 100"),
+];
+
+impl AsyncHandler for Fixtures {
     type Error = Unknown;
 
-    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, Unknown> {
+    async fn call(
+        &mut self,
+        call: &Call<'_>,
+        out: Output<'_>,
+        cx: &mut Context<'_>,
+    ) -> Result<Done, Unknown> {
         self.calls = self.calls.wrapping_add(1);
-        Ok(match call.name() {
-            "test_simple_text" => out.text("This is a simple text response for testing."),
-            "test_image_content" => out.blocks(|w| w.image(PNG, "image/png")),
-            "test_audio_content" => out.blocks(|w| w.audio(WAV, "audio/wav")),
-            "test_embedded_resource" => out.blocks(|w| {
-                w.resource_text(
-                    "test://embedded-resource",
-                    Some("text/plain"),
-                    "This is an embedded resource content.",
-                )
-            }),
-            "test_multiple_content_types" => out.blocks(|w| {
-                w.text("Multiple content types test:")?;
-                w.image(PNG, "image/png")?;
-                w.resource_text(
-                    "test://mixed-content-resource",
-                    Some("application/json"),
-                    r#"{"test":"data","value":123}"#,
-                )
-            }),
-            "test_tool_with_logging" => out.text("Tool with logging executed successfully"),
-            "test_tool_with_progress" => out.text("Tool with progress executed successfully"),
-            "test_error_handling" => {
-                out.error("This tool intentionally returns an error for testing")
+        match call.name() {
+            "test_tool_with_logging" => {
+                for step in LOG_STEPS {
+                    cx.log(LogLevel::Info, None, step).await;
+                }
+                Ok(out.text("Tool with logging executed successfully"))
             }
-            "json_schema_2020_12_tool" => out.blocks(|w| {
-                w.text_fmt(format_args!(
-                    "JSON Schema 2020-12 tool called with: {}",
-                    call.arguments().raw()
-                ))
-            }),
-            "test_streaming_elicitation" => out.text("Streaming test completed"),
-            "test_logging_tool" => out.text("Logging tool executed"),
-            _ => return Err(Unknown),
-        })
+            "test_tool_with_progress" => {
+                for (progress, message) in PROGRESS_STEPS {
+                    cx.progress(progress, Some(100), Some(message)).await;
+                }
+                Ok(out.text("Tool with progress executed successfully"))
+            }
+            // The stateless diagnostics: one notification each, which only the request's own
+            // stream may carry (a log only when the request names a level).
+            "test_streaming_elicitation" => {
+                cx.progress(1, Some(1), None).await;
+                Ok(out.text("Streaming test completed"))
+            }
+            "test_logging_tool" => {
+                cx.log(LogLevel::Info, None, "Logging tool executed").await;
+                Ok(out.text("Logging tool executed"))
+            }
+            _ => answer(call, out),
+        }
     }
+}
+
+/// The fixture tools that send no notifications.
+fn answer(call: &Call<'_>, out: Output<'_>) -> Result<Done, Unknown> {
+    Ok(match call.name() {
+        "test_simple_text" => out.text("This is a simple text response for testing."),
+        "test_image_content" => out.blocks(|w| w.image(PNG, "image/png")),
+        "test_audio_content" => out.blocks(|w| w.audio(WAV, "audio/wav")),
+        "test_embedded_resource" => out.blocks(|w| {
+            w.resource_text(
+                "test://embedded-resource",
+                Some("text/plain"),
+                "This is an embedded resource content.",
+            )
+        }),
+        "test_multiple_content_types" => out.blocks(|w| {
+            w.text("Multiple content types test:")?;
+            w.image(PNG, "image/png")?;
+            w.resource_text(
+                "test://mixed-content-resource",
+                Some("application/json"),
+                r#"{"test":"data","value":123}"#,
+            )
+        }),
+        "test_error_handling" => out.error("This tool intentionally returns an error for testing"),
+        "json_schema_2020_12_tool" => out.blocks(|w| {
+            w.text_fmt(format_args!(
+                "JSON Schema 2020-12 tool called with: {}",
+                call.arguments().raw()
+            ))
+        }),
+        _ => return Err(Unknown),
+    })
 }

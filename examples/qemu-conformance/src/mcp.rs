@@ -1,6 +1,7 @@
 //! The MCP server on UART0: [`start`] compiles the tool schemas and builds the engine at boot;
 //! [`mcp_task`] serves it, one JSON-RPC message per line, forever. All of its memory is static.
 
+use embedded_mcp::protocol::LogLevel;
 use embedded_mcp::server::{CacheScope, Config, SchemaStorage, Server};
 use embedded_mcp::transport::LineReader;
 
@@ -20,12 +21,15 @@ pub const OUTPUT_BYTES: usize = 2048;
 /// each of the 2 x 11 slots.
 type Storage = SchemaStorage<TOOL_COUNT, 20, 40, 160>;
 
-/// The engine's settings: the reference server's cache hints.
+/// The engine's settings: the reference server's cache hints, and every log message sent on
+/// the legacy stream (level `debug` from boot): the HTTP front answers `logging/setLevel`
+/// itself, per session, and filters the device's log lines by each session's level.
 const CONFIG: Config = Config {
     page_bytes: OUTPUT_BYTES,
     ttl_ms: 300_000,
     cache_scope: CacheScope::Public,
     max_depth: 16,
+    log_level: Some(LogLevel::Debug),
     ..Config::DEFAULT
 };
 
