@@ -9,7 +9,17 @@ root=$(pwd)
 # Every vector the tests read is vendored under tests/vectors (see its README); nothing here
 # reads a folder beside the checkout.
 
-step() { printf '\n==> %s\n' "$*" >&2; }
+# Each step's heading says how long the run has taken so far (the CI log then shows where the
+# time goes).
+run_start=$(date +%s)
+step() { printf '\n==> [%s s] %s\n' "$(($(date +%s) - run_start))" "$*" >&2; }
+
+# A cold run writes about 25 GB of build output (the workspace, eight firmware crates, the fuzz
+# targets). Say so up front rather than failing later with a full disk in some build.
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+if [ "${free_kb:-0}" -lt $((30 * 1024 * 1024)) ]; then
+    echo "test: warning: only $((free_kb / 1024 / 1024)) GB free here; a cold run needs about 25 GB" >&2
+fi
 
 # Firmware crates outside the workspace, each built for its own target: the RISC-V QEMU firmware
 # (its QEMU sessions run with the tests below) and the real-board examples.
@@ -31,8 +41,10 @@ step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing
 cargo clippy --workspace --all-targets -- -D warnings
 
 step "clippy of the firmware crates (outside the workspace: other targets)"
+# `--release`: the build scripts and proc-macros (host code, e.g. rp2040's lalrpop-generated PIO
+# parser, minutes to build) are then the ones the release builds below and the QEMU tests reuse.
 for fw in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
-    (cd "$fw" && cargo clippy -q -- -D warnings)
+    (cd "$fw" && cargo clippy -q --release -- -D warnings)
 done
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
 # (the chip tools served byte for byte).
@@ -83,7 +95,11 @@ bash tests/conformance/run.sh
 step "demo: the main job runs and shows only commands, answers and the CLI's notes"
 demo_out=$(mktemp)
 demo_err=$(mktemp)
-bash scripts/demo.sh >"$demo_out" 2>"$demo_err"
+if ! bash scripts/demo.sh >"$demo_out" 2>"$demo_err"; then
+    echo "test: scripts/demo.sh failed; its output:" >&2
+    cat "$demo_out" "$demo_err" >&2
+    exit 1
+fi
 if grep -E 'QEMU waiting|Timer with period|qemu-sensors:|Compiling' "$demo_out" "$demo_err"; then
     echo "test: demo.sh printed diagnostics in its quiet mode" >&2
     exit 1
