@@ -28,8 +28,9 @@ pub fn modern_meta() -> Value {
 }
 
 /// A device that answers `initialize`, `server/discover`, `tools/list` and `tools/call` of
-/// `echo` (its arguments back as text) and `steps` (three `notifications/progress` with the
-/// request's token and one `notifications/message`, then the result), recording every line.
+/// `echo` and `route` (its arguments back as text; `route` marks two arguments with
+/// `x-mcp-header`) and `steps` (three `notifications/progress` with the request's token and one
+/// `notifications/message`, then the result), recording every line.
 pub struct ScriptedDevice {
     pub port: u16,
     pub received: Arc<Mutex<Vec<String>>>,
@@ -133,7 +134,12 @@ fn answer(msg: &Value) -> Vec<String> {
         }))],
         Some("tools/list") => vec![done(json!({"tools": [
             {"name": "echo", "inputSchema": {"type": "object"}},
-            {"name": "steps", "inputSchema": {"type": "object"}}
+            {"name": "steps", "inputSchema": {"type": "object"}},
+            {"name": "route", "inputSchema": {"type": "object", "properties": {
+                "region": {"type": "string", "x-mcp-header": "Region"},
+                "shards": {"type": "integer", "x-mcp-header": "Shards"},
+                "note": {"type": "string"}
+            }}}
         ]}))],
         Some("tools/call") if params["name"] == "steps" => {
             let token = &params["_meta"]["progressToken"];

@@ -9,6 +9,7 @@ use serde_json::Value;
 use super::doors::Doors;
 use super::handshake::Handshake;
 use super::hub::Hub;
+use super::param_headers::ToolHeaders;
 use super::reply::Reply;
 use super::session::Sessions;
 use super::wire::Request;
@@ -25,6 +26,8 @@ pub(super) struct Front {
     pub(super) hub: Hub,
     pub(super) sessions: Sessions,
     pub(super) handshake: Handshake,
+    /// The `Mcp-Param-*` marks of the device's tools (2026-07-28 calls are checked against them).
+    pub(super) tool_headers: ToolHeaders,
     pub(super) doors: Doors,
     /// Longest wait for the device's answer to one request (the router answers every request
     /// within its own timeout; this is the safety net behind it).

@@ -96,7 +96,7 @@ impl Handshake {
 }
 
 /// The owner of the front's own requests.
-fn own() -> Owner {
+pub(super) fn own() -> Owner {
     Owner {
         session: None,
         id_raw: "0".into(),
@@ -106,7 +106,7 @@ fn own() -> Owner {
 }
 
 /// The response to `ticket` (`None`: none within `wait`).
-fn answer(hub: &Hub, ticket: &Ticket, wait: Duration) -> Option<Vec<u8>> {
+pub(super) fn answer(hub: &Hub, ticket: &Ticket, wait: Duration) -> Option<Vec<u8>> {
     loop {
         match ticket.lines.recv_timeout(wait) {
             Ok(Delivery::Response(line)) => return Some(line),

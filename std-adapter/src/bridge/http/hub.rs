@@ -12,7 +12,7 @@
 //!   dropped: it has no HTTP stream to go to.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::{Arc, Mutex, MutexGuard};
 
@@ -86,6 +86,8 @@ struct State {
 pub(super) struct Hub {
     to_router: Sender<Vec<u8>>,
     state: Mutex<State>,
+    /// How many `notifications/tools/list_changed` the router has written.
+    list_generation: AtomicU64,
     log: Logger,
 }
 
@@ -105,6 +107,7 @@ impl Hub {
                 next: 1,
                 ..State::default()
             }),
+            list_generation: AtomicU64::new(0),
             log,
         }
     }
@@ -197,6 +200,11 @@ impl Hub {
         }
     }
 
+    /// Changes whenever the device says its tool list changed.
+    pub(super) fn list_generation(&self) -> u64 {
+        self.list_generation.load(Ordering::Relaxed)
+    }
+
     /// Requests waiting for an answer.
     #[cfg(test)]
     pub(super) fn in_flight(&self) -> usize {
@@ -250,6 +258,9 @@ impl Hub {
     }
 
     fn on_notification(&self, method: &str, value: &Value, line: &[u8]) {
+        if method == "notifications/tools/list_changed" {
+            self.list_generation.fetch_add(1, Ordering::Relaxed);
+        }
         let mut state = self.state();
         let target = match method {
             "notifications/progress" => value

@@ -28,6 +28,7 @@ mod front;
 mod handshake;
 mod hub;
 mod legacy;
+mod param_headers;
 mod pipe;
 mod reply;
 mod session;
@@ -153,6 +154,7 @@ pub fn serve_on(
         hub: Hub::new(to_router, log.clone()),
         sessions: Sessions::new(http.max_sessions, Duration::from_secs(600)),
         handshake: Handshake::new(),
+        tool_headers: param_headers::ToolHeaders::new(),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
         reply_wait,
         log: log.clone(),

@@ -1,6 +1,7 @@
 //! 2026-07-28 over HTTP: no session, every request self-contained. The front checks what the
 //! HTTP layer of that revision adds (the `_meta` it requires, `MCP-Protocol-Version`,
-//! `Mcp-Method` and `Mcp-Name` equal to the body) and turns away the methods the revision
+//! `Mcp-Method` and `Mcp-Name` equal to the body, `Mcp-Param-*` equal to the arguments they
+//! mirror: [`super::param_headers`]) and turns away the methods the revision
 //! removed; everything else goes to the device as it came (under a bridge-side id).
 
 use serde_json::Value;
@@ -21,6 +22,21 @@ pub(super) fn post(front: &Front, request: &Request, msg: &Message, accepts: Acc
     match &msg.class {
         Class::Request { id, method } => match check(request, &msg.value, id, method) {
             Err(reply) => reply,
+            Ok(()) if method == "tools/call" => {
+                let params = msg.value.get("params");
+                match front
+                    .tool_headers
+                    .check(&front.hub, front.reply_wait, request, params)
+                {
+                    Ok(()) => forward(front, msg, id, accepts),
+                    Err(why) => Reply::error(
+                        400,
+                        Some(&id.raw),
+                        HEADER_MISMATCH,
+                        &format!("Header mismatch: {why}"),
+                    ),
+                }
+            }
             Ok(()) => forward(front, msg, id, accepts),
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
@@ -147,7 +163,7 @@ fn header(request: &Request, name: &str) -> Option<String> {
 }
 
 /// Standard base64 with padding (RFC 4648 §4).
-fn decode_base64(text: &str) -> Option<Vec<u8>> {
+pub(super) fn decode_base64(text: &str) -> Option<Vec<u8>> {
     fn sextet(c: u8) -> Option<u32> {
         Some(u32::from(match c {
             b'A'..=b'Z' => c - b'A',
