@@ -29,8 +29,9 @@ pub fn modern_meta() -> Value {
 
 /// A device that answers `initialize`, `server/discover`, `tools/list` and `tools/call` of
 /// `echo` and `route` (its arguments back as text; `route` marks two arguments with
-/// `x-mcp-header`) and `steps` (three `notifications/progress` with the request's token and one
-/// `notifications/message`, then the result), recording every line.
+/// `x-mcp-header`), `steps` (three `notifications/progress` with the request's token and one
+/// `notifications/message`, then the result) and `announce` (the result, then
+/// `notifications/tools/list_changed` and a log line at `arguments.level`), recording every line.
 pub struct ScriptedDevice {
     pub port: u16,
     pub received: Arc<Mutex<Vec<String>>>,
@@ -139,7 +140,8 @@ fn answer(msg: &Value) -> Vec<String> {
                 "region": {"type": "string", "x-mcp-header": "Region"},
                 "shards": {"type": "integer", "x-mcp-header": "Shards"},
                 "note": {"type": "string"}
-            }}}
+            }}},
+            {"name": "announce", "inputSchema": {"type": "object"}}
         ]}))],
         Some("tools/call") if params["name"] == "steps" => {
             let token = &params["_meta"]["progressToken"];
@@ -159,6 +161,17 @@ fn answer(msg: &Value) -> Vec<String> {
             );
             lines.push(done(json!({"content": [{"type": "text", "text": "done"}]})));
             lines
+        }
+        // The answer, then two notifications tied to no request (they go to GET streams).
+        Some("tools/call") if params["name"] == "announce" => {
+            let level = params["arguments"]["level"].as_str().unwrap_or("info");
+            vec![
+                done(json!({"content": [{"type": "text", "text": "announced"}]})),
+                json!({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"}).to_string(),
+                json!({"jsonrpc": "2.0", "method": "notifications/message",
+                       "params": {"level": level, "data": "between requests"}})
+                .to_string(),
+            ]
         }
         Some("tools/call") => {
             let text = params

@@ -1,10 +1,11 @@
 //! One client connection (one thread): requests read one after the other (HTTP/1.1
 //! keep-alive), each answered before the next is read; a forwarded request is answered as JSON
-//! when its response comes first, or as an SSE stream opened by its first notification.
+//! when its response comes first, or as an SSE stream opened by its first notification; a
+//! session's GET stream holds the connection until the session ends.
 
 use std::io::{BufReader, BufWriter, Write};
 use std::net::TcpStream;
-use std::sync::mpsc::RecvTimeoutError;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
 use std::time::Duration;
 
 use super::front::Front;
@@ -15,6 +16,8 @@ use crate::bridge::message::{error_response, CONNECTION_CLOSED, INVALID_REQUEST,
 
 /// A keep-alive connection idle this long is closed.
 const IDLE: Duration = Duration::from_secs(60);
+/// A GET stream silent this long gets a keep-alive comment.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// A client that does not take our bytes for this long is dropped.
 const WRITE_STALL: Duration = Duration::from_secs(30);
 
@@ -61,6 +64,7 @@ pub(super) fn serve(front: &Front, stream: TcpStream, max_body: usize) {
                 stateless,
                 headers,
             } => answer_forwarded(front, &mut out, &ticket, sse, stateless, headers, close),
+            Reply::Listen { lines, headers } => stream_unrelated(&mut out, &lines, &headers),
         };
         if !usable || close {
             return;
@@ -151,6 +155,29 @@ fn answer_forwarded<W: Write>(
             };
             write_json(out, status, headers, &response, close).is_ok()
         };
+    }
+}
+
+/// A session's GET stream: each line as an event, a keep-alive comment after [`KEEP_ALIVE`]
+/// of silence (which also finds a client that left), until the hub drops the sender (the
+/// session ended, or a newer GET replaced this one); false when the connection is unusable.
+fn stream_unrelated<W: Write>(
+    out: &mut W,
+    lines: &Receiver<Vec<u8>>,
+    headers: &[(&'static str, String)],
+) -> bool {
+    if wire::start_events(out, headers).is_err() {
+        return false;
+    }
+    loop {
+        let sent = match lines.recv_timeout(KEEP_ALIVE) {
+            Ok(line) => wire::write_event(out, &line),
+            Err(RecvTimeoutError::Timeout) => wire::write_comment(out, "keep-alive"),
+            Err(RecvTimeoutError::Disconnected) => return wire::end_events(out).is_ok(),
+        };
+        if sent.is_err() {
+            return false;
+        }
     }
 }
 

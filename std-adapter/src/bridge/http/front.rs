@@ -45,7 +45,7 @@ pub(super) struct Accepts {
 }
 
 impl Accepts {
-    fn of(request: &Request) -> Self {
+    pub(super) fn of(request: &Request) -> Self {
         let Some(accept) = request.header("accept") else {
             return Self {
                 json: true,
@@ -112,13 +112,24 @@ impl Front {
         match request.method.as_str() {
             "POST" => self.post(request),
             "DELETE" if request.header("mcp-session-id").is_some() => legacy::delete(self, request),
+            "GET" => match request.header("mcp-session-id") {
+                Some(session) => legacy::listen(self, request, session),
+                // 2026-07-28 has no GET; a legacy GET belongs to a session.
+                None => Reply::error(
+                    405,
+                    None,
+                    INVALID_REQUEST,
+                    "Method not allowed: POST a JSON-RPC message (a session's GET stream needs its Mcp-Session-Id)",
+                )
+                .with_header("Allow", "POST".into()),
+            },
             _ => Reply::error(
                 405,
                 None,
                 INVALID_REQUEST,
-                "Method not allowed: POST a JSON-RPC message (DELETE ends a session)",
+                "Method not allowed: POST a JSON-RPC message (GET opens a session's stream, DELETE ends a session)",
             )
-            .with_header("Allow", "POST, DELETE".into()),
+            .with_header("Allow", "GET, POST, DELETE".into()),
         }
     }
 

@@ -8,8 +8,11 @@
 //! - `notifications/message` (logs) carry neither: a device serves one request at a time, in
 //!   the order it receives them, so a log line belongs to the oldest forwarded request not yet
 //!   answered.
-//! - Anything else (a device's own requests, notifications tied to no request) is logged and
-//!   dropped: it has no HTTP stream to go to.
+//! - Notifications tied to no request (`notifications/tools/list_changed`, a log line while no
+//!   request is in flight) go to every legacy session's GET stream (a session's log level
+//!   applies), and are dropped when no session listens.
+//! - Anything else (a device's own requests) is logged and dropped: it has no HTTP stream to go
+//!   to.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
@@ -82,12 +85,20 @@ struct State {
     order: VecDeque<u64>,
 }
 
+/// One session's GET stream.
+struct Listener {
+    tx: Sender<Vec<u8>>,
+    log_level: Arc<AtomicU8>,
+}
+
 /// The id map between the HTTP clients and the router.
 pub(super) struct Hub {
     to_router: Sender<Vec<u8>>,
     state: Mutex<State>,
     /// How many `notifications/tools/list_changed` the router has written.
     list_generation: AtomicU64,
+    /// The GET stream of each legacy session that has one.
+    listeners: Mutex<HashMap<String, Listener>>,
     log: Logger,
 }
 
@@ -108,6 +119,7 @@ impl Hub {
                 ..State::default()
             }),
             list_generation: AtomicU64::new(0),
+            listeners: Mutex::new(HashMap::new()),
             log,
         }
     }
@@ -200,6 +212,35 @@ impl Hub {
         }
     }
 
+    /// Opens `session`'s GET stream (ending the one it had): the lines tied to no request.
+    pub(super) fn listen(&self, session: &str, log_level: Arc<AtomicU8>) -> Receiver<Vec<u8>> {
+        let (tx, rx) = channel();
+        self.listeners()
+            .insert(session.to_owned(), Listener { tx, log_level });
+        rx
+    }
+
+    /// Ends `session`'s GET stream, if it has one.
+    pub(super) fn unlisten(&self, session: &str) {
+        self.listeners().remove(session);
+    }
+
+    fn listeners(&self) -> MutexGuard<'_, HashMap<String, Listener>> {
+        self.listeners.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Sends a notification tied to no request to every GET stream that admits it; false when
+    /// no session listens.
+    fn broadcast(&self, value: &Value, line: &[u8]) -> bool {
+        let is_log = value.get("method").and_then(Value::as_str) == Some("notifications/message");
+        let mut listeners = self.listeners();
+        // A stream whose connection ended has dropped its receiver: forget it.
+        listeners.retain(|_, l| {
+            is_log && !admits(Some(&l.log_level), value) || l.tx.send(line.to_vec()).is_ok()
+        });
+        !listeners.is_empty()
+    }
+
     /// Changes whenever the device says its tool list changed.
     pub(super) fn list_generation(&self) -> u64 {
         self.list_generation.load(Ordering::Relaxed)
@@ -272,6 +313,14 @@ impl Hub {
             _ => None,
         };
         let Some(route) = target.and_then(|id| state.routes.get(&id)) else {
+            drop(state);
+            let unrelated = matches!(
+                method,
+                "notifications/tools/list_changed" | "notifications/message"
+            );
+            if unrelated && self.broadcast(value, line) {
+                return;
+            }
             self.log.info(format_args!(
                 "dropped a notification tied to no request in flight: {}",
                 preview(line, PREVIEW)

@@ -298,9 +298,45 @@ fn self_contained(value: &Value, session: &LegacySession) -> Value {
     value
 }
 
-/// DELETE with `Mcp-Session-Id`: ends the session.
+/// GET with `Mcp-Session-Id`: the session's stream of messages tied to no request (the
+/// device's `notifications/tools/list_changed`, its log lines between requests). One per
+/// session: a new GET ends the previous stream.
+pub(super) fn listen(front: &Front, request: &Request, session_id: &str) -> Reply {
+    let Some(session) = front.sessions.get(session_id) else {
+        return Reply::error(
+            404,
+            None,
+            INVALID_REQUEST,
+            "Not found: no such session (initialize again)",
+        );
+    };
+    if !version_header_ok(request) {
+        return Reply::error(
+            400,
+            None,
+            INVALID_REQUEST,
+            "Bad request: unsupported MCP-Protocol-Version",
+        );
+    }
+    if !Accepts::of(request).sse {
+        return Reply::error(
+            406,
+            None,
+            INVALID_REQUEST,
+            "Not acceptable: a GET stream is text/event-stream",
+        );
+    }
+    let lines = front.hub.listen(session_id, session.log_level.clone());
+    Reply::Listen {
+        lines,
+        headers: Vec::new(),
+    }
+}
+
+/// DELETE with `Mcp-Session-Id`: ends the session (and its GET stream).
 pub(super) fn delete(front: &Front, request: &Request) -> Reply {
     let id = request.header("mcp-session-id").unwrap_or_default();
+    front.hub.unlisten(id);
     if front.sessions.close(id) {
         front.log.info(format_args!("session ended by the client"));
         Reply::empty(200)

@@ -1,5 +1,8 @@
 //! What the front decided to answer to one HTTP request, before any byte is written: a whole
-//! answer now, or a forwarded request to wait for (answered as JSON or as an SSE stream).
+//! answer now, a forwarded request to wait for (answered as JSON or as an SSE stream), or a
+//! session's GET stream.
+
+use std::sync::mpsc::Receiver;
 
 use super::hub::Ticket;
 use crate::bridge::message::error_response;
@@ -26,6 +29,12 @@ pub(super) enum Reply {
         sse: bool,
         /// A 2026-07-28 request: error codes map to HTTP statuses, and a dropped stream cancels.
         stateless: bool,
+        headers: Vec<(&'static str, String)>,
+    },
+    /// A session's GET stream: the messages tied to no request, until the session ends (or
+    /// another GET of the session replaces this one).
+    Listen {
+        lines: Receiver<Vec<u8>>,
         headers: Vec<(&'static str, String)>,
     },
 }
@@ -57,7 +66,9 @@ impl Reply {
     /// The same reply with one more header.
     pub(super) fn with_header(mut self, name: &'static str, value: String) -> Self {
         match &mut self {
-            Self::Answer { headers, .. } | Self::Wait { headers, .. } => {
+            Self::Answer { headers, .. }
+            | Self::Wait { headers, .. }
+            | Self::Listen { headers, .. } => {
                 headers.push((name, value));
             }
         }

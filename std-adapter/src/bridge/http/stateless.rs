@@ -223,7 +223,7 @@ mod tests {
                 let v: Value = serde_json::from_slice(&body).unwrap();
                 Some((status, v["error"]["code"].as_i64().unwrap()))
             }
-            Err(Reply::Wait { .. }) => panic!("a check never waits"),
+            Err(Reply::Wait { .. } | Reply::Listen { .. }) => panic!("a check never waits"),
         }
     }
 

@@ -239,6 +239,13 @@ pub(super) fn write_event<W: Write>(out: &mut W, message: &[u8]) -> io::Result<(
     out.flush()
 }
 
+/// Sends an SSE comment line (a keep-alive: clients ignore it), in one chunk, flushed.
+pub(super) fn write_comment<W: Write>(out: &mut W, text: &str) -> io::Result<()> {
+    let event = format!(": {text}\n\n");
+    write!(out, "{:x}\r\n{event}\r\n", event.len())?;
+    out.flush()
+}
+
 /// Ends an event stream (the last chunk); the connection stays usable.
 pub(super) fn end_events<W: Write>(out: &mut W) -> io::Result<()> {
     out.write_all(b"0\r\n\r\n")?;
