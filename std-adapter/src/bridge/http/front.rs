@@ -194,17 +194,7 @@ mod tests {
     use super::*;
 
     fn request(headers: &[(&str, &str)]) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/mcp".into(),
-            headers: headers
-                .iter()
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-                .collect(),
-            body: Vec::new(),
-            too_large: false,
-            close: false,
-        }
+        Request::post_for_test(headers)
     }
 
     #[test]

@@ -163,6 +163,32 @@ fn envelope(id: &str, key: &str, value: &str) -> Vec<u8> {
     format!("{{\"jsonrpc\":\"2.0\",\"id\":{id},\"{key}\":{value}}}").into_bytes()
 }
 
+/// Session `session_id`, if it is open and the request's `MCP-Protocol-Version` (if any) is a
+/// legacy one; else the 404 or 400 to answer.
+fn live_session(
+    front: &Front,
+    request: &Request,
+    session_id: &str,
+) -> Result<std::sync::Arc<LegacySession>, Reply> {
+    let Some(session) = front.sessions.get(session_id) else {
+        return Err(Reply::error(
+            404,
+            None,
+            INVALID_REQUEST,
+            "Not found: no such session (initialize again)",
+        ));
+    };
+    if !version_header_ok(request) {
+        return Err(Reply::error(
+            400,
+            None,
+            INVALID_REQUEST,
+            "Bad request: unsupported MCP-Protocol-Version",
+        ));
+    }
+    Ok(session)
+}
+
 /// A POST in session `session_id`.
 pub(super) fn post(
     front: &Front,
@@ -171,22 +197,10 @@ pub(super) fn post(
     msg: &Message,
     accepts: Accepts,
 ) -> Reply {
-    let Some(session) = front.sessions.get(session_id) else {
-        return Reply::error(
-            404,
-            None,
-            INVALID_REQUEST,
-            "Not found: no such session (initialize again)",
-        );
+    let session = match live_session(front, request, session_id) {
+        Ok(session) => session,
+        Err(reply) => return reply,
     };
-    if !version_header_ok(request) {
-        return Reply::error(
-            400,
-            None,
-            INVALID_REQUEST,
-            "Bad request: unsupported MCP-Protocol-Version",
-        );
-    }
     match &msg.class {
         Class::Request { id, method } => match method.as_str() {
             "initialize" => Reply::error(
@@ -302,22 +316,10 @@ fn self_contained(value: &Value, session: &LegacySession) -> Value {
 /// device's `notifications/tools/list_changed`, its log lines between requests). One per
 /// session: a new GET ends the previous stream.
 pub(super) fn listen(front: &Front, request: &Request, session_id: &str) -> Reply {
-    let Some(session) = front.sessions.get(session_id) else {
-        return Reply::error(
-            404,
-            None,
-            INVALID_REQUEST,
-            "Not found: no such session (initialize again)",
-        );
+    let session = match live_session(front, request, session_id) {
+        Ok(session) => session,
+        Err(reply) => return reply,
     };
-    if !version_header_ok(request) {
-        return Reply::error(
-            400,
-            None,
-            INVALID_REQUEST,
-            "Bad request: unsupported MCP-Protocol-Version",
-        );
-    }
     if !Accepts::of(request).sse {
         return Reply::error(
             406,

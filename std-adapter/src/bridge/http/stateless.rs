@@ -203,17 +203,7 @@ mod tests {
     use crate::bridge::message;
 
     fn request(headers: &[(&str, &str)]) -> Request {
-        Request {
-            method: "POST".into(),
-            path: "/mcp".into(),
-            headers: headers
-                .iter()
-                .map(|(n, v)| (n.to_string(), v.to_string()))
-                .collect(),
-            body: Vec::new(),
-            too_large: false,
-            close: false,
-        }
+        Request::post_for_test(headers)
     }
 
     fn status_and_code(result: Result<(), Reply>) -> Option<(u16, i64)> {

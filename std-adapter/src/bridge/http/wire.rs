@@ -27,6 +27,22 @@ pub(super) struct Request {
 }
 
 impl Request {
+    /// A `POST /mcp` with `headers` (lower-case names) and no body, for the front's tests.
+    #[cfg(test)]
+    pub(super) fn post_for_test(headers: &[(&str, &str)]) -> Self {
+        Self {
+            method: "POST".into(),
+            path: "/mcp".into(),
+            headers: headers
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+            body: Vec::new(),
+            too_large: false,
+            close: false,
+        }
+    }
+
     /// The first value of header `name` (lower case).
     pub(super) fn header(&self, name: &str) -> Option<&str> {
         self.headers
