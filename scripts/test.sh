@@ -59,15 +59,15 @@ step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
     -p embedded-mcp-macros -p embedded-mcp-macros-impl -p embedded-mcp-std
 
-step "no_std builds of the core and of its json/schema crate"
+step "no_std checks of the core and of its json/schema crate (three targets, the feature sets that change code)"
+# `check`, not `build`: these are libraries, so a build adds only codegen; the firmware crates
+# above and the panic-free link below build the core for real. defmt is checked together with
+# pattern and compact-float (each only adds code), the schema crate alone with ryu's small tables.
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
-    cargo build -q -p embedded-mcp --target "$target"
-    cargo build -q -p embedded-mcp --target "$target" --features defmt
-    cargo build -q -p embedded-mcp --target "$target" --no-default-features
-    cargo build -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
-    cargo build -q -p embedded-mcp-schema --target "$target"
-    cargo build -q -p embedded-mcp-schema --target "$target" --features defmt,pattern,compact-float
-    cargo build -q -p embedded-mcp-schema --target "$target" --features small-float-tables
+    cargo check -q -p embedded-mcp --target "$target"
+    cargo check -q -p embedded-mcp --target "$target" --no-default-features
+    cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
+    cargo check -q -p embedded-mcp-schema --target "$target" --features small-float-tables
 done
 
 step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
