@@ -25,14 +25,15 @@ const MTIMECMP_HI: usize = MTIMECMP_LO + 4;
 /// again): more than the tasks this firmware runs.
 const SLEEPERS: usize = 4;
 
-/// The armed deadline (`u64::MAX`: none) and the wakers waiting for it.
+/// The armed deadline and the wakers waiting for it (all zero bytes when none is armed, so the
+/// static lives in `.bss`).
 struct Alarm {
-    deadline: u64,
+    deadline: Option<u64>,
     wakers: MultiWakerRegistration<SLEEPERS>,
 }
 
 static ALARM: Mutex<CriticalSectionRawMutex, RefCell<Alarm>> = Mutex::new(RefCell::new(Alarm {
-    deadline: u64::MAX,
+    deadline: None,
     wakers: MultiWakerRegistration::new(),
 }));
 
@@ -68,8 +69,8 @@ pub async fn sleep_ms(ms: u64) {
         ALARM.lock(|alarm| {
             let mut alarm = alarm.borrow_mut();
             alarm.wakers.register(cx.waker());
-            if deadline < alarm.deadline {
-                alarm.deadline = deadline;
+            if alarm.deadline.is_none_or(|armed| deadline < armed) {
+                alarm.deadline = Some(deadline);
                 set_compare(deadline);
             }
         });
@@ -85,7 +86,7 @@ pub async fn sleep_ms(ms: u64) {
 fn machine_timer() {
     ALARM.lock(|alarm| {
         let mut alarm = alarm.borrow_mut();
-        alarm.deadline = u64::MAX;
+        alarm.deadline = None;
         set_compare(u64::MAX);
         alarm.wakers.wake();
     });
