@@ -33,7 +33,10 @@ static ARM: Firmware = Firmware {
     dir: "qemu-sensors",
     board: Board::Lm3s6965evb,
     ready: "qemu-sensors: ready",
-    // Its sleep re-wakes itself at every poll (examples/qemu-sensors/src/timer.rs).
+    // Its sleep re-wakes itself at every poll (examples/qemu-sensors/src/timer.rs). On a loaded
+    // host that spinning also slows QEMU's delivery of UART input: `arm::cancellation_modern`
+    // then sees progress reports sent after the cancel (measured: 3 of 3 runs at load 6 on 2
+    // cores, as qemu-riscv did with the same kind of sleep; it passes on a quiet host).
     sleeps_on_a_timer: false,
     elf: OnceLock::new(),
 };
