@@ -9,6 +9,9 @@
 //!   no QEMU behind (`PR_SET_PDEATHSIG`), and SIGTERM or SIGINT stop the bridge and every QEMU
 //!   within a second. Each QEMU is checked by the pid the bridge logged, not by a process search
 //!   (other tests run QEMUs at the same time).
+//! - A board whose image is swapped under the bridge (other tools, another architecture, no
+//!   image at all, back again): the host gets `notifications/tools/list_changed` each time, and
+//!   `tools/list` shows the change.
 //! - No QEMU outlives a test: the bridge (killed on drop) takes its QEMUs with it, and [`Boards`]
 //!   SIGKILLs every QEMU pid the bridge logged, also when the test fails.
 #![cfg(unix)]
@@ -21,7 +24,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use bridge_support::*;
-use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, Board};
+use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, ensure_qemu_for, Board};
 use serde_json::{json, Value};
 
 /// The slowest answer a live board may give while another board is being killed.
@@ -54,19 +57,35 @@ impl Boards {
     /// A hub of `count` boards named `b0`, `b1`, ...; `count == 0` is one board behind a plain
     /// `--qemu` bridge (its pid is listed under "bridge").
     fn start(count: usize) -> Self {
-        let fw = firmware().to_string_lossy().into_owned();
+        let fw = firmware();
         let names: Vec<String> = (0..count).map(|n| format!("b{n}")).collect();
-        let links: Vec<String> = names.iter().map(|n| format!("{n}=qemu:{fw}")).collect();
+        let devices: Vec<(&str, &Path)> = names.iter().map(|n| (n.as_str(), fw)).collect();
+        if count == 0 {
+            let fw = fw.to_string_lossy().into_owned();
+            return Self::launch(Vec::new(), &["--qemu", &fw], 1);
+        }
+        Self::with_devices(&devices)
+    }
+
+    /// A hub of the boards `devices` (name, firmware ELF), in that order.
+    fn with_devices(devices: &[(&str, &Path)]) -> Self {
+        let links: Vec<String> = devices
+            .iter()
+            .map(|(name, elf)| format!("{name}=qemu:{}", elf.display()))
+            .collect();
         let mut args: Vec<&str> = Vec::new();
         for link in &links {
             args.extend(["--device", link]);
         }
-        if count == 0 {
-            args.extend(["--qemu", &fw]);
-        }
+        let names = devices.iter().map(|(name, _)| (*name).to_owned()).collect();
+        Self::launch(names, &args, devices.len())
+    }
+
+    /// Starts the bridge with `args` and waits until it logged `count` QEMU pids.
+    fn launch(names: Vec<String>, args: &[&str], count: usize) -> Self {
+        let mut args = args.to_vec();
         args.extend(["--timeout-ms", "8000"]);
         let bridge = BridgeProcess::start(&args);
-        let count = count.max(1);
         let mut boards = Self {
             bridge,
             names,
@@ -188,11 +207,7 @@ impl Boards {
     /// [`LIVE_ANSWER`]; then the victim answers again as a fresh boot. Returns the slowest
     /// live answer.
     fn kill_one_while_others_answer(&mut self, victim: &str) -> Duration {
-        let old = self.pid(victim);
-        let killed = std::process::Command::new("kill")
-            .args(["-KILL", &old.to_string()])
-            .status();
-        assert!(killed.is_ok_and(|s| s.success()));
+        let old = self.kill_qemu(victim);
         let others: Vec<String> = self
             .names
             .iter()
@@ -233,6 +248,19 @@ impl Boards {
             std::thread::sleep(Duration::from_millis(100));
         }
         slowest
+    }
+
+    /// SIGKILLs board `name`'s current QEMU; returns its pid.
+    fn kill_qemu(&mut self, name: &str) -> u32 {
+        let pid = self.pid(name);
+        let killed = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status();
+        assert!(
+            killed.is_ok_and(|s| s.success()),
+            "kill {name}'s QEMU {pid}"
+        );
+        pid
     }
 
     /// Closes the bridge's stdin: it exits 0 and every QEMU it started is gone.
@@ -366,4 +394,235 @@ fn sigterm_and_sigint_stop_the_bridge_and_every_qemu_within_a_second() {
             eprintln!("SIG{signal}, {} QEMU(s) gone in {took:?}", count.max(1));
         }
     }
+}
+
+/// The list-changed notification, byte for byte.
+const LIST_CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
+/// The sensor firmware's tools (qemu-sensors and qemu-riscv list the same), in listing order.
+const SENSOR_TOOLS: [&str; 5] = [
+    "read_temperature",
+    "read_acceleration",
+    "set_led",
+    "device_info",
+    "sample_temperature",
+];
+
+/// An example's ELF for `board`, built once per run (QEMU installed if missing).
+fn example(dir: &str, board: Board, cell: &'static OnceLock<PathBuf>) -> &'static Path {
+    cell.get_or_init(|| {
+        ensure_qemu_for(board).unwrap_or_else(|e| panic!("{e}"));
+        let dir = embedded_mcp_tests::project_root()
+            .join("examples")
+            .join(dir);
+        build_firmware(&dir, board.rust_target()).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
+fn riscv_firmware() -> &'static Path {
+    static ELF: OnceLock<PathBuf> = OnceLock::new();
+    example("qemu-riscv", Board::RiscvVirt, &ELF)
+}
+
+fn conformance_firmware() -> &'static Path {
+    static ELF: OnceLock<PathBuf> = OnceLock::new();
+    example("qemu-conformance", Board::Lm3s6965evb, &ELF)
+}
+
+/// A folder of this test's own, removed on drop.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(tag: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("emcp-{tag}-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+        Self(dir)
+    }
+
+    /// Puts a copy of `elf` at `name` in one step (written aside, then renamed over it), so a
+    /// QEMU started meanwhile reads either the old image or the new one.
+    fn install(&self, elf: &Path, name: &str) -> PathBuf {
+        let target = self.0.join(name);
+        let aside = self.0.join(format!("{name}.new"));
+        std::fs::copy(elf, &aside).unwrap_or_else(|e| panic!("{}: {e}", elf.display()));
+        std::fs::rename(&aside, &target).unwrap_or_else(|e| panic!("{}: {e}", target.display()));
+        target
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+impl Boards {
+    /// Sends `request` (whose id is `id`) and reads up to its answer; every line before it must
+    /// be `notifications/tools/list_changed`. Returns the answer and how many of those came.
+    fn exchange(&mut self, request: &Value, id: &Value) -> (Value, usize) {
+        self.bridge.send(&request.to_string());
+        let mut notes = 0;
+        loop {
+            let line = self.bridge.recv();
+            if line == LIST_CHANGED {
+                notes += 1;
+                continue;
+            }
+            let answer = json(&line);
+            assert_eq!(&answer["id"], id, "answers come in order here: {answer}");
+            return (answer, notes);
+        }
+    }
+
+    /// The names in the hub's one-page `tools/list`, and how many list-changed notifications
+    /// came before its answer.
+    fn list_names(&mut self) -> (Vec<String>, usize) {
+        let id = json!(format!("list-{}", self.next_id));
+        self.next_id += 1;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/list"});
+        let (list, notes) = self.exchange(&request, &id);
+        assert!(list["result"].get("nextCursor").is_none(), "{list}");
+        let names = list["result"]["tools"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{list}"))
+            .iter()
+            .map(|t| t["name"].as_str().unwrap_or_default().to_owned())
+            .collect();
+        (names, notes)
+    }
+
+    /// Waits until the hub's list satisfies `done`: after each list-changed notification it
+    /// lists again. Returns the list and how many notifications came (at least one: the list
+    /// is expected to change).
+    fn wait_list_change(&mut self, what: &str, done: impl Fn(&[String]) -> bool) -> Vec<String> {
+        let end = Instant::now() + TIMEOUT;
+        let mut notes = 0;
+        loop {
+            let left = end.saturating_duration_since(Instant::now());
+            let line = self.bridge.lines.recv_timeout(left).unwrap_or_else(|_| {
+                panic!(
+                    "no list_changed for {what} ({notes} so far); stderr:\n{}",
+                    self.bridge.stderr()
+                )
+            });
+            assert_eq!(
+                line, LIST_CHANGED,
+                "{what}: only list_changed is sent unasked"
+            );
+            notes += 1;
+            let (names, more) = self.list_names();
+            notes += more;
+            if done(&names) {
+                eprintln!("{what}: {notes} list_changed, then {names:?}");
+                return names;
+            }
+        }
+    }
+
+    /// A call of `tool` routed through the hub (list-changed notifications before its answer
+    /// are skipped).
+    fn call_tool(&mut self, tool: &str, arguments: Value) -> Value {
+        let id = json!(self.next_id);
+        self.next_id += 1;
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                             "params": {"name": tool, "arguments": arguments}});
+        self.exchange(&request, &id).0
+    }
+
+    /// Kills board `name`'s QEMU and waits until the bridge logged the pid of its next one.
+    fn restart_qemu(&mut self, name: &str) {
+        let before = self.pids.get(name).map_or(0, Vec::len);
+        let old = self.kill_qemu(name);
+        assert!(wait_gone(old), "the killed QEMU {old} is still there");
+        let name = name.to_owned();
+        self.wait_pids(|pids| pids.get(&name).is_some_and(|p| p.len() > before));
+    }
+}
+
+/// `names` as the hub lists board `board`'s tools.
+fn on(board: &str, names: &[&str]) -> Vec<String> {
+    names.iter().map(|n| format!("{board}.{n}")).collect()
+}
+
+/// A hub of a RISC-V board `a` (qemu-riscv) and an Arm board `b` whose image file is swapped
+/// under the bridge while its QEMU is killed: b comes back with other tools (qemu-conformance),
+/// then on another architecture (qemu-riscv: the bridge picks `qemu-system-riscv32` from the
+/// ELF), then goes away (no image: its tools are withdrawn) and comes back (qemu-sensors). Each
+/// time the host gets `notifications/tools/list_changed` and a `tools/list` that shows the
+/// change, and calls reach the firmware now behind b.
+#[test]
+fn a_board_swapped_to_other_firmware_brings_list_changed_and_its_new_tools() {
+    let started = Instant::now();
+    let scratch = Scratch::new("hub-swap");
+    let b_elf = scratch.install(firmware(), "b.elf");
+    let mut boards = Boards::with_devices(&[("a", riscv_firmware()), ("b", &b_elf)]);
+    boards.initialize();
+    let sensors_on_both = [on("a", &SENSOR_TOOLS), on("b", &SENSOR_TOOLS)].concat();
+    let (names, notes) = boards.list_names();
+    assert_eq!((names, notes), (sensors_on_both.clone(), 0));
+    let info = boards.call_tool("b.device_info", json!({}));
+    assert_eq!(
+        info["result"]["structuredContent"]["firmware"], "qemu-sensors",
+        "{info}"
+    );
+
+    // Other tools: the conformance fixtures.
+    scratch.install(conformance_firmware(), "b.elf");
+    boards.restart_qemu("b");
+    let names = boards.wait_list_change("b now qemu-conformance", |names| {
+        names.iter().any(|n| n == "b.test_simple_text")
+    });
+    assert_eq!(
+        names[..5],
+        on("a", &SENSOR_TOOLS)[..],
+        "a's tools stay: {names:?}"
+    );
+    assert!(
+        names[5..]
+            .iter()
+            .all(|n| n.starts_with("b.") && !SENSOR_TOOLS.contains(&&n[2..])),
+        "b lists only the conformance tools: {names:?}"
+    );
+    let text = boards.call_tool("b.test_simple_text", json!({}));
+    assert_eq!(text["result"]["content"][0]["type"], "text", "{text}");
+    let gone = boards.call_tool("b.device_info", json!({}));
+    assert!(
+        gone.get("error").is_some() || gone["result"]["isError"] == true,
+        "{gone}"
+    );
+
+    // Another architecture, the sensor tools again.
+    scratch.install(riscv_firmware(), "b.elf");
+    boards.restart_qemu("b");
+    let names = boards.wait_list_change("b now qemu-riscv", |names| names == sensors_on_both);
+    assert_eq!(names, sensors_on_both);
+    let info = boards.call_tool("b.device_info", json!({}));
+    let info = &info["result"]["structuredContent"];
+    assert_eq!(
+        (&info["firmware"], &info["board"]),
+        (&json!("qemu-riscv"), &json!("riscv-virt"))
+    );
+
+    // Gone: no image to boot. Its tools are withdrawn while a still answers.
+    std::fs::remove_file(&b_elf).expect("remove b.elf");
+    let old = boards.kill_qemu("b");
+    assert!(wait_gone(old), "the killed QEMU {old} is still there");
+    let names = boards.wait_list_change("b gone", |names| names == on("a", &SENSOR_TOOLS));
+    assert_eq!(names, on("a", &SENSOR_TOOLS));
+    let sample = boards.call_tool("a.read_temperature", json!({}));
+    assert!(
+        sample["result"]["structuredContent"]["sample"].is_u64(),
+        "{sample}"
+    );
+
+    // Back, as qemu-sensors: its tools are listed again.
+    scratch.install(firmware(), "b.elf");
+    let names = boards.wait_list_change("b back as qemu-sensors", |names| names == sensors_on_both);
+    assert_eq!(names, sensors_on_both);
+    let info = boards.call_tool("b.device_info", json!({}));
+    assert_eq!(
+        info["result"]["structuredContent"]["firmware"], "qemu-sensors",
+        "{info}"
+    );
+    boards.finish();
+    eprintln!("firmware swaps: test {:?}", started.elapsed());
 }

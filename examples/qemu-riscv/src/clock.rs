@@ -1,5 +1,6 @@
-//! Uptime from the CLINT's 64-bit `mtime` counter (10 MHz on QEMU's `virt`): read only, no
-//! interrupt, so an idle device never wakes for the clock.
+//! Uptime from the CLINT's 64-bit `mtime` counter (10 MHz on QEMU's `virt`). Reading it needs
+//! no interrupt, so an idle device never wakes for the clock; src/timer.rs arms `mtimecmp` only
+//! while a tool sleeps.
 
 /// `mtime` of the CLINT at `0x0200_0000` (+`0xBFF8`), low and high words.
 const MTIME_LO: usize = 0x0200_BFF8;

@@ -33,7 +33,8 @@ fn exception_handler(frame: &riscv_rt::TrapFrame) -> ! {
     exit_failure()
 }
 
-/// Every core interrupt without its own handler (only the machine external one has one).
+/// Every core interrupt without its own handler (only the machine external and machine timer
+/// interrupts have one).
 #[unsafe(export_name = "DefaultHandler")]
 fn default_handler() -> ! {
     log!(

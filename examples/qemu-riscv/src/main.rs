@@ -24,6 +24,8 @@ use embassy_executor::Spawner;
 async fn main(_spawner: Spawner) {
     // Before anything else runs deep: the peak-stack figure starts here.
     stack::paint();
+    // The machine timer (src/timer.rs) is disarmed before the UART turns interrupts on.
+    timer::start();
     let (rx, tx) = uart::take().expect("the UART is taken once");
     // Compiles the schemas and builds the server; logs "qemu-riscv: ready".
     mcp::start(rx, tx).serve().await

@@ -24,6 +24,8 @@ fn main() -> ! {
     let uart = uart::Uart0::take().expect("UART0 is taken once");
     let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
     clock::start(core.SYST);
+    // The sleep alarm (src/timer.rs), stopped until a tool waits.
+    timer::start();
     let (rx, tx) = uart.split();
     // Compiles the schemas and builds the server; logs "qemu-sensors: ready".
     let served = mcp::start(rx, tx);
