@@ -25,7 +25,7 @@ fn main() -> ! {
     let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
     clock::start(core.SYST);
     let (rx, tx) = uart.split();
-    // Compiles the schemas and builds the server; logs "qemu-sensors: ready".
+    // Builds the server (its schemas are static programs); logs "qemu-sensors: ready".
     let served = mcp::start(rx, tx);
     executor::run(|spawner| {
         spawner.spawn(mcp::mcp_task(served).expect("MCP task spawned once"));
