@@ -298,6 +298,59 @@ mod tests {
     }
 
     #[test]
+    fn derived_schemas_byte_for_byte() {
+        use embedded_mcp::server::Toolbox;
+        let listed: Vec<(&str, &str, Option<&str>)> =
+            <Device<TestBoard> as Toolbox<TOOL_COUNT>>::TOOLS
+                .iter()
+                .map(|t| (t.name, t.input_schema, t.output_schema))
+                .collect();
+        let none = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
+        let sensor_id = r#"{"type":"string","enum":["tmp-board","tmp-ambient"]}"#;
+        let byte =
+            |min: u8| std::format!(r#"{{"type":"integer","minimum":{min},"maximum":4294967295}}"#);
+        let info = std::format!(
+            r#"{{"type":"object","properties":{{"firmware":{{"type":"string"}},"version":{{"type":"string"}},"board":{{"type":"string"}},"uptimeMs":{{"type":"integer","minimum":0,"maximum":18446744073709551615}},"calls":{c},"rxFreeBytes":{z},"inputBufferBytes":{c},"outputBufferBytes":{c},"stackPeakBytes":{z},"stackSizeBytes":{c}}},"required":["firmware","version","board","uptimeMs","calls","rxFreeBytes","inputBufferBytes","outputBufferBytes","stackPeakBytes","stackSizeBytes"]}}"#,
+            c = byte(1),
+            z = byte(0)
+        );
+        let temperature = std::format!(
+            r#"{{"type":"object","properties":{{"value":{{"type":"number","minimum":-40,"maximum":125}},"unit":{{"type":"string","enum":["°C"]}},"sensorId":{sensor_id},"sample":{s}}},"required":["value","unit","sensorId","sample"]}}"#,
+            s = byte(1)
+        );
+        let sampled = std::format!(
+            r#"{{"type":"object","properties":{{"average":{{"type":"number"}},"min":{{"type":"number"}},"max":{{"type":"number"}},"samples":{{"type":"integer","minimum":1,"maximum":255}},"sensorId":{sensor_id}}},"required":["average","min","max","samples","sensorId"]}}"#
+        );
+        let expected: [(&str, &str, &str); TOOL_COUNT] = [
+            (
+                "read_temperature",
+                r#"{"type":"object","properties":{"sensor":{"description":"0: board sensor (default), 1: ambient sensor","type":"integer","minimum":0,"maximum":1,"default":0}},"additionalProperties":false}"#,
+                &temperature,
+            ),
+            (
+                "read_acceleration",
+                none,
+                r#"{"type":"array","items":{"type":"number","minimum":-40,"maximum":40},"minItems":3,"maxItems":3}"#,
+            ),
+            (
+                "set_led",
+                r#"{"type":"object","properties":{"led":{"type":"string","enum":["red","green","blue"]},"brightness":{"description":"Percent","type":"integer","minimum":0,"maximum":100}},"required":["led","brightness"],"additionalProperties":false}"#,
+                r#"{"type":"object","properties":{"led":{"type":"string","enum":["red","green","blue"]},"brightness":{"type":"integer","minimum":0,"maximum":100},"previous":{"type":"integer","minimum":0,"maximum":100}},"required":["led","brightness","previous"]}"#,
+            ),
+            ("device_info", none, &info),
+            (
+                "sample_temperature",
+                r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":1,"default":0},"samples":{"type":"integer","minimum":1,"maximum":20,"default":5},"intervalMs":{"type":"integer","minimum":0,"maximum":1000,"default":100}},"additionalProperties":false}"#,
+                &sampled,
+            ),
+        ];
+        for ((name, input, output), (e_name, e_input, e_output)) in listed.iter().zip(expected) {
+            assert_eq!((*name, *input, *output), (e_name, e_input, Some(e_output)));
+        }
+        assert_eq!(listed.len(), TOOL_COUNT);
+    }
+
+    #[test]
     fn sample_defaults_are_the_schema_defaults() {
         let schema = Value::parse(SampleArgs::INPUT_SCHEMA.as_bytes()).unwrap();
         let default = |name: &str| {
