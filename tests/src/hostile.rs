@@ -8,9 +8,9 @@
 //! whatever a case did, the device still serves the next message. Order matters: cases after
 //! the `initialize` cases see a legacy session, and `set_led` answers its previous level.
 //!
-//! The host runner serves the firmware's own tool definitions
-//! (`examples/sensor-tools/src/tools.rs`, included below) with the firmware's buffer sizes and
-//! nesting limit, so both runners expect the same bytes. Simulated sensor values differ between
+//! The host runner serves the firmware's own tool definitions and their derived programs (the
+//! `Toolbox` of `examples/sensor-tools`, a dev-dependency of this crate) with the firmware's
+//! buffer sizes and nesting limit, so both runners expect the same bytes. Simulated sensor values differ between
 //! the two and are matched with the `{NUM}` placeholder of [`Reply::matches`].
 //!
 //! Over QEMU's emulated UART bytes move at a few tens of KB/s, so a megabyte costs about half a
@@ -34,15 +34,11 @@
 
 use std::fmt::Write as _;
 
-/// The firmware's tool definitions, compiled into this crate too.
-#[allow(missing_docs, dead_code)]
-#[path = "../../examples/sensor-tools/src/tools.rs"]
-pub mod firmware_tools;
-
 /// The firmware's longest request line, LF included (`mcp::INPUT_LINE_BYTES`).
 pub const LINE_BYTES: usize = 512;
-/// The firmware's output buffer (`mcp::OUTPUT_BYTES`), also its `tools/list` page budget.
-pub const OUTPUT_BYTES: usize = 1200;
+/// The firmware's output buffer (`sensor_tools::server::OUTPUT_BYTES`), also its `tools/list`
+/// page budget.
+pub const OUTPUT_BYTES: usize = 1320;
 /// The firmware's request nesting limit (`Config::max_depth`).
 pub const MAX_DEPTH: u8 = 16;
 

@@ -1,6 +1,7 @@
 //! The hostile input corpus (`tests/src/hostile.rs`) against the engine on the host, through
 //! the blocking `Server::serve` loop over a test `Read`/`Write`, configured as the QEMU firmware
-//! is: its tool definitions, a 512-byte line buffer, a 1,200-byte output buffer, nesting 16.
+//! is: its tool definitions and derived programs, a 512-byte line buffer, a 1,320-byte output
+//! buffer, nesting 16.
 //!
 //! All cases run in order on one server and one `LineReader`, each followed by a `ping` that
 //! must be answered; every response line is checked byte for byte. The corpus runs twice: at
@@ -12,15 +13,50 @@
 use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
-use embedded_mcp::server::ToolError;
 use embedded_mcp::server::{
-    CacheScope, Call, Config, Done, Handler, Output, SchemaStorage, Server,
+    CacheScope, Call, Config, Done, Handler, Output, Server, ServerInfo, ToolError, Toolbox,
 };
 use embedded_mcp::transport::LineReader;
 use embedded_mcp_tests::hostile::{
-    corpus, firmware_tools, probe, Case, Split, LINE_BYTES, MAX_DEPTH, OUTPUT_BYTES,
+    corpus, probe, Case, Split, LINE_BYTES, MAX_DEPTH, OUTPUT_BYTES,
 };
+use sensor_tools::device::{Device, TOOL_COUNT};
 use serde::Serialize;
+
+/// The firmware's tools; the board only parameterises `device_info`, which this runner's
+/// handler does not implement.
+type FirmwareTools = Device<NoBoard>;
+
+/// A board for naming the firmware's [`Toolbox`].
+struct NoBoard;
+
+impl sensor_tools::Board for NoBoard {
+    const FIRMWARE: &'static str = "";
+    const VERSION: &'static str = "";
+    const NAME: &'static str = "";
+    fn uptime_ms() -> u64 {
+        0
+    }
+    fn rx_free() -> usize {
+        0
+    }
+    fn stack_peak() -> usize {
+        0
+    }
+    fn stack_size() -> usize {
+        0
+    }
+    async fn sleep_ms(_ms: u64) {}
+}
+
+/// qemu-sensors' identity (`SERVER_INFO` in examples/qemu-sensors/src/mcp.rs; the QEMU runner
+/// of the same corpus checks it against the firmware).
+const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-sensors", "0.1.0")
+    .title("QEMU sensor board")
+    .description("Simulated sensors and an RGB LED on an LM3S6965 (Cortex-M3) under QEMU")
+    .instructions(
+        "Sensor values are simulated: deterministic sequences that change on every call.",
+    );
 
 /// The firmware's tools simulated on the host: the same result shapes and LED state; sensor
 /// values differ (the corpus matches them with `{NUM}`).
@@ -57,8 +93,8 @@ impl Handler for HostDevice {
     type Error = ToolError;
 
     fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
-        match call.index() {
-            firmware_tools::TEMPERATURE => {
+        match call.name() {
+            "read_temperature" => {
                 let sensor = usize::from(integer(call, "sensor").unwrap_or(0).min(1));
                 self.samples[sensor] += 1;
                 Ok(out.structured(&Temperature {
@@ -68,11 +104,11 @@ impl Handler for HostDevice {
                     sample: self.samples[sensor],
                 }))
             }
-            firmware_tools::ACCELERATION => {
+            "read_acceleration" => {
                 self.axes += 1;
                 Ok(out.structured(&[0.25f32, -0.5, 9.81]))
             }
-            firmware_tools::LED => {
+            "set_led" => {
                 const NAMES: [&str; 3] = ["red", "green", "blue"];
                 let channel = call
                     .arguments()
@@ -103,19 +139,13 @@ const CONFIG: Config = Config {
     ..Config::DEFAULT
 };
 
-type HostServer = Server<'static, HostDevice, { firmware_tools::TOOL_COUNT }>;
+type HostServer = Server<'static, HostDevice, TOOL_COUNT>;
 
 fn server() -> HostServer {
-    let storage = Box::leak(Box::new(SchemaStorage::<
-        { firmware_tools::TOOL_COUNT },
-        16,
-        64,
-        256,
-    >::new()));
-    let server = Server::with_config(
-        firmware_tools::SERVER_INFO,
-        &firmware_tools::TOOLS,
-        storage,
+    let server = Server::with_programs(
+        SERVER_INFO,
+        <FirmwareTools as Toolbox<TOOL_COUNT>>::TOOLS,
+        <FirmwareTools as Toolbox<TOOL_COUNT>>::PROGRAMS,
         HostDevice::default(),
         CONFIG,
     )

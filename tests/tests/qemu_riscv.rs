@@ -51,3 +51,8 @@ fn cargo_run_command_is_an_mcp_stdio_server_that_logs_only_on_stderr() {
 fn stack_peak_is_reported_and_bounded_and_qemu_dies_with_its_guard() {
     scenarios::stack_peak_is_reported_and_bounded_and_qemu_dies_with_its_guard(&FIRMWARE);
 }
+
+#[test]
+fn firmware_links_the_validator_but_no_schema_compiler() {
+    scenarios::firmware_links_the_validator_but_no_schema_compiler(&FIRMWARE);
+}

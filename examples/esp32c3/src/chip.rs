@@ -28,12 +28,13 @@ pub fn centi_degrees(raw: u8, offset: i8) -> i32 {
 impl Chip for Esp32c3 {
     const SENSOR_ID: &'static str = "esp32c3-tsens";
 
-    fn temperature_centi(&mut self) -> Result<i32, &'static str> {
+    /// A register read: this future completes in its first poll.
+    async fn temperature_centi(&mut self) -> Result<i32, &'static str> {
         let reading = self.sensor.get_temperature();
         Ok(centi_degrees(reading.raw_value, reading.offset))
     }
 
-    fn set_led(&mut self, on: bool) -> bool {
+    async fn set_led(&mut self, on: bool) -> bool {
         let previous = self.led.is_set_high();
         self.led
             .set_level(if on { Level::High } else { Level::Low });

@@ -1,12 +1,12 @@
-//! The MCP server on the USB-Serial-JTAG port: the shared chip tools, one JSON-RPC message per
-//! line, forever (esp-hal's async driver is the `embedded_io_async` stream; its `flush` sends
+//! The MCP server on the USB-Serial-JTAG port: the shared chip tools (their schemas are the
+//! derive's static programs: nothing is compiled at boot), one JSON-RPC message per line, forever (esp-hal's async driver is the `embedded_io_async` stream; its `flush` sends
 //! the zero-length packet a response filling its last 64-byte packet needs).
 
 use embedded_mcp::server::{CacheScope, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;
 use esp_hal::usb::usb_serial_jtag::UsbSerialJtag;
 use esp_hal::Async;
-use sensor_tools::chip::{self, ChipTools, SchemaStorage, TOOLS};
+use sensor_tools::chip::ChipTools;
 
 use crate::chip::Esp32c3;
 
@@ -32,13 +32,8 @@ const SERVER_INFO: ServerInfo = ServerInfo::new("esp32c3", env!("CARGO_PKG_VERSI
 /// and the panic handler resets the chip.
 #[embassy_executor::task]
 pub async fn serve(chip: Esp32c3, usb: UsbSerialJtag<'static, Async>) {
-    let mut storage = SchemaStorage::new();
-    let programs = match chip::compile_all(&mut storage) {
-        Ok(programs) => programs,
-        Err(_) => panic!("cannot compile the schemas"),
-    };
     let tools = ChipTools::new(chip);
-    let mut server = match Server::with_programs(SERVER_INFO, &TOOLS, programs, tools, CONFIG) {
+    let mut server = match Server::from_tools_with_config(SERVER_INFO, tools, CONFIG) {
         Ok(server) => server,
         Err(_) => panic!("tool definitions refused"),
     };

@@ -27,6 +27,6 @@ async fn main(_spawner: Spawner) {
     // The machine timer (src/timer.rs) is disarmed before the UART turns interrupts on.
     timer::start();
     let (rx, tx) = uart::take().expect("the UART is taken once");
-    // Compiles the schemas and builds the server; logs "qemu-riscv: ready".
+    // Builds the server (its schemas are static programs); logs "qemu-riscv: ready".
     mcp::start(rx, tx).serve().await
 }

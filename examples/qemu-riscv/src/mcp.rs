@@ -1,42 +1,22 @@
-//! The MCP server on the UART: [`start`] compiles the tool schemas and builds the `embedded-mcp`
-//! server at boot; [`Served::serve`] serves it, one JSON-RPC message per line, forever.
+//! The MCP server on the UART: [`start`] builds the `embedded-mcp` server of the shared sensor
+//! tools at boot; [`Served::serve`] serves it, one JSON-RPC message per line, forever.
 //!
-//! The tools, their schemas and the handler are `sensor-tools`' (shared with qemu-sensors); this
-//! module only places them in static memory (`StaticCell`), with this board's buffers, so the
-//! deepest call chain (serve loop → engine → schema validator) starts from a small frame. The
-//! sizes and the engine settings are those of qemu-sensors, so both answer byte for byte alike.
+//! The tools, their schemas (the derive's static programs: nothing is compiled at boot), the
+//! buffer sizes and the engine settings are `sensor_tools::server`'s (shared with qemu-sensors,
+//! so both answer byte for byte alike); this module only places the server in static memory
+//! (`StaticCell`) with this board's buffers, so the deepest call chain (serve loop → engine →
+//! schema validator) starts from a small frame.
 
 use embedded_io_async::{ErrorType, Write};
-use embedded_mcp::server::{CacheScope, Clock, Config, Server, ServerInfo};
+use embedded_mcp::server::ServerInfo;
 use embedded_mcp::transport::LineReader;
-use sensor_tools::checks::{self, SchemaStorage};
-use sensor_tools::tools::{TOOLS, TOOL_COUNT};
+use sensor_tools::device::TOOL_COUNT;
+use sensor_tools::server::{self, SensorServer, INPUT_LINE_BYTES, OUTPUT_BYTES};
 use static_cell::StaticCell;
 
 use crate::board::Virt;
 use crate::uart::{self, UartRx, UartTx};
 use crate::{clock, stack};
-
-/// Longest request line accepted, LF included. Longer lines are skipped up to their LF and
-/// answered with -32600 when their `id` can be recovered.
-pub const INPUT_LINE_BYTES: usize = 512;
-
-/// Output buffer: one response line. At least `Server::required_output_len` (checked at
-/// start-up).
-pub const OUTPUT_BYTES: usize = 1200;
-
-/// The engine's settings: `tools/list` pages by the output buffer, so hosts see pagination.
-const CONFIG: Config = Config {
-    page_bytes: OUTPUT_BYTES,
-    ttl_ms: 300_000,
-    cache_scope: CacheScope::Public,
-    max_depth: 16,
-    // At most one progress report per 50 ms on the 115200-baud line; a faster tool's last
-    // report still goes out before its response.
-    progress_interval_ms: 50,
-    clock: Some(Clock(clock::uptime_ms)),
-    ..Config::DEFAULT
-};
 
 /// Who this server is (sent by `initialize` and `server/discover`).
 pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-riscv", env!("CARGO_PKG_VERSION"))
@@ -46,13 +26,9 @@ pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-riscv", env!("CARGO_PK
         "Sensor values are simulated: deterministic sequences that change on every call.",
     );
 
-/// The shared handler on this board.
-type Device = sensor_tools::device::Device<Virt>;
+/// The engine with the sensor tools on this board.
+type McpServer = SensorServer<Virt>;
 
-/// The engine with the sensor tools and their handler.
-type McpServer = Server<'static, Device, TOOL_COUNT>;
-
-static STORAGE: StaticCell<SchemaStorage> = StaticCell::new();
 static SERVER: StaticCell<McpServer> = StaticCell::new();
 static READER: StaticCell<LineReader<UartRx, INPUT_LINE_BYTES>> = StaticCell::new();
 static OUT: StaticCell<[u8; OUTPUT_BYTES]> = StaticCell::new();
@@ -65,36 +41,20 @@ pub struct Served {
     out: &'static mut [u8; OUTPUT_BYTES],
 }
 
-/// Compiles the schemas, builds the server and its buffers, logs "ready". Call once, at boot;
-/// stops the firmware (QEMU exits with status 1) if a definition is refused.
+/// Builds the server and its buffers, logs "ready". Call once, at boot; stops the firmware
+/// (QEMU exits with status 1) if a definition or the output buffer is refused.
 pub fn start(rx: UartRx, tx: UartTx) -> Served {
-    let storage = STORAGE.init(SchemaStorage::new());
-    let programs = match checks::compile_all(storage) {
-        Ok(programs) => programs,
-        Err(e) => fail(format_args!("cannot compile schemas: {e}")),
-    };
-    let (count, nodes, ops, text) = checks::totals(&programs);
-    let device = Device::new(INPUT_LINE_BYTES, OUTPUT_BYTES);
-    let server = match Server::with_programs(SERVER_INFO, &TOOLS, programs, device, CONFIG) {
+    let server = match server::server::<Virt>(SERVER_INFO) {
         Ok(server) => server,
-        Err(e) => fail(format_args!("tool definitions refused: {e}")),
+        Err(e) => fail(format_args!("{e}")),
     };
     let required = server.required_output_len();
-    if required > OUTPUT_BYTES {
-        fail(format_args!(
-            "output buffer of {OUTPUT_BYTES} bytes is smaller than the {required} bytes required"
-        ));
-    }
     let server = SERVER.init(server);
     let reader = READER.init(LineReader::new(rx));
     let out = OUT.init([0; OUTPUT_BYTES]);
     log!(
-        "qemu-riscv: ready, MCP on the NS16550A UART: {} tools, {} schemas compiled ({} nodes, {} ops, {} text bytes), output buffer {} bytes ({} required), uptime {} ms, stack peak {} of {} bytes",
-        TOOLS.len(),
-        count,
-        nodes,
-        ops,
-        text,
+        "qemu-riscv: ready, MCP on the NS16550A UART: {} tools (schemas compiled at build time), output buffer {} bytes ({} required), uptime {} ms, stack peak {} of {} bytes",
+        TOOL_COUNT,
         OUTPUT_BYTES,
         required,
         clock::uptime_ms(),

@@ -27,7 +27,7 @@ fn main() -> ! {
     // The sleep alarm (src/timer.rs), stopped until a tool waits.
     timer::start();
     let (rx, tx) = uart.split();
-    // Compiles the schemas and builds the server; logs "qemu-sensors: ready".
+    // Builds the server (its schemas are static programs); logs "qemu-sensors: ready".
     let served = mcp::start(rx, tx);
     executor::run(|spawner| {
         spawner.spawn(mcp::mcp_task(served).expect("MCP task spawned once"));

@@ -1,53 +1,32 @@
-//! The MCP server on UART0: [`start`] compiles the tool schemas and builds the `embedded-mcp`
-//! server at boot; [`mcp_task`] serves it, one JSON-RPC message per line, forever.
+//! The MCP server on UART0: [`start`] builds the `embedded-mcp` server of the shared sensor
+//! tools (`sensor_tools::server`: buffer sizes, settings, and the schemas as the derive's static
+//! programs, so nothing is compiled at boot) at boot; [`mcp_task`] serves it, one JSON-RPC
+//! message per line, forever.
 //!
-//! All of its memory is static (`.bss`), placed by `cortex_m::singleton!`: the compiled
-//! schemas, the engine, the line buffer and the output buffer. The task itself only holds
-//! references, so the deepest call chain (serve loop → engine → schema validator) starts from a
-//! small task frame.
+//! All of its memory is static (`.bss`), placed by `cortex_m::singleton!`: the engine, the line
+//! buffer and the output buffer. The task itself only holds references, so the deepest call
+//! chain (serve loop → engine → schema validator) starts from a small task frame.
 
 use embedded_io_async::{ErrorType, Write};
-use embedded_mcp::server::{CacheScope, Clock, Config, Server};
+use embedded_mcp::server::ServerInfo;
 use embedded_mcp::transport::LineReader;
-
-use sensor_tools::checks::{self, SchemaStorage};
-use sensor_tools::tools::{SERVER_INFO, TOOLS, TOOL_COUNT};
+use sensor_tools::device::TOOL_COUNT;
+use sensor_tools::server::{self, SensorServer, INPUT_LINE_BYTES, OUTPUT_BYTES};
 
 use crate::board::Lm3s6965;
 use crate::uart::{self, UartRx, UartTx};
 use crate::{clock, stack};
 
-/// The shared handler on this board.
-type Device = sensor_tools::device::Device<Lm3s6965>;
+/// Who this server is (sent by `initialize` and `server/discover`).
+pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-sensors", env!("CARGO_PKG_VERSION"))
+    .title("QEMU sensor board")
+    .description("Simulated sensors and an RGB LED on an LM3S6965 (Cortex-M3) under QEMU")
+    .instructions(
+        "Sensor values are simulated: deterministic sequences that change on every call.",
+    );
 
-/// Longest request line accepted, LF included. Longer lines are skipped up to their LF and
-/// answered with -32600 when their `id` can be recovered.
-pub const INPUT_LINE_BYTES: usize = 512;
-
-/// Output buffer: one response line. At least `Server::required_output_len` (checked at
-/// start-up), which a `tools/list` page holding `device_info` (the largest tool) sets.
-pub const OUTPUT_BYTES: usize = 1200;
-
-/// Byte budget of a `tools/list` page (the output buffer bounds it anyway): the four tools take
-/// three pages, so hosts see (and tests exercise) pagination.
-pub const PAGE_BYTES: usize = OUTPUT_BYTES;
-
-/// The engine's settings.
-const CONFIG: Config = Config {
-    page_bytes: PAGE_BYTES,
-    ttl_ms: 300_000,
-    cache_scope: CacheScope::Public,
-    // Requests to this device nest at most 4 levels; 16 leaves room and bounds the parser.
-    max_depth: 16,
-    // At most one progress report per 50 ms on the 115200-baud line; a faster tool's last
-    // report still goes out before its response.
-    progress_interval_ms: 50,
-    clock: Some(Clock(clock::uptime_ms)),
-    ..Config::DEFAULT
-};
-
-/// The engine with this firmware's tools and handler.
-type McpServer = Server<'static, Device, TOOL_COUNT>;
+/// The engine with the sensor tools on this board.
+type McpServer = SensorServer<Lm3s6965>;
 
 /// Everything the serve loop needs, all `'static`.
 pub struct Served {
@@ -57,27 +36,14 @@ pub struct Served {
     out: &'static mut [u8; OUTPUT_BYTES],
 }
 
-/// Compiles the schemas, builds the server and its buffers, logs "ready". Call once, at boot;
-/// stops the firmware (QEMU exits with status 1) if a definition is refused.
+/// Builds the server and its buffers, logs "ready". Call once, at boot; stops the firmware
+/// (QEMU exits with status 1) if a definition or the output buffer is refused.
 pub fn start(rx: UartRx, tx: UartTx) -> Served {
-    let storage = cortex_m::singleton!(: SchemaStorage = SchemaStorage::new())
-        .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
-    let programs = match checks::compile_all(storage) {
-        Ok(programs) => programs,
-        Err(e) => fail(format_args!("cannot compile schemas: {e}")),
-    };
-    let (count, nodes, ops, text) = checks::totals(&programs);
-    let device = Device::new(INPUT_LINE_BYTES, OUTPUT_BYTES);
-    let server = match Server::with_programs(SERVER_INFO, &TOOLS, programs, device, CONFIG) {
+    let server = match server::server::<Lm3s6965>(SERVER_INFO) {
         Ok(server) => server,
-        Err(e) => fail(format_args!("tool definitions refused: {e}")),
+        Err(e) => fail(format_args!("{e}")),
     };
     let required = server.required_output_len();
-    if required > OUTPUT_BYTES {
-        fail(format_args!(
-            "output buffer of {OUTPUT_BYTES} bytes is smaller than the {required} bytes required"
-        ));
-    }
     let server = cortex_m::singleton!(: McpServer = server)
         .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
     let reader = cortex_m::singleton!(
@@ -87,12 +53,8 @@ pub fn start(rx: UartRx, tx: UartTx) -> Served {
     let out = cortex_m::singleton!(: [u8; OUTPUT_BYTES] = [0; OUTPUT_BYTES])
         .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
     log!(
-        "qemu-sensors: ready, MCP on UART0: {} tools, {} schemas compiled ({} nodes, {} ops, {} text bytes), output buffer {} bytes ({} required), uptime {} ms, stack peak {} of {} bytes",
-        TOOLS.len(),
-        count,
-        nodes,
-        ops,
-        text,
+        "qemu-sensors: ready, MCP on UART0: {} tools (schemas compiled at build time), output buffer {} bytes ({} required), uptime {} ms, stack peak {} of {} bytes",
+        TOOL_COUNT,
         OUTPUT_BYTES,
         required,
         clock::uptime_ms(),

@@ -46,8 +46,9 @@ pub fn centi_degrees(raw: u16) -> i32 {
 impl Chip for Pico {
     const SENSOR_ID: &'static str = "rp2040-adc4";
 
-    /// One conversion (about 2 µs at the 48 MHz ADC clock): blocking is cheaper than a wake-up.
-    fn temperature_centi(&mut self) -> Result<i32, &'static str> {
+    /// One conversion (about 2 µs at the 48 MHz ADC clock): blocking is cheaper than a wake-up,
+    /// so this future completes in its first poll.
+    async fn temperature_centi(&mut self) -> Result<i32, &'static str> {
         match self.adc.blocking_read(&mut self.sensor) {
             Ok(raw) => {
                 let centi = centi_degrees(raw);
@@ -64,7 +65,7 @@ impl Chip for Pico {
         }
     }
 
-    fn set_led(&mut self, on: bool) -> bool {
+    async fn set_led(&mut self, on: bool) -> bool {
         let previous = self.led.is_set_high();
         self.led
             .set_level(if on { Level::High } else { Level::Low });

@@ -1,11 +1,11 @@
-//! The MCP server on the USB serial port: the shared chip tools on the Pico, served one
-//! JSON-RPC message per line for as long as a host is attached, and again after every
-//! re-attach.
+//! The MCP server on the USB serial port: the shared chip tools on the Pico (their schemas are
+//! the derive's static programs: nothing is compiled at boot), served one JSON-RPC message per
+//! line for as long as a host is attached, and again after every re-attach.
 
 use defmt::{info, warn};
 use embedded_mcp::server::{CacheScope, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;
-use sensor_tools::chip::{self, ChipTools, SchemaStorage, TOOLS};
+use sensor_tools::chip::{ChipTools, TOOL_COUNT};
 
 use crate::chip::Pico;
 use crate::usb_io::{UsbReader, UsbWriter};
@@ -31,13 +31,8 @@ const SERVER_INFO: ServerInfo = ServerInfo::new("rp2040-usb", env!("CARGO_PKG_VE
 /// Serves MCP on the CDC-ACM port forever. A refused tool definition (a bug) panics, which
 /// panic-probe reports over defmt-rtt.
 pub async fn serve(pico: Pico, reader: UsbReader<'_>, mut writer: UsbWriter<'_>) -> ! {
-    let mut storage = SchemaStorage::new();
-    let programs = match chip::compile_all(&mut storage) {
-        Ok(programs) => programs,
-        Err(e) => defmt::panic!("cannot compile the schemas: {}", defmt::Display2Format(&e)),
-    };
     let tools = ChipTools::new(pico);
-    let mut server = match Server::with_programs(SERVER_INFO, &TOOLS, programs, tools, CONFIG) {
+    let mut server = match Server::from_tools_with_config(SERVER_INFO, tools, CONFIG) {
         Ok(server) => server,
         Err(e) => defmt::panic!("tool definitions refused: {}", defmt::Display2Format(&e)),
     };
@@ -50,7 +45,7 @@ pub async fn serve(pico: Pico, reader: UsbReader<'_>, mut writer: UsbWriter<'_>)
     }
     let mut reader: LineReader<UsbReader<'_>, INPUT_LINE_BYTES> = LineReader::new(reader);
     let mut out = [0u8; OUTPUT_BYTES];
-    info!("rp2040-usb: ready, {=usize} tools", TOOLS.len());
+    info!("rp2040-usb: ready, {=usize} tools", TOOL_COUNT);
     loop {
         reader.inner_mut().wait_connection().await;
         info!("USB configured: serving MCP");

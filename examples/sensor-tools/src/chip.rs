@@ -1,167 +1,71 @@
 //! The tools of the real-board examples (`examples/rp2040-usb`, `examples/esp32c3`): the chip's
-//! own temperature sensor and one LED, defined once. Each firmware supplies a [`Chip`] driver.
+//! own temperature sensor and one LED, defined once as the async methods of [`ChipTools`] under
+//! `#[embedded_mcp::tools]`. Each firmware supplies a [`Chip`] driver.
 //!
 //! `read_temperature` takes no arguments and returns the die temperature; `set_led` switches the
-//! LED and returns the new and the previous state. Both input schemas are closed
-//! (`additionalProperties: false`) and are compiled at start-up ([`compile_all`]) so the engine
-//! checks every call's arguments and every result.
+//! LED and returns the new and the previous state. The schemas are derived from the types below
+//! and compiled while the crate builds: the engine checks every call's arguments (the input
+//! schemas are closed, `additionalProperties: false`) and every result, with no schema compiler
+//! in the firmware.
 
-use embedded_mcp::schema::{compile, CompileError, Storage};
-use embedded_mcp::server::{
-    Annotations, Call, Done, Handler, Output, SchemaRole, Tool, ToolError, ToolSchemas,
-};
-use serde::Serialize;
+use core::future::Future;
 
-/// What a board supplies: its temperature sensor and its LED.
+use embedded_mcp::server::{Annotations, ToolError};
+use embedded_mcp::{tools, McpSchema};
+use serde::{Deserialize, Serialize};
+
+use crate::sensors::Unit;
+
+/// What a board supplies: its temperature sensor and its LED (async, so a driver can await its
+/// conversion or bus transfer).
 pub trait Chip {
     /// The sensor's identifier in results (`sensorId`).
     const SENSOR_ID: &'static str;
 
     /// Reads the die temperature, in hundredths of a degree Celsius; `Err` says what failed
     /// (it becomes the `isError` result's text).
-    fn temperature_centi(&mut self) -> Result<i32, &'static str>;
+    fn temperature_centi(&mut self) -> impl Future<Output = Result<i32, &'static str>>;
 
     /// Switches the LED on or off; returns whether it was on before.
-    fn set_led(&mut self, on: bool) -> bool;
+    fn set_led(&mut self, on: bool) -> impl Future<Output = bool>;
 }
 
-/// Index of [`READ_TEMPERATURE`] in [`TOOLS`].
-pub const TEMPERATURE: usize = 0;
-/// Index of [`SET_LED`] in [`TOOLS`].
-pub const LED: usize = 1;
-/// Number of tools.
+/// Number of tools (`ChipTools<C>` is a `Toolbox<TOOL_COUNT>`).
 pub const TOOL_COUNT: usize = 2;
 
-/// `inputSchema` of `read_temperature`: no arguments.
-pub const NO_ARGUMENTS: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
-/// `outputSchema` of `read_temperature`.
-pub const TEMPERATURE_OUTPUT: &str = r#"{"type":"object","properties":{"value":{"type":"number","minimum":-40,"maximum":125},"unit":{"const":"°C"},"sensorId":{"type":"string"}},"required":["value","unit","sensorId"],"additionalProperties":false}"#;
-/// `inputSchema` of `set_led`.
-pub const LED_INPUT: &str = r#"{"type":"object","properties":{"on":{"type":"boolean","description":"true: LED on"}},"required":["on"],"additionalProperties":false}"#;
-/// `outputSchema` of `set_led`.
-pub const LED_OUTPUT: &str = r#"{"type":"object","properties":{"on":{"type":"boolean"},"previous":{"type":"boolean"}},"required":["on","previous"],"additionalProperties":false}"#;
+// The argument and result types: doc comments on fields become `description`s; notes for
+// readers are plain comments.
 
-/// `read_temperature`: the chip's temperature sensor (read-only, closed world).
-pub const READ_TEMPERATURE: Tool = Tool::new("read_temperature", NO_ARGUMENTS)
-    .title("Read chip temperature")
-    .description("Reads the microcontroller's on-chip temperature sensor, in degrees Celsius (a few degrees of error are normal).")
-    .output_schema(TEMPERATURE_OUTPUT)
-    .annotations(Annotations::SENSOR);
-
-/// `set_led`: switches the board's LED (not read-only, not destructive, idempotent).
-pub const SET_LED: Tool = Tool::new("set_led", LED_INPUT)
-    .title("Switch the LED")
-    .description("Switches the board's LED on or off; returns the new and the previous state.")
-    .output_schema(LED_OUTPUT)
-    .annotations(Annotations::SETTER);
-
-const ALL: [Tool; TOOL_COUNT] = [READ_TEMPERATURE, SET_LED];
-
-/// All tools, in `tools/list` order.
-pub static TOOLS: [Tool; TOOL_COUNT] = ALL;
-
-const _: () = {
-    let mut i = 0;
-    while i < TOOL_COUNT {
-        assert!(ALL[i].check_static().is_ok());
-        i += 1;
-    }
-};
-
-/// Room for the compiled schemas: for each, the least it compiles into (text capacity includes
-/// room the compiler needs before it merges equal strings; the tests below fail if one shrinks).
-pub struct SchemaStorage {
-    no_arguments: Storage<2, 3, 0>,
-    temperature_out: Storage<5, 14, 28>,
-    led_in: Storage<3, 6, 4>,
-    led_out: Storage<4, 9, 18>,
+// `set_led`'s arguments.
+#[derive(McpSchema, Deserialize)]
+struct LedSwitch {
+    /// true: LED on
+    on: bool,
 }
 
-impl SchemaStorage {
-    /// Empty storage.
-    pub const fn new() -> Self {
-        Self {
-            no_arguments: Storage::new(),
-            temperature_out: Storage::new(),
-            led_in: Storage::new(),
-            led_out: Storage::new(),
-        }
-    }
+// `read_temperature`'s result.
+#[derive(McpSchema, Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+struct ChipTemperature {
+    // Degrees Celsius, to a hundredth.
+    #[mcp(minimum = -40, maximum = 125)]
+    value: f32,
+    // Always `"°C"`.
+    unit: Unit,
+    // Which sensor (`Chip::SENSOR_ID`).
+    sensor_id: &'static str,
 }
 
-impl Default for SchemaStorage {
-    fn default() -> Self {
-        Self::new()
-    }
+// `set_led`'s result.
+#[derive(McpSchema, Serialize, Debug)]
+struct LedState {
+    // The new state.
+    on: bool,
+    // The state before the call.
+    previous: bool,
 }
 
-/// A schema that did not compile: which one, and the compiler's error.
-#[derive(Debug, Clone, Copy)]
-pub struct SchemaError {
-    /// The tool's name.
-    pub tool: &'static str,
-    /// Which of its schemas.
-    pub role: SchemaRole,
-    /// What the compiler said.
-    pub error: CompileError,
-}
-
-impl core::fmt::Display for SchemaError {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        write!(f, "{} of tool {}: {}", self.role, self.tool, self.error)
-    }
-}
-
-/// Compiles both tools' schemas into `storage`, in [`TOOLS`] order, for
-/// `Server::with_programs`.
-pub fn compile_all(
-    storage: &mut SchemaStorage,
-) -> Result<[ToolSchemas<'_>; TOOL_COUNT], SchemaError> {
-    fn fail(tool: &'static str, role: SchemaRole) -> impl Fn(CompileError) -> SchemaError {
-        move |error| SchemaError { tool, role, error }
-    }
-    let (t, l) = (READ_TEMPERATURE.name, SET_LED.name);
-    let (input, output) = (SchemaRole::Input, SchemaRole::Output);
-    Ok([
-        ToolSchemas {
-            input: compile(NO_ARGUMENTS.as_bytes(), &mut storage.no_arguments)
-                .map_err(fail(t, input))?,
-            output: Some(
-                compile(TEMPERATURE_OUTPUT.as_bytes(), &mut storage.temperature_out)
-                    .map_err(fail(t, output))?,
-            ),
-        },
-        ToolSchemas {
-            input: compile(LED_INPUT.as_bytes(), &mut storage.led_in).map_err(fail(l, input))?,
-            output: Some(
-                compile(LED_OUTPUT.as_bytes(), &mut storage.led_out).map_err(fail(l, output))?,
-            ),
-        },
-    ])
-}
-
-/// `read_temperature`'s result.
-#[derive(Debug, Serialize)]
-pub struct Temperature {
-    /// Degrees Celsius, to a hundredth.
-    pub value: f32,
-    /// Always `"°C"`.
-    pub unit: &'static str,
-    /// Which sensor ([`Chip::SENSOR_ID`]).
-    #[serde(rename = "sensorId")]
-    pub sensor_id: &'static str,
-}
-
-/// `set_led`'s result.
-#[derive(Debug, Serialize)]
-pub struct LedState {
-    /// The new state.
-    pub on: bool,
-    /// The state before the call.
-    pub previous: bool,
-}
-
-/// The handler of [`TOOLS`] on a [`Chip`].
+/// The tools on a [`Chip`].
 pub struct ChipTools<C> {
     chip: C,
 }
@@ -173,30 +77,27 @@ impl<C> ChipTools<C> {
     }
 }
 
-impl<C: Chip> Handler for ChipTools<C> {
-    type Error = ToolError;
+#[tools]
+impl<C: Chip> ChipTools<C> {
+    /// Reads the microcontroller's on-chip temperature sensor, in degrees Celsius (a few degrees
+    /// of error are normal).
+    #[tool(title = "Read chip temperature", annotations = Annotations::SENSOR)]
+    async fn read_temperature(&mut self) -> Result<ChipTemperature, ToolError> {
+        let centi = self.chip.temperature_centi().await?;
+        Ok(ChipTemperature {
+            value: centi as f32 / 100.0,
+            unit: Unit::Celsius,
+            sensor_id: C::SENSOR_ID,
+        })
+    }
 
-    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
-        match call.index() {
-            TEMPERATURE => {
-                let centi = self.chip.temperature_centi().map_err(ToolError::Message)?;
-                Ok(out.structured(&Temperature {
-                    value: centi as f32 / 100.0,
-                    unit: "°C",
-                    sensor_id: C::SENSOR_ID,
-                }))
-            }
-            LED => {
-                // The inputSchema requires a boolean `on`; the engine checked it already.
-                let on = call
-                    .arguments()
-                    .get("on")
-                    .and_then(|v| v.as_bool())
-                    .ok_or(ToolError::Message("`on` must be true or false"))?;
-                let previous = self.chip.set_led(on);
-                Ok(out.structured(&LedState { on, previous }))
-            }
-            _ => Err(ToolError::NotImplemented),
+    /// Switches the board's LED on or off; returns the new and the previous state.
+    #[tool(title = "Switch the LED", annotations = Annotations::SETTER)]
+    async fn set_led(&mut self, args: LedSwitch) -> LedState {
+        let previous = self.chip.set_led(args.on).await;
+        LedState {
+            on: args.on,
+            previous,
         }
     }
 }
@@ -207,9 +108,9 @@ mod tests {
     use std::string::String;
 
     use embedded_mcp::server::{CacheScope, Config, Server, ServerInfo};
-    use embedded_mcp::transport::LineReader;
 
     use super::*;
+    use crate::test_support::{self, call};
 
     /// A chip at 27.50 °C (then one hundredth warmer per read) with its LED off.
     struct FakeChip {
@@ -220,20 +121,18 @@ mod tests {
     impl Chip for FakeChip {
         const SENSOR_ID: &'static str = "fake-die";
 
-        fn temperature_centi(&mut self) -> Result<i32, &'static str> {
+        async fn temperature_centi(&mut self) -> Result<i32, &'static str> {
             self.centi += 1;
             Ok(self.centi - 1)
         }
 
-        fn set_led(&mut self, on: bool) -> bool {
+        async fn set_led(&mut self, on: bool) -> bool {
             core::mem::replace(&mut self.led, on)
         }
     }
 
     /// Serves `requests` (one per line) and returns the response lines.
     fn serve(requests: &str) -> String {
-        let mut storage = SchemaStorage::new();
-        let programs = compile_all(&mut storage).expect("the schemas fit their storage");
         let chip = ChipTools::new(FakeChip {
             centi: 2750,
             led: false,
@@ -246,23 +145,8 @@ mod tests {
             ..Config::DEFAULT
         };
         let info = ServerInfo::new("chip", "1");
-        let mut server =
-            Server::with_programs(info, &TOOLS, programs, chip, config).expect("definitions");
-        let mut reader: LineReader<&[u8], 512> = LineReader::new(requests.as_bytes());
-        let mut written = std::vec::Vec::new();
-        let mut out = [0u8; 1200];
-        server
-            .serve(&mut reader, &mut written, &mut out)
-            .expect("serve");
-        String::from_utf8(written).expect("UTF-8")
-    }
-
-    const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
-
-    fn call(id: u32, tool: &str, arguments: &str) -> String {
-        std::format!(
-            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{{META},"name":"{tool}","arguments":{arguments}}}}}"#
-        ) + "\n"
+        let mut server = Server::from_tools_with_config(info, chip, config).expect("definitions");
+        test_support::serve(&mut server, requests)
     }
 
     #[test]

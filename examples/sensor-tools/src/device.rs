@@ -1,86 +1,138 @@
-//! The tool handler: runs a tool on the simulated hardware and writes its result; the board
-//! ([`Board`]) supplies what `device_info` reports and the timer. It is an `AsyncHandler`:
-//! `sample_temperature` awaits its sampling interval, reports progress and logs; `set_led` logs
-//! each change.
+//! The sensor tools: the methods of [`Device`] under `#[embedded_mcp::tools]`, each taking one
+//! argument type and returning one result type, whose derived schemas (compiled into static
+//! programs while the crate builds) are the tool's `inputSchema` and `outputSchema`. The board
+//! ([`Board`]) supplies what `device_info` reports and the timer.
 //!
-//! The engine has already checked the arguments against the tool's compiled `inputSchema`
-//! (a call that fails never gets here), and it checks the result against the compiled
-//! `outputSchema` before sending it (a result that fails is replaced by an `isError` result).
-//! Results are written with `Output::structured`: `structuredContent` plus the same JSON in a
-//! `text` block.
+//! The engine checks the arguments against the input program before a method runs (a call that
+//! fails never gets here) and the result against the output program before it is sent (a result
+//! that fails is replaced by an `isError` result). Results go out as `structuredContent` plus the
+//! same JSON in a `text` block. `sample_temperature` awaits its sampling interval, reports
+//! progress and logs; `set_led` logs each change.
 
 use core::marker::PhantomData;
 
-use embedded_mcp::json::Value;
 use embedded_mcp::protocol::LogLevel;
-use embedded_mcp::server::{AsyncHandler, Call, Context, Done, Output, ToolError};
-use serde::Serialize;
+use embedded_mcp::server::{Annotations, Context};
+use embedded_mcp::{tools, McpSchema};
+use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
-use crate::sensors::{Sensors, LED_CHANNELS, TEMPERATURE_SENSORS};
-use crate::tools;
+use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature};
+
+/// Number of tools (`Device<B>` is a `Toolbox<TOOL_COUNT>`).
+pub const TOOL_COUNT: usize = 5;
 
 /// Normal range of each temperature sensor, °C: `sample_temperature` logs a `warning` for a
 /// reading outside it.
 const NORMAL_RANGE: [(f32, f32); 2] = [(35.0, 37.5), (19.0, 23.0)];
 
-/// `sample_temperature`'s start message (logged at `info`).
+// The argument types: doc comments on fields become the `description`s of `tools/list`; notes for
+// readers are plain comments. Every `inputSchema` is closed (`additionalProperties: false`, the
+// derive's default), so an unexpected argument is an error rather than silently ignored.
+
+// `read_temperature`'s arguments.
+#[derive(McpSchema, Deserialize)]
+struct ReadArgs {
+    /// 0: board sensor (default), 1: ambient sensor
+    #[serde(default)]
+    #[mcp(maximum = 1)]
+    sensor: u8,
+}
+
+// `set_led`'s arguments.
+#[derive(McpSchema, Deserialize)]
+struct LedArgs {
+    led: Led,
+    /// Percent
+    #[mcp(maximum = 100)]
+    brightness: u8,
+}
+
+// `sample_temperature`'s arguments: each has a default (the `default` keywords below say the
+// same as `Default`; a test checks it), so a call without arguments takes 5 samples 100 ms apart.
+#[derive(McpSchema, Deserialize, Debug, PartialEq)]
+#[serde(rename_all = "camelCase", default)]
+struct SampleArgs {
+    #[mcp(maximum = 1, default = 0)]
+    sensor: u8,
+    #[mcp(minimum = 1, maximum = 20, default = 5)]
+    samples: u8,
+    #[mcp(maximum = 1000, default = 100)]
+    interval_ms: u16,
+}
+
+impl Default for SampleArgs {
+    fn default() -> Self {
+        Self {
+            sensor: 0,
+            samples: 5,
+            interval_ms: 100,
+        }
+    }
+}
+
+// `sample_temperature`'s start message (logged at `info`).
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Sampling {
-    sensor_id: &'static str,
-    samples: u32,
-    interval_ms: u64,
+    sensor_id: SensorId,
+    samples: u8,
+    interval_ms: u16,
 }
 
-/// A reading out of its normal range (logged at `warning`).
+// A reading out of its normal range (logged at `warning`).
 #[derive(Serialize)]
 struct OutOfRange {
-    sample: u32,
+    sample: u8,
     value: f32,
     low: f32,
     high: f32,
 }
 
-/// `sample_temperature`'s result.
-#[derive(Serialize)]
+// `sample_temperature`'s result.
+#[derive(McpSchema, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Sampled {
     average: f32,
     min: f32,
     max: f32,
-    samples: u32,
-    sensor_id: &'static str,
+    #[mcp(minimum = 1)]
+    samples: u8,
+    sensor_id: SensorId,
 }
 
-/// `device_info`'s result.
-#[derive(Debug, Serialize)]
+// `device_info`'s result.
+#[derive(McpSchema, Serialize, Debug)]
 #[serde(rename_all = "camelCase")]
 struct DeviceInfo {
     firmware: &'static str,
     version: &'static str,
     board: &'static str,
     uptime_ms: u64,
+    #[mcp(minimum = 1)]
     calls: u32,
-    rx_free_bytes: usize,
-    input_buffer_bytes: usize,
-    output_buffer_bytes: usize,
-    stack_peak_bytes: usize,
-    stack_size_bytes: usize,
+    rx_free_bytes: u32,
+    #[mcp(minimum = 1)]
+    input_buffer_bytes: u32,
+    #[mcp(minimum = 1)]
+    output_buffer_bytes: u32,
+    stack_peak_bytes: u32,
+    #[mcp(minimum = 1)]
+    stack_size_bytes: u32,
 }
 
 /// The board as the engine sees it: simulated hardware and a call counter.
 pub struct Device<B> {
     sensors: Sensors,
     calls: u32,
-    input_buffer_bytes: usize,
-    output_buffer_bytes: usize,
+    input_buffer_bytes: u32,
+    output_buffer_bytes: u32,
     board: PhantomData<B>,
 }
 
 impl<B> Device<B> {
     /// A device at power-on; the buffer sizes are reported by `device_info`.
-    pub const fn new(input_buffer_bytes: usize, output_buffer_bytes: usize) -> Self {
+    pub const fn new(input_buffer_bytes: u32, output_buffer_bytes: u32) -> Self {
         Self {
             sensors: Sensors::new(),
             calls: 0,
@@ -89,30 +141,76 @@ impl<B> Device<B> {
             board: PhantomData,
         }
     }
+
+    /// Counts a call that reached a tool (`device_info.calls`).
+    fn count(&mut self) {
+        self.calls = self.calls.wrapping_add(1);
+    }
 }
 
-/// A non-negative integer argument (already checked by the `inputSchema`, which accepts any
-/// integral number, such as `50`, `50.0` or `5e1`). `Number::as_u64` works on the decimal digits,
-/// so no float-parsing code is linked.
-fn integer_argument(arguments: Value<'_>, name: &str) -> Option<u64> {
-    arguments.get(name)?.as_number()?.as_u64()
+/// A byte count as `device_info` reports it.
+fn bytes(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+#[tools]
 impl<B: Board> Device<B> {
-    /// `sample_temperature`: `samples` readings `interval_ms` apart, one progress report after
-    /// each; the engine drops this future if the host cancels the call.
-    async fn sample(
-        &mut self,
-        arguments: Value<'_>,
-        out: Output<'_>,
-        cx: &mut Context<'_>,
-    ) -> Result<Done, ToolError> {
-        let sensor = integer_argument(arguments, "sensor").unwrap_or(0).min(1) as usize;
-        let samples = integer_argument(arguments, "samples")
-            .unwrap_or(5)
-            .clamp(1, 20) as u32;
-        let interval_ms = integer_argument(arguments, "intervalMs").unwrap_or(100);
-        let sensor_id = TEMPERATURE_SENSORS[sensor];
+    /// Reads one temperature sensor (simulated) in degrees Celsius; every read advances the
+    /// sample counter.
+    #[tool(title = "Read temperature", annotations = Annotations::SENSOR)]
+    fn read_temperature(&mut self, args: ReadArgs) -> Temperature {
+        self.count();
+        self.sensors.temperature(SensorId::of(args.sensor))
+    }
+
+    /// Reads the 3-axis accelerometer (simulated): [x, y, z] in m/s².
+    #[tool(title = "Read acceleration", annotations = Annotations::SENSOR)]
+    fn read_acceleration(&mut self) -> Acceleration {
+        self.count();
+        self.sensors.acceleration()
+    }
+
+    /// Sets one channel of the RGB LED to a brightness from 0 to 100 percent; returns the new
+    /// and the previous level.
+    #[tool(title = "Set LED brightness", annotations = Annotations::SETTER)]
+    async fn set_led(&mut self, args: LedArgs, cx: &mut Context<'_>) -> LedLevel {
+        self.count();
+        let level = self.sensors.set_led(args.led, args.brightness);
+        cx.log(LogLevel::Info, Some("set_led"), &level).await;
+        level
+    }
+
+    /// Firmware version, uptime, free receive buffer, buffer sizes and peak stack use.
+    #[tool(title = "Device information", annotations = Annotations::SENSOR)]
+    fn device_info(&mut self) -> DeviceInfo {
+        self.count();
+        DeviceInfo {
+            firmware: B::FIRMWARE,
+            version: B::VERSION,
+            board: B::NAME,
+            uptime_ms: B::uptime_ms(),
+            calls: self.calls,
+            rx_free_bytes: bytes(B::rx_free()),
+            input_buffer_bytes: self.input_buffer_bytes,
+            output_buffer_bytes: self.output_buffer_bytes,
+            stack_peak_bytes: bytes(B::stack_peak()),
+            stack_size_bytes: bytes(B::stack_size()),
+        }
+    }
+
+    /// Averages several readings of one temperature sensor taken at an interval; reports
+    /// progress after each reading and logs readings out of the sensor's normal range.
+    // `samples` readings `interval_ms` apart, one progress report after each; the engine drops
+    // this future if the host cancels the call.
+    #[tool(title = "Sample temperature", annotations = Annotations::SENSOR)]
+    async fn sample_temperature(&mut self, args: SampleArgs, cx: &mut Context<'_>) -> Sampled {
+        self.count();
+        let sensor_id = SensorId::of(args.sensor);
+        let SampleArgs {
+            samples,
+            interval_ms,
+            ..
+        } = args;
         let start = Sampling {
             sensor_id,
             samples,
@@ -120,13 +218,13 @@ impl<B: Board> Device<B> {
         };
         cx.log(LogLevel::Info, Some("sample_temperature"), &start)
             .await;
-        let (low, high) = NORMAL_RANGE[sensor];
+        let (low, high) = NORMAL_RANGE[sensor_id.index()];
         let (mut sum, mut min, mut max) = (0.0f32, f32::MAX, f32::MIN);
         for i in 1..=samples {
             if i > 1 {
-                B::sleep_ms(interval_ms).await;
+                B::sleep_ms(u64::from(interval_ms)).await;
             }
-            let value = self.sensors.temperature(sensor).value;
+            let value = self.sensors.temperature(sensor_id).value;
             sum += value;
             min = min.min(value);
             max = max.max(value);
@@ -140,73 +238,231 @@ impl<B: Board> Device<B> {
                 cx.log(LogLevel::Warning, Some("sample_temperature"), &warning)
                     .await;
             }
-            cx.progress(i, Some(samples), None).await;
+            cx.progress(u32::from(i), Some(u32::from(samples)), None)
+                .await;
         }
-        Ok(out.structured(&Sampled {
+        Sampled {
             // Rounded to hundredths, as the readings are.
-            average: ((sum / samples as f32) * 100.0 + 0.5) as i32 as f32 / 100.0,
+            average: ((sum / f32::from(samples)) * 100.0 + 0.5) as i32 as f32 / 100.0,
             min,
             max,
             samples,
             sensor_id,
-        }))
+        }
     }
 }
 
-impl<B: Board> AsyncHandler for Device<B> {
-    type Error = ToolError;
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+    use std::vec::Vec;
 
-    async fn call(
-        &mut self,
-        call: &Call<'_>,
-        out: Output<'_>,
-        cx: &mut Context<'_>,
-    ) -> Result<Done, ToolError> {
-        self.calls = self.calls.wrapping_add(1);
-        let arguments = call.arguments();
-        match call.index() {
-            tools::TEMPERATURE => {
-                let sensor = integer_argument(arguments, "sensor").unwrap_or(0);
-                let reading = self.sensors.temperature(sensor as usize);
-                Ok(out.structured(&reading))
-            }
-            tools::ACCELERATION => {
-                let axes = self.sensors.acceleration();
-                Ok(out.structured(&axes))
-            }
-            tools::LED => {
-                let channel = arguments
-                    .get("led")
-                    .and_then(|v| v.as_str())
-                    .and_then(|name| LED_CHANNELS.iter().position(|c| name.eq_str(c)))
-                    .ok_or(ToolError::Message("unknown LED"))?;
-                let brightness = integer_argument(arguments, "brightness")
-                    .and_then(|b| u8::try_from(b).ok())
-                    .ok_or(ToolError::Message("brightness out of range"))?;
-                let level = self
-                    .sensors
-                    .set_led(channel, brightness)
-                    .ok_or(ToolError::Message("unknown LED"))?;
-                cx.log(LogLevel::Info, Some("set_led"), &level).await;
-                Ok(out.structured(&level))
-            }
-            tools::INFO => {
-                let info = DeviceInfo {
-                    firmware: B::FIRMWARE,
-                    version: B::VERSION,
-                    board: B::NAME,
-                    uptime_ms: B::uptime_ms(),
-                    calls: self.calls,
-                    rx_free_bytes: B::rx_free(),
-                    input_buffer_bytes: self.input_buffer_bytes,
-                    output_buffer_bytes: self.output_buffer_bytes,
-                    stack_peak_bytes: B::stack_peak(),
-                    stack_size_bytes: B::stack_size(),
-                };
-                Ok(out.structured(&info))
-            }
-            tools::SAMPLE => self.sample(arguments, out, cx).await,
-            _ => Err(ToolError::NotImplemented),
+    use embedded_mcp::json::Value;
+    use embedded_mcp::schema::McpSchema;
+    use embedded_mcp::server::ServerInfo;
+
+    use super::*;
+    use crate::server::{self, SensorServer};
+    use crate::test_support::{self, call};
+
+    /// A board whose clock stands at 1234 ms and whose timer is always due.
+    struct TestBoard;
+
+    impl Board for TestBoard {
+        const FIRMWARE: &'static str = "test-firmware";
+        const VERSION: &'static str = "9.9.9";
+        const NAME: &'static str = "test-board";
+
+        fn uptime_ms() -> u64 {
+            1234
         }
+        fn rx_free() -> usize {
+            200
+        }
+        fn stack_peak() -> usize {
+            3000
+        }
+        fn stack_size() -> usize {
+            16384
+        }
+        async fn sleep_ms(_ms: u64) {}
+    }
+
+    fn test_server() -> SensorServer<TestBoard> {
+        server::server::<TestBoard>(ServerInfo::new("sensors", "1")).expect("server")
+    }
+
+    fn lines(text: &str) -> Vec<&str> {
+        text.lines().collect()
+    }
+
+    #[test]
+    fn derived_schemas_byte_for_byte() {
+        use embedded_mcp::server::Toolbox;
+        let listed: Vec<(&str, &str, Option<&str>)> =
+            <Device<TestBoard> as Toolbox<TOOL_COUNT>>::TOOLS
+                .iter()
+                .map(|t| (t.name, t.input_schema, t.output_schema))
+                .collect();
+        let none = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
+        let sensor_id = r#"{"type":"string","enum":["tmp-board","tmp-ambient"]}"#;
+        let byte =
+            |min: u8| std::format!(r#"{{"type":"integer","minimum":{min},"maximum":4294967295}}"#);
+        let info = std::format!(
+            r#"{{"type":"object","properties":{{"firmware":{{"type":"string"}},"version":{{"type":"string"}},"board":{{"type":"string"}},"uptimeMs":{{"type":"integer","minimum":0,"maximum":18446744073709551615}},"calls":{c},"rxFreeBytes":{z},"inputBufferBytes":{c},"outputBufferBytes":{c},"stackPeakBytes":{z},"stackSizeBytes":{c}}},"required":["firmware","version","board","uptimeMs","calls","rxFreeBytes","inputBufferBytes","outputBufferBytes","stackPeakBytes","stackSizeBytes"]}}"#,
+            c = byte(1),
+            z = byte(0)
+        );
+        let temperature = std::format!(
+            r#"{{"type":"object","properties":{{"value":{{"type":"number","minimum":-40,"maximum":125}},"unit":{{"type":"string","enum":["°C"]}},"sensorId":{sensor_id},"sample":{s}}},"required":["value","unit","sensorId","sample"]}}"#,
+            s = byte(1)
+        );
+        let sampled = std::format!(
+            r#"{{"type":"object","properties":{{"average":{{"type":"number"}},"min":{{"type":"number"}},"max":{{"type":"number"}},"samples":{{"type":"integer","minimum":1,"maximum":255}},"sensorId":{sensor_id}}},"required":["average","min","max","samples","sensorId"]}}"#
+        );
+        let expected: [(&str, &str, &str); TOOL_COUNT] = [
+            (
+                "read_temperature",
+                r#"{"type":"object","properties":{"sensor":{"description":"0: board sensor (default), 1: ambient sensor","type":"integer","minimum":0,"maximum":1,"default":0}},"additionalProperties":false}"#,
+                &temperature,
+            ),
+            (
+                "read_acceleration",
+                none,
+                r#"{"type":"array","items":{"type":"number","minimum":-40,"maximum":40},"minItems":3,"maxItems":3}"#,
+            ),
+            (
+                "set_led",
+                r#"{"type":"object","properties":{"led":{"type":"string","enum":["red","green","blue"]},"brightness":{"description":"Percent","type":"integer","minimum":0,"maximum":100}},"required":["led","brightness"],"additionalProperties":false}"#,
+                r#"{"type":"object","properties":{"led":{"type":"string","enum":["red","green","blue"]},"brightness":{"type":"integer","minimum":0,"maximum":100},"previous":{"type":"integer","minimum":0,"maximum":100}},"required":["led","brightness","previous"]}"#,
+            ),
+            ("device_info", none, &info),
+            (
+                "sample_temperature",
+                r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":1,"default":0},"samples":{"type":"integer","minimum":1,"maximum":20,"default":5},"intervalMs":{"type":"integer","minimum":0,"maximum":1000,"default":100}},"additionalProperties":false}"#,
+                &sampled,
+            ),
+        ];
+        for ((name, input, output), (e_name, e_input, e_output)) in listed.iter().zip(expected) {
+            assert_eq!((*name, *input, *output), (e_name, e_input, Some(e_output)));
+        }
+        assert_eq!(listed.len(), TOOL_COUNT);
+    }
+
+    #[test]
+    fn sample_defaults_are_the_schema_defaults() {
+        let schema = Value::parse(SampleArgs::INPUT_SCHEMA.as_bytes()).unwrap();
+        let default = |name: &str| {
+            schema
+                .get("properties")
+                .and_then(|p| p.get(name))
+                .and_then(|p| p.get("default"))
+                .and_then(|d| d.as_number())
+                .and_then(|n| n.as_u64())
+        };
+        let d = SampleArgs::default();
+        assert_eq!(default("sensor"), Some(u64::from(d.sensor)));
+        assert_eq!(default("samples"), Some(u64::from(d.samples)));
+        assert_eq!(default("intervalMs"), Some(u64::from(d.interval_ms)));
+    }
+
+    #[test]
+    fn every_tool_answers_byte_for_byte() {
+        let mut server = test_server();
+        let requests = call(1, "read_temperature", "{}")
+            + &call(2, "read_acceleration", "{}")
+            + &call(3, "set_led", r#"{"led":"green","brightness":40}"#)
+            + &call(4, "set_led", r#"{"led":"green","brightness":4e1}"#)
+            + &call(5, "device_info", "{}");
+        let answers = test_support::serve(&mut server, &requests);
+        let t = r#","resultType":"complete"}}"#;
+        assert_eq!(
+            lines(&answers),
+            [
+                std::format!(
+                    r#"{{"jsonrpc":"2.0","id":1,"result":{{"structuredContent":{{"value":36.88,"unit":"°C","sensorId":"tmp-board","sample":1}},"content":[{{"type":"text","text":"{{\"value\":36.88,\"unit\":\"°C\",\"sensorId\":\"tmp-board\",\"sample\":1}}"}}]{t}"#
+                ),
+                std::format!(
+                    r#"{{"jsonrpc":"2.0","id":2,"result":{{"structuredContent":[0.4,0.98,9.68],"content":[{{"type":"text","text":"[0.4,0.98,9.68]"}}]{t}"#
+                ),
+                std::format!(
+                    r#"{{"jsonrpc":"2.0","id":3,"result":{{"structuredContent":{{"led":"green","brightness":40,"previous":0}},"content":[{{"type":"text","text":"{{\"led\":\"green\",\"brightness\":40,\"previous\":0}}"}}]{t}"#
+                ),
+                std::format!(
+                    r#"{{"jsonrpc":"2.0","id":4,"result":{{"structuredContent":{{"led":"green","brightness":40,"previous":40}},"content":[{{"type":"text","text":"{{\"led\":\"green\",\"brightness\":40,\"previous\":40}}"}}]{t}"#
+                ),
+                std::format!(
+                    r#"{{"jsonrpc":"2.0","id":5,"result":{{"structuredContent":{{"firmware":"test-firmware","version":"9.9.9","board":"test-board","uptimeMs":1234,"calls":5,"rxFreeBytes":200,"inputBufferBytes":512,"outputBufferBytes":1320,"stackPeakBytes":3000,"stackSizeBytes":16384}},"content":[{{"type":"text","text":"{{\"firmware\":\"test-firmware\",\"version\":\"9.9.9\",\"board\":\"test-board\",\"uptimeMs\":1234,\"calls\":5,\"rxFreeBytes\":200,\"inputBufferBytes\":512,\"outputBufferBytes\":1320,\"stackPeakBytes\":3000,\"stackSizeBytes\":16384}}"}}]{t}"#
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn refused_arguments_never_reach_a_tool() {
+        let mut server = test_server();
+        let requests = call(1, "read_temperature", r#"{"sensor":2}"#)
+            + &call(2, "set_led", r#"{"led":"purple","brightness":1}"#)
+            + &call(3, "set_led", r#"{"led":"red","brightness":2.5}"#)
+            + &call(4, "read_acceleration", r#"{"axis":"x"}"#)
+            + &call(5, "sample_temperature", r#"{"samples":0}"#)
+            + &call(6, "device_info", "{}");
+        let answers = test_support::serve(&mut server, &requests);
+        let refused = |id: u32, text: &str| {
+            std::format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{text}"}}],"isError":true,"resultType":"complete"}}}}"#
+            )
+        };
+        let got = lines(&answers);
+        assert_eq!(
+            got[..5],
+            [
+                refused(1, "Invalid arguments for tool read_temperature: /sensor: 2 is greater than the maximum 1"),
+                refused(2, r#"Invalid arguments for tool set_led: /led: \"purple\" is not one of the enum values"#),
+                refused(3, "Invalid arguments for tool set_led: /brightness: 2.5 is not of type integer"),
+                refused(4, r#"Invalid arguments for tool read_acceleration: (root): property \"axis\" not allowed (additionalProperties)"#),
+                refused(5, "Invalid arguments for tool sample_temperature: /samples: 0 is less than the minimum 1"),
+            ]
+        );
+        // Only `device_info` itself was counted.
+        assert!(got[5].contains(r#""calls":1,"#), "{}", got[5]);
+    }
+
+    #[test]
+    fn sample_temperature_reports_progress_and_logs_then_averages() {
+        let mut server = test_server();
+        let traced = |id: u32, tool: &str, arguments: &str| {
+            std::format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"progressToken":"p{id}","io.modelcontextprotocol/logLevel":"info"}},"name":"{tool}","arguments":{arguments}}}}}"#
+            ) + "\n"
+        };
+        let request = traced(7, "sample_temperature", r#"{"samples":2,"intervalMs":0}"#)
+            + &traced(8, "set_led", r#"{"led":"blue","brightness":7}"#);
+        let answers = test_support::serve(&mut server, &request);
+        let got: Vec<String> = lines(&answers).iter().map(|l| String::from(*l)).collect();
+        assert_eq!(got.len(), 6, "{answers}");
+        // `set_led` logs the change at `info`, then answers.
+        assert_eq!(
+            got[4],
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"set_led","data":{"led":"blue","brightness":7,"previous":0}}}"#
+        );
+        assert!(got[5].starts_with(r#"{"jsonrpc":"2.0","id":8,"result":{"structuredContent":{"led":"blue","brightness":7,"previous":0}"#), "{}", got[5]);
+        assert_eq!(
+            got[0],
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","logger":"sample_temperature","data":{"sensorId":"tmp-board","samples":2,"intervalMs":0}}}"#
+        );
+        assert_eq!(
+            got[1],
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p7","progress":1,"total":2}}"#
+        );
+        assert_eq!(
+            got[2],
+            r#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p7","progress":2,"total":2}}"#
+        );
+        assert_eq!(
+            got[3],
+            r#"{"jsonrpc":"2.0","id":7,"result":{"structuredContent":{"average":36.97,"min":36.88,"max":37.05,"samples":2,"sensorId":"tmp-board"},"content":[{"type":"text","text":"{\"average\":36.97,\"min\":36.88,\"max\":37.05,\"samples\":2,\"sensorId\":\"tmp-board\"}"}],"resultType":"complete"}}"#
+        );
     }
 }

@@ -5,7 +5,8 @@
 //! values, and every call yields a new sample. Values are computed in hundredths (integers) and
 //! converted to `f32` once, so their JSON text is short (`21.53`, not `21.529999`).
 
-use serde::Serialize;
+use embedded_mcp::McpSchema;
+use serde::{Deserialize, Serialize};
 
 /// `sin(2πk/32)`, in thousandths.
 const SINE: [i32; 32] = [
@@ -16,34 +17,87 @@ const SINE: [i32; 32] = [
 /// The generator's fixed seed (any non-zero value).
 const SEED: u32 = 0x2545_F491;
 
-/// Identifiers of the two temperature sensors, by `sensor` argument.
-pub const TEMPERATURE_SENSORS: [&str; 2] = ["tmp-board", "tmp-ambient"];
+// The types below are the tools' results (and `set_led`'s channel): their derived schemas are
+// the tools' `outputSchema`s. Doc comments on fields become `description`s sent by `tools/list`;
+// notes for readers are plain comments.
 
-/// Names of the LED channels, by index (the `led` argument's `enum`).
-pub const LED_CHANNELS: [&str; 3] = ["red", "green", "blue"];
+// A temperature sensor, as results name it.
+#[derive(McpSchema, Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum SensorId {
+    /// `tmp-board`: the board sensor (`sensor` 0).
+    TmpBoard,
+    /// `tmp-ambient`: the ambient sensor (`sensor` 1).
+    TmpAmbient,
+}
 
-/// `read_temperature`'s result.
-#[derive(Debug, Serialize)]
-pub struct Temperature {
+impl SensorId {
+    /// The sensor of a `sensor` argument (0 or 1; anything else reads 1).
+    pub const fn of(sensor: u8) -> Self {
+        if sensor == 0 {
+            Self::TmpBoard
+        } else {
+            Self::TmpAmbient
+        }
+    }
+
+    /// Its index (the `sensor` argument).
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+}
+
+// The unit of every temperature: one value (`enum: ["°C"]`, the same set as `const: "°C"`).
+#[derive(McpSchema, Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
     /// Degrees Celsius.
+    #[serde(rename = "°C")]
+    Celsius,
+}
+
+// An LED channel, by name (`set_led`'s `led`).
+#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Led {
+    /// The red channel.
+    Red,
+    /// The green channel.
+    Green,
+    /// The blue channel.
+    Blue,
+}
+
+// `read_temperature`'s result.
+#[derive(McpSchema, Serialize, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct Temperature {
+    // Degrees Celsius, in the sensors' range.
+    #[mcp(minimum = -40, maximum = 125)]
     pub value: f32,
-    /// Always `"°C"`.
-    pub unit: &'static str,
-    /// Which sensor.
-    #[serde(rename = "sensorId")]
-    pub sensor_id: &'static str,
-    /// This sensor's sample number, from 1.
+    // Always `"°C"`.
+    pub unit: Unit,
+    // Which sensor.
+    pub sensor_id: SensorId,
+    // This sensor's sample number, from 1.
+    #[mcp(minimum = 1)]
     pub sample: u32,
 }
 
-/// `set_led`'s result.
-#[derive(Debug, Serialize)]
+// `read_acceleration`'s result: `[x, y, z]` in m/s² (an array: wrapped as `{"result": [...]}`
+// for 2025 peers by the engine).
+#[derive(McpSchema, Serialize, Debug, PartialEq)]
+pub struct Acceleration(#[mcp(minimum = -40, maximum = 40)] pub [f32; 3]);
+
+// `set_led`'s result.
+#[derive(McpSchema, Serialize, Debug)]
 pub struct LedLevel {
-    /// The channel set.
-    pub led: &'static str,
-    /// Its new brightness, percent.
+    // The channel set.
+    pub led: Led,
+    // Its new brightness, percent.
+    #[mcp(maximum = 100)]
     pub brightness: u8,
-    /// Its brightness before the call, percent.
+    // Its brightness before the call, percent.
+    #[mcp(maximum = 100)]
     pub previous: u8,
 }
 
@@ -78,9 +132,9 @@ impl Sensors {
         (x % width) as i32 - spread
     }
 
-    /// Takes the next sample of temperature sensor `sensor` (0 or 1; anything else reads 1).
-    pub fn temperature(&mut self, sensor: usize) -> Temperature {
-        let sensor = sensor.min(1);
+    /// Takes the next sample of temperature sensor `sensor`.
+    pub fn temperature(&mut self, sensor_id: SensorId) -> Temperature {
+        let sensor = sensor_id.index();
         // (base, amplitude) in hundredths of a degree: a warm board, a cooler room.
         let (base, amplitude) = [(3650, 150), (2100, 300)][sensor];
         let counter = &mut self.temperature_samples[sensor];
@@ -90,31 +144,31 @@ impl Sensors {
         let hundredths = base + amplitude * phase / 1000 + self.noise(12);
         Temperature {
             value: hundredths as f32 / 100.0,
-            unit: "°C",
-            sensor_id: TEMPERATURE_SENSORS[sensor],
+            unit: Unit::Celsius,
+            sensor_id,
             sample,
         }
     }
 
     /// Takes the next accelerometer sample: `[x, y, z]` in m/s² (a board tilting slowly under
     /// gravity).
-    pub fn acceleration(&mut self) -> [f32; 3] {
+    pub fn acceleration(&mut self) -> Acceleration {
         self.acceleration_samples = self.acceleration_samples.wrapping_add(1);
         let step = (self.acceleration_samples % 32) as usize;
         let x = SINE[step] * 200 / 1000 + self.noise(3);
         let y = SINE[(step + 8) % 32] * 100 / 1000 + self.noise(3);
         let z = 981 - x.abs() / 4 + self.noise(3);
-        [x, y, z].map(|hundredths| hundredths as f32 / 100.0)
+        Acceleration([x, y, z].map(|hundredths| hundredths as f32 / 100.0))
     }
 
-    /// Sets LED channel `channel` (0..3) to `brightness` percent; returns the result.
-    pub fn set_led(&mut self, channel: usize, brightness: u8) -> Option<LedLevel> {
-        let level = self.leds.get_mut(channel)?;
+    /// Sets LED channel `led` to `brightness` percent; returns the new and the previous level.
+    pub fn set_led(&mut self, led: Led, brightness: u8) -> LedLevel {
+        let level = &mut self.leds[led as usize];
         let previous = core::mem::replace(level, brightness);
-        Some(LedLevel {
-            led: LED_CHANNELS.get(channel)?,
+        LedLevel {
+            led,
             brightness,
             previous,
-        })
+        }
     }
 }

@@ -353,7 +353,7 @@ fn value(e: &Expr) -> syn::Result<String> {
     }
 }
 
-/// The doc comment, one space of indentation removed per line, trimmed; `None` when empty.
+/// The doc comment as Markdown reads it (see [`join_markdown`]), trimmed; `None` when empty.
 pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
     let lines: Vec<String> = attrs
         .iter()
@@ -367,8 +367,79 @@ pub(crate) fn docs(attrs: &[Attribute]) -> Option<String> {
             },
             _ => None,
         })
-        .map(|l| l.strip_prefix(' ').map(str::to_owned).unwrap_or(l))
+        .flat_map(|l| l.lines().map(str::to_owned).collect::<Vec<_>>())
         .collect();
-    let text = lines.join("\n").trim().to_owned();
+    let text = join_markdown(&lines).trim().to_owned();
     (!text.is_empty()).then_some(text)
+}
+
+/// True for a line that starts a Markdown list item (`- `, `* `, `+ `, `1. `, `1) `).
+fn starts_item(line: &str) -> bool {
+    let digits = line.len() - line.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+    let rest = &line[digits..];
+    if digits > 0 {
+        return rest.starts_with(". ") || rest.starts_with(") ");
+    }
+    ["- ", "* ", "+ "].iter().any(|m| line.starts_with(m))
+}
+
+/// Doc-comment lines joined as Markdown reads them, so that a comment wrapped at the source's
+/// line width is one line of text: the lines of a paragraph with one space (a soft wrap), a
+/// blank line as a paragraph break (`\n\n`), a list item on a line of its own, and a fenced
+/// code block (```` ``` ````) verbatim, one space of indentation removed per line.
+pub(crate) fn join_markdown(lines: &[String]) -> String {
+    let mut out = String::new();
+    let (mut fenced, mut hard, mut blank) = (false, false, false);
+    for raw in lines {
+        let line = raw.strip_prefix(' ').unwrap_or(raw);
+        let t = line.trim();
+        let fence = t.starts_with("```");
+        if t.is_empty() && !fenced {
+            blank = !out.is_empty();
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(if blank {
+                "\n\n"
+            } else if fenced || fence || hard || starts_item(t) {
+                "\n"
+            } else {
+                " "
+            });
+        }
+        out.push_str(if fenced { line.trim_end() } else { t });
+        blank = false;
+        // The line after a fence (opening or closing) starts a line of its own.
+        hard = fence;
+        if fence {
+            fenced = !fenced;
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::join_markdown;
+
+    fn join(text: &str) -> String {
+        let lines: Vec<String> = text.lines().map(str::to_owned).collect();
+        join_markdown(&lines)
+    }
+
+    #[test]
+    fn wrapped_lines_are_one_paragraph_and_blank_lines_break_paragraphs() {
+        assert_eq!(
+            join(" Reads one sensor\n in degrees Celsius.\n\n\n Second  paragraph."),
+            "Reads one sensor in degrees Celsius.\n\nSecond  paragraph."
+        );
+    }
+
+    #[test]
+    fn list_items_and_code_blocks_keep_their_lines() {
+        assert_eq!(
+            join(" Modes:\n - idle\n - fast,\n   sampled\n 2. two\n ```\n let x = 1;\n\n   y\n ```\n after"),
+            "Modes:\n- idle\n- fast, sampled\n2. two\n```\nlet x = 1;\n\n  y\n```\nafter"
+        );
+    }
 }

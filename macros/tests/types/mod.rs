@@ -52,7 +52,10 @@ pub struct Floats {
     pub x: f64,
 }
 
-/// Options: not required when read; written as `null` unless skipped.
+// The doc comment is wrapped: its lines join into one line of `description`, as Markdown reads
+// them (the golden text is one line).
+/// Options: not required when read;
+/// written as `null` unless skipped.
 #[derive(McpSchema, Serialize, Deserialize, Debug, Clone, PartialEq)]
 pub struct Optional {
     pub a: Option<u8>,

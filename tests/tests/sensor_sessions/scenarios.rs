@@ -80,7 +80,7 @@ fn call_every_tool(s: &mut Session, fw: &Firmware) {
     assert_eq!(info["firmware"], fw.name, "{line}");
     assert_eq!(info["board"], fw.board_name);
     assert_eq!(info["inputBufferBytes"], INPUT_LINE_BYTES);
-    assert_eq!(info["outputBufferBytes"], 1200);
+    assert_eq!(info["outputBufferBytes"], 1320);
     assert_eq!(
         info["calls"], 9,
         "every call so far reached the handler once"
@@ -513,5 +513,61 @@ pub fn stack_peak_is_reported_and_bounded_and_qemu_dies_with_its_guard(fw: &Firm
     assert!(
         !Path::new(&format!("/proc/{pid}")).exists(),
         "QEMU (pid {pid}) still exists after its guard dropped"
+    );
+}
+
+/// The firmware's symbols, demangled, as `llvm-nm -C` lists them: the rustup toolchain's
+/// `llvm-nm` (component `llvm-tools`), else one on `PATH`.
+fn symbols(elf: &Path) -> String {
+    let sysroot = std::process::Command::new("rustc")
+        .args(["--print", "sysroot"])
+        .output()
+        .expect("rustc --print sysroot");
+    let host = std::process::Command::new("rustc")
+        .arg("-vV")
+        .output()
+        .expect("rustc -vV");
+    let host = String::from_utf8_lossy(&host.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("host: ").map(str::to_owned))
+        .expect("rustc -vV names the host");
+    let bundled = Path::new(String::from_utf8_lossy(&sysroot.stdout).trim())
+        .join("lib/rustlib")
+        .join(host)
+        .join("bin/llvm-nm");
+    let nm = if bundled.exists() {
+        bundled
+    } else {
+        "llvm-nm".into()
+    };
+    let output = std::process::Command::new(&nm)
+        .arg("-C")
+        .arg(elf)
+        .output()
+        .unwrap_or_else(|e| panic!("{}: {e} (rustup component add llvm-tools)", nm.display()));
+    assert!(output.status.success(), "{nm:?} failed");
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+/// Issue 14: the firmware serves the derive's static programs, so no code of the schema
+/// compiler (`embedded_mcp::schema::compile`, module `schema::compile` of the schema crate) is
+/// linked, while the validator that runs the programs is.
+pub fn firmware_links_the_validator_but_no_schema_compiler(fw: &Firmware) {
+    let symbols = symbols(fw.elf());
+    // Demangled paths read `schema::compile::…`; impl blocks keep the mangled `schema..compile..`.
+    let compiler: Vec<&str> = symbols
+        .lines()
+        .filter(|l| l.contains("schema::compile::") || l.contains("schema..compile.."))
+        .collect();
+    assert!(
+        compiler.is_empty(),
+        "schema compiler code in the firmware:\n{}",
+        compiler.join("\n")
+    );
+    assert!(
+        symbols
+            .lines()
+            .any(|l| l.contains("schema::validate::") || l.contains("schema..validate..")),
+        "no validator symbol: is this the firmware's symbol table?"
     );
 }
