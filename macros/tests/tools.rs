@@ -399,3 +399,67 @@ fn sync_toolbox_is_a_handler() {
     );
     assert_eq!(server.handler().percent, 40);
 }
+
+/// A tool that waits for its call's cancellation.
+struct Waiter {
+    started: u32,
+    resumed: u32,
+}
+
+#[tools]
+impl Waiter {
+    /// Waits until the host cancels the call.
+    #[tool]
+    async fn wait(&mut self, cx: &mut Context<'_>) -> Count {
+        self.started += 1;
+        cx.cancelled().await;
+        self.resumed += 1;
+        Count(self.resumed)
+    }
+}
+
+#[test]
+fn a_cancelled_typed_tool_is_never_answered() {
+    let mut server = Server::from_tools(
+        ServerInfo::new("waiter", "1.0.0"),
+        Waiter {
+            started: 0,
+            resumed: 0,
+        },
+    )
+    .unwrap();
+    let cancel = r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1,"reason":"user"}}"#;
+    let input = [
+        req26(1, "tools/call", "", r#""name":"wait""#),
+        cancel.to_owned(),
+        req26(2, "tools/list", "", ""),
+    ]
+    .join("\n")
+        + "\n";
+    let mut reader = LineReader::<_, 1024>::new(input.as_bytes());
+    let mut written = vec![0u8; 1 << 14];
+    let mut out = vec![0u8; 4096];
+    let mut sink: &mut [u8] = &mut written;
+    // Bounded: a cancel that did not reach the tool would leave it waiting for ever.
+    use std::future::Future as _;
+    {
+        let mut serving = std::pin::pin!(server.serve_async(&mut reader, &mut sink, &mut out));
+        let mut cx = std::task::Context::from_waker(std::task::Waker::noop());
+        (0..10_000)
+            .position(|_| serving.as_mut().poll(&mut cx).is_ready())
+            .expect("the serve loop never ended: the cancel did not reach the waiting tool");
+    }
+    let len = (1 << 14) - sink.len();
+    let text = String::from_utf8(written[..len].to_vec()).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    // Only the listing is answered: nothing at all for the cancelled call.
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].starts_with(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"wait""#),
+        "{}",
+        lines[0]
+    );
+    let waiter = server.handler();
+    assert_eq!(waiter.started, 1, "the tool ran until it waited");
+    assert!(waiter.resumed <= 1);
+}
