@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::escaping::EscapingSink;
 use super::Era;
-use crate::json::{self, EncodeError, Sink, Value};
+use crate::json::{self, Describe, EncodeError, Sink, Value};
 
 /// `{"structuredContent":`
 pub(crate) const STRUCTURED_HEAD: &[u8] = b"{\"structuredContent\":";
@@ -222,6 +222,15 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
         self.sink.put(b"{\"type\":\"text\",\"text\":")?;
         json::write_string(self.sink, text)?;
         self.sink.put_byte(b'}')
+    }
+
+    /// Adds a `text` block with `text`'s [`Describe`] text, escaped in place (no buffer, no
+    /// `core::fmt`).
+    pub fn text_of(&mut self, text: &dyn Describe) -> Result<(), EncodeError> {
+        self.open_block()?;
+        self.sink.put(b"{\"type\":\"text\",\"text\":\"")?;
+        text.describe(&mut EscapingSink::new(&mut *self.sink))?;
+        self.sink.put(b"\"}")
     }
 
     /// Adds a `text` block formatted in place (no buffer), for example
