@@ -20,7 +20,7 @@ pub(crate) const WRAP_HEAD: &[u8] = b"{\"result\":";
 /// What a structured value is made of: something serde serialises, or checked JSON text.
 pub(crate) trait Payload {
     /// Writes the value as compact JSON.
-    fn write<S: Sink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError>;
+    fn write(&self, sink: &mut dyn Sink) -> Result<(), EncodeError>;
     /// True when the value's JSON is an object (needed before writing, for the legacy wrap).
     fn is_object(&self) -> Result<bool, EncodeError>;
 }
@@ -29,7 +29,7 @@ pub(crate) trait Payload {
 pub(crate) struct Ser<'t, T: ?Sized>(pub(crate) &'t T);
 
 impl<T: Serialize + ?Sized> Payload for Ser<'_, T> {
-    fn write<S: Sink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+    fn write(&self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
         json::to_sink(self.0, sink)
     }
 
@@ -64,7 +64,7 @@ impl Sink for FirstByte {
 pub(crate) struct Raw<'a>(pub(crate) Value<'a>);
 
 impl Payload for Raw<'_> {
-    fn write<S: Sink + ?Sized>(&self, sink: &mut S) -> Result<(), EncodeError> {
+    fn write(&self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
         json::write_compact(sink, self.0.raw().as_bytes())
     }
 
@@ -74,8 +74,8 @@ impl Payload for Raw<'_> {
 }
 
 /// Writes a payload, inside `{"result":…}` when `wrap` is set.
-fn write_payload<P: Payload + ?Sized, S: Sink + ?Sized>(
-    sink: &mut S,
+fn write_payload<P: Payload + ?Sized>(
+    sink: &mut dyn Sink,
     payload: &P,
     wrap: bool,
 ) -> Result<(), EncodeError> {
@@ -172,9 +172,11 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
     ) -> Result<Self, EncodeError> {
         let wrap = era == Era::Legacy && !payload.is_object()?;
         sink.put(STRUCTURED_HEAD)?;
-        write_payload(sink, payload, wrap)?;
-        sink.put(TEXT_BLOCK_HEAD)?;
-        write_payload(&mut EscapingSink::new(sink), payload, wrap)?;
+        // One serializer for both copies: through `dyn Sink` (`&mut S` is a sized sink).
+        let mut plain: &mut S = &mut *sink;
+        write_payload(&mut plain, payload, wrap)?;
+        plain.put(TEXT_BLOCK_HEAD)?;
+        write_payload(&mut EscapingSink::new(&mut plain), payload, wrap)?;
         sink.put(b"\"}")?;
         Ok(Self {
             sink,
