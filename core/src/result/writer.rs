@@ -35,7 +35,8 @@ impl<T: Serialize + ?Sized> Payload for Ser<'_, T> {
 
     fn is_object(&self) -> Result<bool, EncodeError> {
         let mut probe = FirstByte(None);
-        let result = json::to_sink(self.0, &mut probe);
+        // Through `dyn Sink`, like `write`: the same serializer instantiation.
+        let result = json::to_sink(self.0, &mut probe as &mut dyn Sink);
         match (probe.0, result) {
             (Some(first), _) => Ok(first == b'{'),
             (None, Err(e)) => Err(e),

@@ -9,6 +9,12 @@ use super::{EncodeError, Sink};
 /// and one value should have one canonical text. `raw` must be checked JSON: the function only
 /// tracks strings and escapes, it does not check the grammar.
 pub fn write_compact<S: Sink + ?Sized>(sink: &mut S, raw: &[u8]) -> Result<(), EncodeError> {
+    // One copy of the loop whatever the sink (`&mut S` is a sized sink).
+    let mut sink = sink;
+    compact_into(&mut sink, raw)
+}
+
+fn compact_into(sink: &mut dyn Sink, raw: &[u8]) -> Result<(), EncodeError> {
     let mut in_string = false;
     let mut escaped = false;
     let mut start = 0;

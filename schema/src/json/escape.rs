@@ -67,6 +67,12 @@ pub fn plain_run(bytes: &[u8]) -> usize {
 
 /// Writes `s` escaped as the body of a JSON string (without the surrounding quotes).
 pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
+    // One copy of the loop whatever the sink (`&mut S` is a sized sink).
+    let mut sink = sink;
+    escaped_into(&mut sink, s)
+}
+
+fn escaped_into(sink: &mut dyn Sink, s: &str) -> Result<(), EncodeError> {
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0usize;
@@ -98,8 +104,13 @@ pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Enco
 
 /// Writes `s` as a complete JSON string, quotes included.
 pub fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
+    let mut sink = sink;
+    string_into(&mut sink, s)
+}
+
+fn string_into(sink: &mut dyn Sink, s: &str) -> Result<(), EncodeError> {
     sink.put_byte(b'"')?;
-    write_escaped(sink, s)?;
+    escaped_into(sink, s)?;
     sink.put_byte(b'"')
 }
 
