@@ -67,12 +67,16 @@ pub fn plain_run(bytes: &[u8]) -> usize {
 
 /// Writes `s` escaped as the body of a JSON string (without the surrounding quotes).
 pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
-    // One copy of the loop whatever the sink (`&mut S` is a sized sink).
+    // Below 64 bits (microcontrollers), one copy of the loop for every sink, through `dyn Sink`
+    // (`&mut S` is a sized sink): flash first. On 64-bit hosts, inlined for the caller's sink.
+    #[cfg(not(target_pointer_width = "64"))]
     let mut sink = sink;
-    escaped_into(&mut sink, s)
+    #[cfg(not(target_pointer_width = "64"))]
+    let sink: &mut dyn Sink = &mut sink;
+    escaped_into(sink, s)
 }
 
-fn escaped_into(sink: &mut dyn Sink, s: &str) -> Result<(), EncodeError> {
+fn escaped_into<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0usize;
@@ -104,11 +108,15 @@ fn escaped_into(sink: &mut dyn Sink, s: &str) -> Result<(), EncodeError> {
 
 /// Writes `s` as a complete JSON string, quotes included.
 pub fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
+    // As in `write_escaped`: one copy through `dyn Sink` below 64 bits.
+    #[cfg(not(target_pointer_width = "64"))]
     let mut sink = sink;
-    string_into(&mut sink, s)
+    #[cfg(not(target_pointer_width = "64"))]
+    let sink: &mut dyn Sink = &mut sink;
+    string_into(sink, s)
 }
 
-fn string_into(sink: &mut dyn Sink, s: &str) -> Result<(), EncodeError> {
+fn string_into<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
     sink.put_byte(b'"')?;
     escaped_into(sink, s)?;
     sink.put_byte(b'"')

@@ -35,9 +35,21 @@ pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<
     sink.put(buf.get(i..).unwrap_or_default())
 }
 
-/// `v / 10` and `v % 10` by shifts and adds (Hacker's Delight, `divu10`): a Cortex-M has no
-/// 64-bit divide, and the library's (`__aeabi_uldivmod`) takes about 0.9 KB of flash.
+/// `v / 10` and `v % 10`: 64-bit targets divide by a multiplication.
+#[cfg(target_pointer_width = "64")]
 fn div_rem_10(v: u64) -> (u64, u8) {
+    // `v % 10` is below 10, so the cast cannot truncate.
+    (v / 10, (v % 10) as u8)
+}
+
+#[cfg(not(target_pointer_width = "64"))]
+use div_rem_10_shift_add as div_rem_10;
+
+/// `v / 10` and `v % 10` by shifts and adds (Hacker's Delight, `divu10`), for 32-bit targets:
+/// a Cortex-M has no 64-bit divide, and the library's (`__aeabi_uldivmod`) takes about 0.9 KB
+/// of flash. Compiled everywhere so that the host tests check it.
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+fn div_rem_10_shift_add(v: u64) -> (u64, u8) {
     let mut q = (v >> 1).wrapping_add(v >> 2);
     q = q.wrapping_add(q >> 4);
     q = q.wrapping_add(q >> 8);
@@ -300,9 +312,11 @@ mod tests {
             x >> (x % 64)
         })) {
             assert_eq!(div_rem_10(v), (v / 10, (v % 10) as u8), "{v}");
+            assert_eq!(div_rem_10_shift_add(v), (v / 10, (v % 10) as u8), "{v}");
         }
         for v in 0..1_000_000u64 {
             assert_eq!(div_rem_10(v), (v / 10, (v % 10) as u8), "{v}");
+            assert_eq!(div_rem_10_shift_add(v), (v / 10, (v % 10) as u8), "{v}");
         }
     }
     use crate::json::SliceSink;
