@@ -187,7 +187,10 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
         let plain = &mut *sink;
         write_payload(plain, payload, wrap)?;
         plain.put(TEXT_BLOCK_HEAD)?;
-        write_payload(&mut EscapingSink::new(&mut *plain), payload, wrap)?;
+        let escaping = &mut EscapingSink::new(&mut *plain);
+        #[cfg(not(target_pointer_width = "64"))]
+        let escaping: &mut dyn Sink = escaping;
+        write_payload(escaping, payload, wrap)?;
         sink.put(b"\"}")?;
         Ok(Self {
             sink,
