@@ -5,6 +5,7 @@
 #
 #   benches/instructions.sh            # host: phases, ryu and the core's compact-float formatter
 #   benches/instructions.sh --qemu     # device: whole calls, Thumb-2 instructions under QEMU
+#   OPTS=z benches/instructions.sh --qemu   # the same for opt-level "z" only
 #
 # --qemu builds examples/size-one-tool with its `icount` feature for thumbv7m-none-eabi (the
 # same tool and request; opt-level z, s and 3; ryu and compact-float) and boots it under
@@ -33,7 +34,7 @@ if [ "${1:-}" = "--qemu" ]; then
     cd "$root/examples/size-one-tool"
     echo "| opt-level | float formatting | 2026-07-28 request | legacy request |"
     echo "|---|---|---|---|"
-    for opt in z s 3; do
+    for opt in ${OPTS:-z s 3}; do
         for variant in ryu compact-float; do
             features="icount"
             [ "$variant" = compact-float ] && features="icount,compact-float"

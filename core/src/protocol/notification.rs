@@ -9,8 +9,8 @@ use super::LogLevel;
 
 /// Writes `notifications/progress` echoing `token` (the request's `_meta.progressToken`, its
 /// raw JSON text), with `progress`, and `total` and `message` when given.
-pub fn write_progress<S: Sink + ?Sized>(
-    sink: &mut S,
+pub fn write_progress(
+    sink: &mut dyn Sink,
     token: &str,
     progress: u64,
     total: Option<u64>,

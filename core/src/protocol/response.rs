@@ -5,10 +5,7 @@ use crate::json::{write_i64, write_string, EncodeError, Sink};
 use super::{ErrorCode, RequestId, Version};
 
 /// Writes `{"jsonrpc":"2.0","id":ID,"result":` — the result value and `}` follow.
-pub fn write_result_start<S: Sink + ?Sized>(
-    sink: &mut S,
-    id: RequestId<'_>,
-) -> Result<(), EncodeError> {
+pub fn write_result_start(sink: &mut dyn Sink, id: RequestId<'_>) -> Result<(), EncodeError> {
     sink.put(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
     sink.put(id.raw().as_bytes())?;
     sink.put(b",\"result\":")
@@ -17,8 +14,8 @@ pub fn write_result_start<S: Sink + ?Sized>(
 /// Writes `{"jsonrpc":"2.0","id":ID,"error":{"code":C,"message":"M"` — an optional `,"data":...`
 /// and `}}` follow. Without an id (it could not be read) the `id` member is omitted, as
 /// 2025-11-25 and later allow.
-pub fn write_error_start<S: Sink + ?Sized>(
-    sink: &mut S,
+pub fn write_error_start(
+    sink: &mut dyn Sink,
     id: Option<RequestId<'_>>,
     code: ErrorCode,
     message: &str,
@@ -36,8 +33,8 @@ pub fn write_error_start<S: Sink + ?Sized>(
 }
 
 /// Writes a complete error response without `data`.
-pub fn write_error<S: Sink + ?Sized>(
-    sink: &mut S,
+pub fn write_error(
+    sink: &mut dyn Sink,
     id: Option<RequestId<'_>>,
     code: ErrorCode,
     message: &str,
@@ -92,8 +89,8 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
 /// Writes the complete -32022 response: `data` lists every supported version (newest first)
 /// and echoes `requested_raw`, the body of the JSON string the client sent (still escaped; cut
 /// to [`MAX_REQUESTED_ECHO`] bytes).
-pub fn write_unsupported_version<S: Sink + ?Sized>(
-    sink: &mut S,
+pub fn write_unsupported_version(
+    sink: &mut dyn Sink,
     id: Option<RequestId<'_>>,
     requested_raw: &str,
 ) -> Result<(), EncodeError> {
@@ -111,7 +108,7 @@ pub fn write_unsupported_version<S: Sink + ?Sized>(
 }
 
 /// Writes `["2026-07-28","2025-11-25","2025-06-18"]`.
-pub fn write_supported_versions<S: Sink + ?Sized>(sink: &mut S) -> Result<(), EncodeError> {
+pub fn write_supported_versions(sink: &mut dyn Sink) -> Result<(), EncodeError> {
     sink.put_byte(b'[')?;
     for (i, v) in Version::ALL.iter().enumerate() {
         if i > 0 {

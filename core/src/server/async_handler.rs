@@ -1,7 +1,5 @@
 //! Async tools: handlers that may await drivers and timers, report progress and log.
 
-use core::fmt;
-
 use super::{Call, Context, Done, Handler, Output};
 
 /// The device side of `tools/call` for [`Server::serve_async`](super::Server::serve_async):
@@ -47,8 +45,9 @@ use super::{Call, Context, Done, Handler, Output};
 /// ```
 #[allow(async_fn_in_trait)] // single-threaded executors: the futures need not be `Send`
 pub trait AsyncHandler {
-    /// The handler's failure; its `Display` text becomes the `isError` result's message.
-    type Error: fmt::Display;
+    /// The handler's failure; its [`ToolFailure`](super::ToolFailure) text becomes the
+    /// `isError` result's message.
+    type Error: super::ToolFailure;
 
     /// Runs one call. The result is written through `out`, as with [`Handler::call`].
     async fn call(

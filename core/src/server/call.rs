@@ -1,25 +1,23 @@
 //! `tools/call`: argument checks, the handler, and the output check before anything is sent.
 
-use core::fmt;
-
-use crate::json::{Dec, Kind, SliceSink, Text, Value};
+use crate::json::{Describe, Kind, Piece, SliceSink, Value};
 use crate::protocol::{write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version};
 use crate::result::{self, Era, ResultWriter};
 
-use super::handler::{Failure, Shape};
+use super::handler::{Failed, Failure, Shape, ToolFailure};
 use super::reply::{error_line, fallback};
 use super::{Call, Done, Output, Server};
 
 /// Longest client-supplied tool name echoed in an "Unknown tool" error.
 const MAX_ECHOED_NAME: usize = 64;
 
-/// Writes an `isError` result whose text is `args`, into `body`; its length. When the message
-/// does not fit, a short fixed one is written instead.
-fn error_result(body: &mut [u8], era: Era, args: fmt::Arguments<'_>) -> Option<usize> {
+/// Writes an `isError` result whose text is `message`, into `body`; its length. When the
+/// message does not fit, a short fixed one is written instead.
+fn error_result(body: &mut [u8], era: Era, message: &dyn Describe) -> Option<usize> {
     let mut sink = SliceSink::new(&mut *body);
     let written = (|| {
         let mut w = ResultWriter::new(&mut sink, era);
-        w.text_fmt(args)?;
+        w.text_of(message)?;
         w.set_error(true);
         w.finish()
     })();
@@ -152,10 +150,12 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             let len = error_result(
                 body.into_buf(),
                 era,
-                format_args!(
-                    "Invalid arguments for tool {}: {violation}",
-                    Text(tool.name)
-                ),
+                &[
+                    Piece::Text("Invalid arguments for tool "),
+                    Piece::Text(tool.name),
+                    Piece::Text(": "),
+                    Piece::Of(&violation),
+                ],
             );
             return Err(self.close(&prepared, len, out));
         }
@@ -163,7 +163,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     }
 
     /// Settles the handler's outcome and closes the response line; its length.
-    pub(super) fn finish<E: fmt::Display>(
+    pub(super) fn finish<E: ToolFailure>(
         &self,
         prepared: &Prepared<'_>,
         done: Result<Done, E>,
@@ -206,7 +206,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
 
     /// Turns the handler's outcome into the final result in `body`: kept when it is valid,
     /// replaced by an `isError` result that says what is wrong otherwise. Returns its length.
-    fn settle<E: fmt::Display>(
+    fn settle<E: ToolFailure>(
         &self,
         index: usize,
         done: Result<Done, E>,
@@ -215,51 +215,63 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         shape: Shape,
     ) -> Option<usize> {
         let tool = self.tools.get(index)?;
-        let name = Text(tool.name);
         let done = match done {
             Ok(done) => done,
-            Err(e) => return error_result(body, era, format_args!("{e}")),
+            Err(e) => return error_result(body, era, &Failed(&e)),
+        };
+        // "Tool NAME produced …": the reason after the name.
+        let tool_said = |body: &mut [u8], reason: &dyn Describe| {
+            let message = [
+                Piece::Text("Tool "),
+                Piece::Text(tool.name),
+                Piece::Of(reason),
+            ];
+            error_result(body, era, &message)
         };
         match done.failure {
-            Some(Failure::Encode(crate::json::EncodeError::BufferTooSmall { needed, capacity })) => {
-                return error_result(
+            Some(Failure::Encode(crate::json::EncodeError::BufferTooSmall {
+                needed,
+                capacity,
+            })) => {
+                return tool_said(
                     body,
-                    era,
-                    format_args!(
-                        "Tool {name} produced a result too large for the device's output buffer ({} bytes needed, {} available)",
-                        Dec::of(needed),
-                        Dec::of(capacity)
-                    ),
+                    &[
+                        Piece::Text(
+                            " produced a result too large for the device's output buffer (",
+                        ),
+                        Piece::Dec(needed as u64),
+                        Piece::Text(" bytes needed, "),
+                        Piece::Dec(capacity as u64),
+                        Piece::Text(" available)"),
+                    ],
                 )
             }
             Some(Failure::Encode(e)) => {
-                return error_result(
+                return tool_said(
                     body,
-                    era,
-                    format_args!("Tool {name} produced a result that cannot be encoded: {e}"),
+                    &[
+                        Piece::Text(" produced a result that cannot be encoded: "),
+                        Piece::Of(&e),
+                    ],
                 )
             }
-            Some(Failure::NotAnObject) => {
-                return error_result(
-                    body,
-                    era,
-                    format_args!(
-                        "Tool {name} produced output that violates its outputSchema: the value is not an object"
-                    ),
-                )
-            }
+            Some(Failure::NotAnObject) => return tool_said(
+                body,
+                &[Piece::Text(
+                    " produced output that violates its outputSchema: the value is not an object",
+                )],
+            ),
             None => {}
         }
         if done.is_error || tool.output_schema.is_none() {
             return Some(done.len);
         }
         let Some(structured) = done.structured.clone() else {
-            return error_result(
+            return tool_said(
                 body,
-                era,
-                format_args!(
-                    "Tool {name} declares an outputSchema but returned no structuredContent"
-                ),
+                &[Piece::Text(
+                    " declares an outputSchema but returned no structuredContent",
+                )],
             );
         };
         let verdict = {
@@ -283,19 +295,18 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         };
         match verdict {
             Ok(()) => Some(done.len),
-            Err(None) => error_result(
+            Err(None) => tool_said(
                 body,
-                era,
-                format_args!(
-                    "Tool {name} produced a result whose structuredContent cannot be read"
-                ),
+                &[Piece::Text(
+                    " produced a result whose structuredContent cannot be read",
+                )],
             ),
-            Err(Some(violation)) => error_result(
+            Err(Some(violation)) => tool_said(
                 body,
-                era,
-                format_args!(
-                    "Tool {name} produced output that violates its outputSchema: {violation}"
-                ),
+                &[
+                    Piece::Text(" produced output that violates its outputSchema: "),
+                    Piece::Of(&violation),
+                ],
             ),
         }
     }

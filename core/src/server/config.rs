@@ -102,7 +102,7 @@ impl Config {
 
     /// Writes the last members of a cacheable 2026 result (`tools/list`, `server/discover`):
     /// `,"ttlMs":…,"cacheScope":…,"resultType":"complete"`.
-    pub(super) fn write_cache_tail<S: Sink + ?Sized>(&self, s: &mut S) -> Result<(), EncodeError> {
+    pub(super) fn write_cache_tail(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         s.put(b",\"ttlMs\":")?;
         write_u64(s, u64::from(self.ttl_ms))?;
         s.put(b",\"cacheScope\":")?;

@@ -6,7 +6,7 @@ use core::ops::Range;
 use serde::de::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::json::{self, DecodeError, EncodeError, SliceSink, Value};
+use crate::json::{self, DecodeError, Describe, EncodeError, Piece, Sink, SliceSink, Value};
 use crate::protocol::Version;
 use crate::result::{self, Era, Payload, ResultWriter};
 
@@ -217,6 +217,33 @@ impl<'o> Output<'o> {
         Done::from_encoded(result::encode_error(self.buf, self.era, message), true)
     }
 
+    /// A tool error whose message is `error`'s [`ToolFailure`] text (no `core::fmt` for
+    /// [`ToolError`] and other types that write their text themselves).
+    pub fn failure<E: ToolFailure + ?Sized>(self, error: &E) -> Done {
+        self.error_of(&Failed(error))
+    }
+
+    /// A tool error whose message is `message`'s text, written in place.
+    pub fn error_of(self, message: &dyn Describe) -> Done {
+        let era = self.era;
+        let mut sink = SliceSink::new(self.buf);
+        let written = (|| {
+            let mut w = ResultWriter::new(&mut sink, era);
+            w.text_of(message)?;
+            w.set_error(true);
+            w.finish()
+        })();
+        match written.and_then(|()| sink.finish()) {
+            Ok(len) => Done {
+                len,
+                structured: None,
+                is_error: true,
+                failure: None,
+            },
+            Err(e) => Done::failed(Failure::Encode(e)),
+        }
+    }
+
     /// A tool error whose message is formatted in place, for example
     /// `out.error_fmt(format_args!("sensor {n} timed out"))`.
     pub fn error_fmt(self, args: fmt::Arguments<'_>) -> Done {
@@ -274,16 +301,73 @@ impl<'o> Output<'o> {
     }
 }
 
+/// What a handler's error must be: `Display` (for logs) and the text of the `isError` result.
+///
+/// [`ToolFailure::write_message`] writes that text; by default it is the `Display` text,
+/// formatted through `core::fmt`. [`ToolError`], `&'static str`, `Infallible` and the JSON layer's
+/// errors write theirs without `core::fmt`, which keeps it (about 1.5 KB of flash on a Cortex-M)
+/// out of firmware whose own code does not format either. For an error type of your own,
+/// `impl ToolFailure for MyError {}` takes the default; write the text with
+/// [`Piece`](crate::json::Piece)s to avoid `core::fmt`.
+pub trait ToolFailure: fmt::Display {
+    /// Writes the message (UTF-8, not escaped: the engine escapes it) to `out`.
+    fn write_message(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        json::describe_displayed(&Shown(self), out)
+    }
+}
+
+/// A `?Sized` `Display` value as a `dyn Display`.
+struct Shown<'a, T: ?Sized>(&'a T);
+
+impl<T: fmt::Display + ?Sized> fmt::Display for Shown<'_, T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+/// A [`ToolFailure`] as a [`Describe`] value.
+pub(crate) struct Failed<'a, E: ?Sized>(pub(crate) &'a E);
+
+impl<E: ToolFailure + ?Sized> Describe for Failed<'_, E> {
+    fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        self.0.write_message(out)
+    }
+}
+
+impl ToolFailure for &str {
+    fn write_message(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        out.put(self.as_bytes())
+    }
+}
+
+impl ToolFailure for core::convert::Infallible {
+    fn write_message(&self, _: &mut dyn Sink) -> Result<(), EncodeError> {
+        match *self {}
+    }
+}
+
+impl ToolFailure for DecodeError {
+    fn write_message(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        self.describe(out)
+    }
+}
+
+impl ToolFailure for EncodeError {
+    fn write_message(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        self.describe(out)
+    }
+}
+
 /// The device side of `tools/call`: plain Rust, one method for all tools.
 ///
 /// The handler dispatches on [`Call::name`], reads its arguments ([`Call::parse`]), and writes
 /// one result through [`Output`]. Returning `Err(e)` makes an `isError: true` result whose text
-/// is `e`'s `Display` (never a protocol error), as does [`Output::error`].
+/// is `e`'s [`ToolFailure`] text (never a protocol error), as does [`Output::error`].
 ///
 /// Closures `FnMut(&Call, Output) -> Result<Done, E>` are handlers too.
 pub trait Handler {
-    /// The handler's failure; its `Display` text becomes the `isError` result's message.
-    type Error: fmt::Display;
+    /// The handler's failure; its [`ToolFailure`] text becomes the `isError` result's message.
+    type Error: ToolFailure;
 
     /// Runs one call.
     fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, Self::Error>;
@@ -292,7 +376,7 @@ pub trait Handler {
 impl<F, E> Handler for F
 where
     F: FnMut(&Call<'_>, Output<'_>) -> Result<Done, E>,
-    E: fmt::Display,
+    E: ToolFailure,
 {
     type Error = E;
 
@@ -314,13 +398,21 @@ pub enum ToolError {
     NotImplemented,
 }
 
+impl ToolFailure for ToolError {
+    fn write_message(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        match self {
+            Self::Message(m) => out.put(m.as_bytes()),
+            Self::Arguments(e) => {
+                [Piece::Text("invalid arguments: "), Piece::Of(e)][..].describe(out)
+            }
+            Self::NotImplemented => out.put(b"this tool is not implemented"),
+        }
+    }
+}
+
 impl fmt::Display for ToolError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Message(m) => f.write_str(m),
-            Self::Arguments(e) => write!(f, "invalid arguments: {e}"),
-            Self::NotImplemented => f.write_str("this tool is not implemented"),
-        }
+        json::fmt_described(&Failed(self), f)
     }
 }
 

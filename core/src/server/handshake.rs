@@ -46,11 +46,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes the `Implementation` object (`serverInfo`) as `version` shows it.
-    fn write_implementation<S: Sink + ?Sized>(
-        &self,
-        s: &mut S,
-        version: Version,
-    ) -> Result<(), EncodeError> {
+    fn write_implementation(&self, s: &mut dyn Sink, version: Version) -> Result<(), EncodeError> {
         let info = &self.info;
         s.put(b"{\"name\":")?;
         write_string(s, info.name)?;
@@ -77,7 +73,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes `,"instructions":…` when the server has instructions.
-    fn write_instructions<S: Sink + ?Sized>(&self, s: &mut S) -> Result<(), EncodeError> {
+    fn write_instructions(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         if let Some(instructions) = self.info.instructions {
             s.put(b",\"instructions\":")?;
             write_string(s, instructions)?;
@@ -86,9 +82,9 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes the `initialize` result object for `version`.
-    pub(super) fn write_initialize_result<S: Sink + ?Sized>(
+    pub(super) fn write_initialize_result(
         &self,
-        s: &mut S,
+        s: &mut dyn Sink,
         version: Version,
     ) -> Result<(), EncodeError> {
         s.put(b"{\"protocolVersion\":")?;
@@ -102,10 +98,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes the `server/discover` result object.
-    pub(super) fn write_discover_result<S: Sink + ?Sized>(
-        &self,
-        s: &mut S,
-    ) -> Result<(), EncodeError> {
+    pub(super) fn write_discover_result(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         s.put(b"{\"supportedVersions\":")?;
         write_supported_versions(s)?;
         s.put(b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{")?;

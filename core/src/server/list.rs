@@ -8,15 +8,15 @@ use super::reply::{error_line, fallback};
 use super::tool::{Annotations, Icon};
 use super::{Server, Tool};
 
-fn member_str<S: Sink + ?Sized>(sink: &mut S, key: &[u8], value: &str) -> Result<(), EncodeError> {
+fn member_str(sink: &mut dyn Sink, key: &[u8], value: &str) -> Result<(), EncodeError> {
     sink.put(key)?;
     write_string(sink, value)
 }
 
-fn write_annotations<S: Sink + ?Sized>(sink: &mut S, a: &Annotations) -> Result<(), EncodeError> {
+fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeError> {
     sink.put(b",\"annotations\":{")?;
     let mut first = true;
-    let mut sep = |sink: &mut S| -> Result<(), EncodeError> {
+    let mut sep = |sink: &mut dyn Sink| -> Result<(), EncodeError> {
         if !core::mem::replace(&mut first, false) {
             sink.put_byte(b',')?;
         }
@@ -43,10 +43,7 @@ fn write_annotations<S: Sink + ?Sized>(sink: &mut S, a: &Annotations) -> Result<
 }
 
 /// Writes `,"icons":[...]` (nothing for an empty list).
-pub(crate) fn write_icons<S: Sink + ?Sized>(
-    sink: &mut S,
-    icons: &[Icon],
-) -> Result<(), EncodeError> {
+pub(crate) fn write_icons(sink: &mut dyn Sink, icons: &[Icon]) -> Result<(), EncodeError> {
     if icons.is_empty() {
         return Ok(());
     }
@@ -79,8 +76,8 @@ pub(crate) fn write_icons<S: Sink + ?Sized>(
 
 /// Writes one tool object as `version` shows it. `object_output` says whether the output
 /// schema's root is an object (else legacy peers get it wrapped).
-pub(crate) fn write_tool<S: Sink + ?Sized>(
-    sink: &mut S,
+pub(crate) fn write_tool(
+    sink: &mut dyn Sink,
     tool: &Tool,
     version: Version,
     object_output: bool,
@@ -120,9 +117,9 @@ pub(crate) fn write_tool<S: Sink + ?Sized>(
 impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Writes the end of a `tools/list` result after the last tool: `]`, `nextCursor` when
     /// `next` is set, the 2026 cache members, `}`.
-    pub(super) fn write_list_tail<S: Sink + ?Sized>(
+    pub(super) fn write_list_tail(
         &self,
-        s: &mut S,
+        s: &mut dyn Sink,
         version: Version,
         next: Option<u16>,
     ) -> Result<(), EncodeError> {

@@ -143,7 +143,7 @@ pub use config::{CacheScope, Clock, Config, Stats, MAX_ID_LEN};
 pub use context::{Context, NOTIFICATION_LEN};
 pub use engine::Server;
 pub use error::{DefinitionError, SchemaRole, ServeError};
-pub use handler::{Call, Done, Handler, Output, ToolError};
+pub use handler::{Call, Done, Handler, Output, ToolError, ToolFailure};
 pub use schema_storage::{SchemaStorage, ToolSchemas};
 pub use tool::{
     is_allowed_icon_src, is_valid_tool_name, Annotations, Icon, ServerInfo, StaticError, Theme,

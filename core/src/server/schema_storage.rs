@@ -120,11 +120,11 @@ pub(crate) enum Rejection {
     Missing,
 }
 
-impl core::fmt::Display for Rejection {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+impl crate::json::Describe for Rejection {
+    fn describe(&self, out: &mut dyn crate::json::Sink) -> Result<(), crate::json::EncodeError> {
         match self {
-            Self::Violation(v) => core::fmt::Display::fmt(v, f),
-            Self::Missing => f.write_str("no compiled schema"),
+            Self::Violation(v) => v.describe(out),
+            Self::Missing => out.put(b"no compiled schema"),
         }
     }
 }

@@ -179,6 +179,9 @@ impl std::fmt::Display for BoardError {
     }
 }
 
+/// The `Display` text is the result's message (the trait's default).
+impl embedded_mcp::server::ToolFailure for BoardError {}
+
 impl From<embedded_mcp::json::DecodeError> for BoardError {
     fn from(e: embedded_mcp::json::DecodeError) -> Self {
         Self::Arguments(e)

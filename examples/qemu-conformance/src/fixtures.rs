@@ -27,6 +27,16 @@ impl core::fmt::Display for Unknown {
     }
 }
 
+/// The text is written without `core::fmt`.
+impl embedded_mcp::server::ToolFailure for Unknown {
+    fn write_message(
+        &self,
+        out: &mut dyn embedded_mcp::json::Sink,
+    ) -> Result<(), embedded_mcp::json::EncodeError> {
+        out.put(b"this tool is not implemented")
+    }
+}
+
 /// `test_tool_with_logging`'s three `info` messages (the reference's, without a `logger`).
 const LOG_STEPS: [&str; 3] = [
     "Tool execution started",

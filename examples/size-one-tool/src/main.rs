@@ -8,13 +8,18 @@
 //! `compact-float` / `small-float-tables` (the core's float formatting options).
 #![no_std]
 #![no_main]
+// With `typed`, the hand-written tool and its statics are not used.
+#![cfg_attr(feature = "typed", allow(dead_code))]
 
 #[cfg(feature = "icount")]
 mod icount;
 mod rt;
+#[cfg(feature = "typed")]
+mod typed;
 mod uart;
 
 use core::mem::MaybeUninit;
+#[cfg(not(feature = "typed"))]
 use core::ptr::addr_of_mut;
 
 use embedded_mcp::server::{
@@ -124,6 +129,15 @@ static mut OUT_BUF: [u8; OUT] = [0; OUT];
 
 fn main() -> ! {
     start_timer();
+    #[cfg(feature = "typed")]
+    typed::main();
+    #[cfg(not(feature = "typed"))]
+    main_compiled()
+}
+
+/// The hand-written tool, its schemas compiled at start-up.
+#[cfg(not(feature = "typed"))]
+fn main_compiled() -> ! {
     // SAFETY: `main` runs once; these are its only references to the statics.
     let (schemas, server, reader, out) = unsafe {
         (

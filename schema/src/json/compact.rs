@@ -9,6 +9,16 @@ use super::{EncodeError, Sink};
 /// and one value should have one canonical text. `raw` must be checked JSON: the function only
 /// tracks strings and escapes, it does not check the grammar.
 pub fn write_compact<S: Sink + ?Sized>(sink: &mut S, raw: &[u8]) -> Result<(), EncodeError> {
+    // Below 64 bits (microcontrollers), one copy of the loop for every sink, through `dyn Sink`
+    // (`&mut S` is a sized sink): flash first. On 64-bit hosts, inlined for the caller's sink.
+    #[cfg(not(target_pointer_width = "64"))]
+    let mut sink = sink;
+    #[cfg(not(target_pointer_width = "64"))]
+    let sink: &mut dyn Sink = &mut sink;
+    compact_into(sink, raw)
+}
+
+fn compact_into<S: Sink + ?Sized>(sink: &mut S, raw: &[u8]) -> Result<(), EncodeError> {
     let mut in_string = false;
     let mut escaped = false;
     let mut start = 0;

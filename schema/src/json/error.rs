@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use super::{Dec, Text};
+use super::describe::{fmt_described, Describe, Piece};
+use super::Sink;
 
 /// Why a value could not be written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -30,23 +31,34 @@ pub enum EncodeError {
     IncompleteValue,
 }
 
+impl Describe for EncodeError {
+    fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        let text = match self {
+            Self::BufferTooSmall { needed, capacity } => {
+                return [
+                    Piece::Text("output buffer too small: "),
+                    Piece::Dec(*needed as u64),
+                    Piece::Text(" bytes needed, "),
+                    Piece::Dec(*capacity as u64),
+                    Piece::Text(" available"),
+                ][..]
+                    .describe(out)
+            }
+            Self::NonFiniteFloat => "NaN or infinite float cannot be encoded as JSON",
+            Self::KeyMustBeString => "JSON object keys must be strings",
+            Self::Sink => "the output sink refused the bytes",
+            Self::Custom => "the value's Serialize implementation failed",
+            Self::IncompleteValue => {
+                "the value's Serialize implementation did not write one complete JSON value"
+            }
+        };
+        out.put(text.as_bytes())
+    }
+}
+
 impl fmt::Display for EncodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::BufferTooSmall { needed, capacity } => write!(
-                f,
-                "output buffer too small: {} bytes needed, {} available",
-                Dec::of(*needed),
-                Dec::of(*capacity)
-            ),
-            Self::NonFiniteFloat => f.write_str("NaN or infinite float cannot be encoded as JSON"),
-            Self::KeyMustBeString => f.write_str("JSON object keys must be strings"),
-            Self::Sink => f.write_str("the output sink refused the bytes"),
-            Self::Custom => f.write_str("the value's Serialize implementation failed"),
-            Self::IncompleteValue => f.write_str(
-                "the value's Serialize implementation did not write one complete JSON value",
-            ),
-        }
+        fmt_described(self, f)
     }
 }
 
@@ -120,8 +132,8 @@ impl DecodeError {
     }
 }
 
-impl fmt::Display for DecodeErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl Describe for DecodeErrorKind {
+    fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
         let s = match self {
             Self::UnexpectedEnd => "unexpected end of input",
             Self::UnexpectedByte => "unexpected character",
@@ -137,19 +149,50 @@ impl fmt::Display for DecodeErrorKind {
             Self::InvalidType => "invalid type",
             Self::InvalidValue => "invalid value",
             Self::InvalidLength => "invalid length",
-            Self::MissingField(name) => return write!(f, "missing field `{}`", Text(name)),
-            Self::DuplicateField(name) => return write!(f, "duplicate field `{}`", Text(name)),
+            Self::MissingField(name) => {
+                return [
+                    Piece::Text("missing field `"),
+                    Piece::Text(name),
+                    Piece::Text("`"),
+                ][..]
+                    .describe(out)
+            }
+            Self::DuplicateField(name) => {
+                return [
+                    Piece::Text("duplicate field `"),
+                    Piece::Text(name),
+                    Piece::Text("`"),
+                ][..]
+                    .describe(out)
+            }
             Self::UnknownField => "unknown field",
             Self::UnknownVariant => "unknown variant",
             Self::Custom => "invalid data",
         };
-        f.write_str(s)
+        out.put(s.as_bytes())
+    }
+}
+
+impl fmt::Display for DecodeErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt_described(self, f)
+    }
+}
+
+impl Describe for DecodeError {
+    fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        [
+            Piece::Of(&self.kind),
+            Piece::Text(" at byte "),
+            Piece::Dec(self.offset as u64),
+        ][..]
+            .describe(out)
     }
 }
 
 impl fmt::Display for DecodeError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{} at byte {}", self.kind, Dec::of(self.offset))
+        fmt_described(self, f)
     }
 }
 

@@ -67,6 +67,16 @@ pub fn plain_run(bytes: &[u8]) -> usize {
 
 /// Writes `s` escaped as the body of a JSON string (without the surrounding quotes).
 pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
+    // Below 64 bits (microcontrollers), one copy of the loop for every sink, through `dyn Sink`
+    // (`&mut S` is a sized sink): flash first. On 64-bit hosts, inlined for the caller's sink.
+    #[cfg(not(target_pointer_width = "64"))]
+    let mut sink = sink;
+    #[cfg(not(target_pointer_width = "64"))]
+    let sink: &mut dyn Sink = &mut sink;
+    escaped_into(sink, s)
+}
+
+fn escaped_into<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
     let bytes = s.as_bytes();
     let mut start = 0;
     let mut i = 0usize;
@@ -98,8 +108,17 @@ pub fn write_escaped<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), Enco
 
 /// Writes `s` as a complete JSON string, quotes included.
 pub fn write_string<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
+    // As in `write_escaped`: one copy through `dyn Sink` below 64 bits.
+    #[cfg(not(target_pointer_width = "64"))]
+    let mut sink = sink;
+    #[cfg(not(target_pointer_width = "64"))]
+    let sink: &mut dyn Sink = &mut sink;
+    string_into(sink, s)
+}
+
+fn string_into<S: Sink + ?Sized>(sink: &mut S, s: &str) -> Result<(), EncodeError> {
     sink.put_byte(b'"')?;
-    write_escaped(sink, s)?;
+    escaped_into(sink, s)?;
     sink.put_byte(b'"')
 }
 

@@ -11,6 +11,7 @@
 
 mod compact;
 mod de;
+mod describe;
 mod display;
 mod error;
 mod escape;
@@ -27,6 +28,7 @@ mod value;
 
 pub use compact::write_compact;
 pub use de::{from_slice, from_value};
+pub use describe::{describe_displayed, fmt_described, Describe, Piece};
 #[doc(hidden)]
 pub use display::{Dec, Text};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};

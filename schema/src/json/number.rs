@@ -35,16 +35,46 @@ pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<
     sink.put(buf.get(i..).unwrap_or_default())
 }
 
+/// `v / 10` and `v % 10`: 64-bit targets divide by a multiplication.
+#[cfg(target_pointer_width = "64")]
+fn div_rem_10(v: u64) -> (u64, u8) {
+    // `v % 10` is below 10, so the cast cannot truncate.
+    (v / 10, (v % 10) as u8)
+}
+
+#[cfg(not(target_pointer_width = "64"))]
+use div_rem_10_shift_add as div_rem_10;
+
+/// `v / 10` and `v % 10` by shifts and adds (Hacker's Delight, `divu10`), for 32-bit targets:
+/// a Cortex-M has no 64-bit divide, and the library's (`__aeabi_uldivmod`) takes about 0.9 KB
+/// of flash. Compiled everywhere so that the host tests check it.
+#[cfg_attr(target_pointer_width = "64", allow(dead_code))]
+fn div_rem_10_shift_add(v: u64) -> (u64, u8) {
+    let mut q = (v >> 1).wrapping_add(v >> 2);
+    q = q.wrapping_add(q >> 4);
+    q = q.wrapping_add(q >> 8);
+    q = q.wrapping_add(q >> 16);
+    q = q.wrapping_add(q >> 32);
+    q >>= 3;
+    // `q` is `v / 10` or one less: `r` is below 20.
+    let r = v.wrapping_sub(q.wrapping_mul(10));
+    if r > 9 {
+        (q.wrapping_add(1), r.wrapping_sub(10) as u8)
+    } else {
+        (q, r as u8)
+    }
+}
+
 fn write_u64_digits<S: Sink + ?Sized>(sink: &mut S, mut v: u64) -> Result<(), EncodeError> {
     let mut buf = [0u8; 20];
     let mut i = buf.len();
     loop {
         i = i.wrapping_sub(1);
+        let (q, digit) = div_rem_10(v);
         if let Some(slot) = buf.get_mut(i) {
-            // `v % 10` is below 10, so the cast cannot truncate.
-            *slot = b'0'.wrapping_add((v % 10) as u8);
+            *slot = b'0'.wrapping_add(digit);
         }
-        v /= 10;
+        v = q;
         if v == 0 || i == 0 {
             break;
         }
@@ -257,6 +287,38 @@ fn exact_integer(raw: &str) -> Option<(bool, u64)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn div_rem_10_is_exact() {
+        let mut x = 0x9E37_79B9_7F4A_7C15u64;
+        let edges = [
+            0,
+            1,
+            9,
+            10,
+            11,
+            19,
+            20,
+            99,
+            100,
+            u64::from(u32::MAX),
+            u64::MAX,
+            u64::MAX - 1,
+        ];
+        for v in edges.into_iter().chain((0..100_000).map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x >> (x % 64)
+        })) {
+            assert_eq!(div_rem_10(v), (v / 10, (v % 10) as u8), "{v}");
+            assert_eq!(div_rem_10_shift_add(v), (v / 10, (v % 10) as u8), "{v}");
+        }
+        for v in 0..1_000_000u64 {
+            assert_eq!(div_rem_10(v), (v / 10, (v % 10) as u8), "{v}");
+            assert_eq!(div_rem_10_shift_add(v), (v / 10, (v % 10) as u8), "{v}");
+        }
+    }
     use crate::json::SliceSink;
 
     fn fmt_f64(v: f64) -> Result<([u8; 40], usize), EncodeError> {

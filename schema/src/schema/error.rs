@@ -4,7 +4,7 @@
 use core::fmt;
 
 use super::pointer::{InstancePath, SchemaPointer, MARKER};
-use crate::json::DecodeError;
+use crate::json::{fmt_described, DecodeError, Describe, EncodeError, Piece, Sink};
 
 /// Capacity in bytes of a [`Violation`]'s message.
 pub const MESSAGE_CAPACITY: usize = 60;
@@ -32,10 +32,16 @@ impl Message {
     }
 }
 
-impl fmt::Write for Message {
-    fn write_str(&mut self, s: &str) -> fmt::Result {
+impl Message {
+    /// Appends `s`; once the room is used up, whole characters up to it, the marker, and
+    /// [`EncodeError::BufferTooSmall`] for this and every later piece.
+    pub(crate) fn write_str(&mut self, s: &str) -> Result<(), EncodeError> {
+        let full = EncodeError::BufferTooSmall {
+            needed: MESSAGE_CAPACITY.wrapping_add(1),
+            capacity: MESSAGE_CAPACITY,
+        };
         if self.full {
-            return Err(fmt::Error);
+            return Err(full);
         }
         // Checked when compiled: the marker fits.
         const ROOM: usize = MESSAGE_CAPACITY - MARKER.len();
@@ -68,7 +74,27 @@ impl fmt::Write for Message {
         }
         self.len = u8::try_from(marker_end).unwrap_or(u8::MAX);
         self.full = true;
-        Err(fmt::Error)
+        Err(full)
+    }
+
+    /// Appends the pieces' text (see [`Message::write_str`] for what happens when it is full).
+    pub(crate) fn write(&mut self, pieces: &[Piece<'_>]) -> Result<(), EncodeError> {
+        pieces.describe(self)
+    }
+}
+
+/// The pieces of a message come as whole `str`s (integers as ASCII digits), so the bytes are
+/// UTF-8.
+impl Sink for Message {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        let text = core::str::from_utf8(bytes).map_err(|_| EncodeError::Custom)?;
+        self.write_str(text)
+    }
+}
+
+impl fmt::Write for Message {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        Message::write_str(self, s).map_err(|_| fmt::Error)
     }
 }
 
@@ -114,15 +140,22 @@ impl Violation {
     }
 }
 
+impl Describe for Violation {
+    fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
+        let path = self.path.as_str();
+        let path = if path.is_empty() { "(root)" } else { path };
+        [
+            Piece::Text(path),
+            Piece::Text(": "),
+            Piece::Text(self.message()),
+        ][..]
+            .describe(out)
+    }
+}
+
 impl fmt::Display for Violation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let path = self.path.as_str();
-        if path.is_empty() {
-            f.write_str("(root)")?;
-        } else {
-            f.write_str(path)?;
-        }
-        write!(f, ": {}", self.message())
+        fmt_described(self, f)
     }
 }
 

@@ -65,7 +65,7 @@ pub mod __private {
     pub use super::program::{Op, Str};
 }
 
-use crate::json::{self, Value};
+use crate::json::{self, Piece, Value};
 use error::Message;
 
 /// Deepest nesting of arrays and objects accepted in a schema document.
@@ -166,7 +166,7 @@ impl Program<'_> {
             Ok(v) => self.validate_with(v, limits),
             Err(e) => {
                 let mut v = simple(ViolationKind::NotJson, "");
-                let _ = core::fmt::Write::write_fmt(&mut v.message, format_args!("not JSON: {e}"));
+                let _ = v.message.write(&[Piece::Text("not JSON: "), Piece::Of(&e)]);
                 Err(v)
             }
         }
@@ -175,7 +175,7 @@ impl Program<'_> {
 
 fn simple(kind: ViolationKind, message: &str) -> Violation {
     let mut m = Message::new();
-    let _ = core::fmt::Write::write_str(&mut m, message);
+    let _ = m.write_str(message);
     Violation {
         kind,
         keyword: "",

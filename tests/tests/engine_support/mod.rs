@@ -133,6 +133,9 @@ impl std::fmt::Display for DeviceError {
     }
 }
 
+/// The `Display` text, through `core::fmt` (the trait's default).
+impl embedded_mcp::server::ToolFailure for DeviceError {}
+
 impl embedded_mcp::server::Handler for Device {
     type Error = DeviceError;
 

@@ -5,9 +5,9 @@
 
 use super::display::Brief;
 use super::{payload, skip, Eval, Flow, Path, Stop};
+use crate::json::Piece::{Dec, Of, Text};
 use crate::json::Value;
 use crate::schema::program::{Op, NONE};
-use core::fmt::Write;
 
 impl Eval<'_, '_> {
     #[inline(never)]
@@ -20,7 +20,7 @@ impl Eval<'_, '_> {
             }
         }
         self.fail(path, "anyOf", &mut |m| {
-            write!(m, "{} matches no schema of anyOf", Brief(inst))
+            m.write(&[Of(&Brief(inst)), Text(" matches no schema of anyOf")])
         })
     }
 
@@ -32,7 +32,14 @@ impl Eval<'_, '_> {
                 if self.test(n, inst, path)? {
                     if let Some(f) = first {
                         return self.fail(path, "oneOf", &mut |m| {
-                            write!(m, "{} matches oneOf {f} and {idx}, not one", Brief(inst))
+                            m.write(&[
+                                Of(&Brief(inst)),
+                                Text(" matches oneOf "),
+                                Dec(f as u64),
+                                Text(" and "),
+                                Dec(idx as u64),
+                                Text(", not one"),
+                            ])
                         });
                     }
                     first = Some(idx);
@@ -41,7 +48,7 @@ impl Eval<'_, '_> {
         }
         if first.is_none() {
             return self.fail(path, "oneOf", &mut |m| {
-                write!(m, "{} matches no schema of oneOf", Brief(inst))
+                m.write(&[Of(&Brief(inst)), Text(" matches no schema of oneOf")])
             });
         }
         Ok(())

@@ -3,9 +3,9 @@
 
 use super::types_const_enum::type_matches;
 use super::{skip, Eval, Flow, Path, Stop};
+use crate::json::Piece::{Dec, Text};
 use crate::json::Value;
 use crate::schema::program::{Op, NONE};
-use core::fmt::Write;
 
 impl Eval<'_, '_> {
     /// `minItems` and `maxItems` when no `items` pass counts the items instead.
@@ -20,12 +20,16 @@ impl Eval<'_, '_> {
                     let n = usize::try_from(n).unwrap_or(usize::MAX);
                     if min && len < n {
                         return self.fail(path, "minItems", &mut |m| {
-                            write!(m, "{len} items, fewer than minItems {n}")
+                            m.write(&[
+                                Dec(len as u64),
+                                Text(" items, fewer than minItems "),
+                                Dec(n as u64),
+                            ])
                         });
                     }
                     if !min && len > n {
                         return self.fail(path, "maxItems", &mut |m| {
-                            write!(m, "more than maxItems {n} items")
+                            m.write(&[Text("more than maxItems "), Dec(n as u64), Text(" items")])
                         });
                     }
                 }
@@ -47,7 +51,13 @@ impl Eval<'_, '_> {
                     // Element indices of one document: far below `usize::MAX`.
                     let j = i.wrapping_add(1).wrapping_add(j);
                     return self.fail(path, "uniqueItems", &mut |m| {
-                        write!(m, "items {i} and {j} are equal (uniqueItems)")
+                        m.write(&[
+                            Text("items "),
+                            Dec(i as u64),
+                            Text(" and "),
+                            Dec(j as u64),
+                            Text(" are equal (uniqueItems)"),
+                        ])
                     });
                 }
             }
@@ -81,7 +91,7 @@ impl Eval<'_, '_> {
             count = idx.wrapping_add(1); // an element index: no wrap
             if count > max {
                 return self.fail(path, "maxItems", &mut |m| {
-                    write!(m, "more than maxItems {max} items")
+                    m.write(&[Text("more than maxItems "), Dec(max as u64), Text(" items")])
                 });
             }
             let child = match prefix.get(idx) {
@@ -96,7 +106,13 @@ impl Eval<'_, '_> {
             if idx >= prefix.len() && rest_is_false {
                 let allowed = prefix.len();
                 return self.fail(path, "items", &mut |m| {
-                    write!(m, "item {idx} not allowed: at most {allowed} items")
+                    m.write(&[
+                        Text("item "),
+                        Dec(idx as u64),
+                        Text(" not allowed: at most "),
+                        Dec(allowed as u64),
+                        Text(" items"),
+                    ])
                 });
             }
             let p = path.index(idx);
@@ -117,7 +133,11 @@ impl Eval<'_, '_> {
         self.walked(inst, elements.end_addr());
         if count < min {
             return self.fail(path, "minItems", &mut |m| {
-                write!(m, "{count} items, fewer than minItems {min}")
+                m.write(&[
+                    Dec(count as u64),
+                    Text(" items, fewer than minItems "),
+                    Dec(min as u64),
+                ])
             });
         }
         Ok(())
@@ -146,7 +166,11 @@ impl Eval<'_, '_> {
                 count = count.saturating_add(1);
                 if count > max {
                     return self.fail(path, "maxContains", &mut |m| {
-                        write!(m, "more than maxContains {max} items match")
+                        m.write(&[
+                            Text("more than maxContains "),
+                            Dec(max as u64),
+                            Text(" items match"),
+                        ])
                     });
                 }
                 if count >= min && max == u32::MAX {
@@ -157,7 +181,11 @@ impl Eval<'_, '_> {
         if count < min {
             let keyword = if min == 1 { "contains" } else { "minContains" };
             return self.fail(path, keyword, &mut |m| {
-                write!(m, "{count} items match \"contains\", need {min}")
+                m.write(&[
+                    Dec(count as u64),
+                    Text(" items match \"contains\", need "),
+                    Dec(min as u64),
+                ])
             });
         }
         Ok(())
@@ -176,7 +204,11 @@ impl Eval<'_, '_> {
             if !self.item_evaluated(own, true, inst, idx, item, path)? {
                 if self.is_false(u) {
                     return self.fail(path, "unevaluatedItems", &mut |m| {
-                        write!(m, "item {idx} not allowed (unevaluatedItems)")
+                        m.write(&[
+                            Text("item "),
+                            Dec(idx as u64),
+                            Text(" not allowed (unevaluatedItems)"),
+                        ])
                     });
                 }
                 let p = path.index(idx);

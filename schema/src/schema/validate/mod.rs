@@ -21,12 +21,13 @@ mod string;
 mod types_const_enum;
 
 use self::display::Brief;
+use crate::json::EncodeError;
+use crate::json::Piece::{Dec, Of, Text};
 use crate::json::{Kind, Value};
 use crate::schema::error::{Message, Violation, ViolationKind};
 use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
 use crate::schema::program::{skip, Op, Program, Str, NONE};
 use crate::schema::ValidationLimits;
-use core::fmt::{self, Write};
 
 /// Why evaluation stopped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -174,7 +175,7 @@ impl<'p> Eval<'p, '_> {
         kind: ViolationKind,
         keyword: &'static str,
         path: &Path<'_>,
-        message: &mut dyn FnMut(&mut Message) -> fmt::Result,
+        message: &mut dyn FnMut(&mut Message) -> Result<(), EncodeError>,
     ) {
         let mut m = Message::new();
         // A message too long for the buffer is truncated with a marker; that is fine.
@@ -195,7 +196,7 @@ impl<'p> Eval<'p, '_> {
         &mut self,
         path: &Path<'_>,
         keyword: &'static str,
-        message: &mut dyn FnMut(&mut Message) -> fmt::Result,
+        message: &mut dyn FnMut(&mut Message) -> Result<(), EncodeError>,
     ) -> Flow {
         if self.quiet == 0 {
             self.record(ViolationKind::Invalid, keyword, path, message);
@@ -211,9 +212,17 @@ impl<'p> Eval<'p, '_> {
         let keyword = if budget { "$budget" } else { "$depth" };
         self.record(kind, keyword, path, &mut |m| {
             if budget {
-                write!(m, "budget of {steps} steps exceeded")
+                m.write(&[
+                    Text("budget of "),
+                    Dec(steps as u64),
+                    Text(" steps exceeded"),
+                ])
             } else {
-                write!(m, "evaluation deeper than {depth} levels")
+                m.write(&[
+                    Text("evaluation deeper than "),
+                    Dec(depth as u64),
+                    Text(" levels"),
+                ])
             }
         });
         Err(Stop::Abort)
@@ -444,7 +453,7 @@ impl<'p> Eval<'p, '_> {
                 Op::Not(n) => {
                     if self.test(n, inst, path)? {
                         self.fail(path, "not", &mut |m| {
-                            write!(m, "{} must not match \"not\"", Brief(inst))
+                            m.write(&[Of(&Brief(inst)), Text(" must not match \"not\"")])
                         })?;
                     }
                 }

@@ -3,11 +3,11 @@
 
 use super::display::Brief;
 use super::{Eval, Flow, Path};
+use crate::json::Piece::{Of, Text};
 use crate::json::Value;
 use crate::schema::number::{cmp_lexemes, lexeme_is_multiple_of};
 use crate::schema::program::{Op, Str};
 use core::cmp::Ordering;
-use core::fmt::Write;
 
 impl Eval<'_, '_> {
     #[inline(never)]
@@ -44,7 +44,13 @@ impl Eval<'_, '_> {
             return Ok(());
         }
         self.fail(path, keyword, &mut |m| {
-            write!(m, "{} is {rel} {limit_text}", Brief(inst))
+            m.write(&[
+                Of(&Brief(inst)),
+                Text(" is "),
+                Text(rel),
+                Text(" "),
+                Text(limit_text),
+            ])
         })
     }
 }

@@ -5,9 +5,9 @@ use super::display::Quoted;
 use super::string::{pattern_hit, regex_block, regex_search, NO_REGEX};
 use super::types_const_enum::type_matches;
 use super::{payload, skip, Eval, Flow, Path, Stop, REQUIRED_BATCH};
+use crate::json::Piece::{Dec, Of, Text};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::program::{Op, Str, NONE};
-use core::fmt::Write;
 
 /// A member name as the validator compares it: its string value, the text between the
 /// quotes, and whether that text has escapes (found with a plain byte loop: names are short).
@@ -97,12 +97,20 @@ impl Eval<'_, '_> {
                     let n = usize::try_from(n).unwrap_or(usize::MAX);
                     if min && len < n {
                         return self.fail(path, "minProperties", &mut |m| {
-                            write!(m, "{len} properties, fewer than minProperties {n}")
+                            m.write(&[
+                                Dec(len as u64),
+                                Text(" properties, fewer than minProperties "),
+                                Dec(n as u64),
+                            ])
                         });
                     }
                     if !min && len > n {
                         return self.fail(path, "maxProperties", &mut |m| {
-                            write!(m, "more than maxProperties {n} properties")
+                            m.write(&[
+                                Text("more than maxProperties "),
+                                Dec(n as u64),
+                                Text(" properties"),
+                            ])
                         });
                     }
                 }
@@ -115,7 +123,13 @@ impl Eval<'_, '_> {
                             if inst.get(self.text(s)).is_none() {
                                 let (t, name) = (self.text(trigger), self.text(s));
                                 return self.fail(path, "dependentRequired", &mut |m| {
-                                    write!(m, "\"{t}\" requires property \"{name}\"")
+                                    m.write(&[
+                                        Text("\""),
+                                        Text(t),
+                                        Text("\" requires property \""),
+                                        Text(name),
+                                        Text("\""),
+                                    ])
                                 });
                             }
                         }
@@ -284,7 +298,7 @@ impl Eval<'_, '_> {
             _ => "",
         };
         self.fail(path, "required", &mut |m| {
-            write!(m, "missing required property \"{name}\"")
+            m.write(&[Text("missing required property \""), Text(name), Text("\"")])
         })
     }
 
@@ -300,7 +314,13 @@ impl Eval<'_, '_> {
     ) -> Flow {
         match self.prog.node(node) {
             [Op::False] => self.fail(object, keyword, &mut |m| {
-                write!(m, "property {} not allowed ({keyword})", Quoted(key))
+                m.write(&[
+                    Text("property "),
+                    Of(&Quoted(key)),
+                    Text(" not allowed ("),
+                    Text(keyword),
+                    Text(")"),
+                ])
             }),
             // A lone `type` that holds needs no evaluation frame (a failing one is reported
             // by `eval` as usual).
@@ -318,7 +338,11 @@ impl Eval<'_, '_> {
             self.step(path)?;
             if !self.test(node, key, path)? {
                 return self.fail(path, "propertyNames", &mut |m| {
-                    write!(m, "name {} fails propertyNames", Quoted(key))
+                    m.write(&[
+                        Text("name "),
+                        Of(&Quoted(key)),
+                        Text(" fails propertyNames"),
+                    ])
                 });
             }
         }

@@ -3,11 +3,11 @@
 
 use super::display::Brief;
 use super::{skip, Eval, Flow, Path};
+use crate::json::Piece::{Dec, Of, Text};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::program::Op;
 #[cfg(feature = "pattern")]
 use crate::schema::regex;
-use core::fmt::Write;
 
 /// Most bytes of JSON text one code point takes inside a string: a surrogate pair escape
 /// (`\uD83D\uDE00`). A UTF-8 sequence takes 1 to 4, other escapes 2 or 6.
@@ -100,12 +100,22 @@ impl Eval<'_, '_> {
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 if min && !has_min_chars(inst, n) {
                     return self.fail(path, "minLength", &mut |m| {
-                        write!(m, "{} is shorter than {n} characters", Brief(inst))
+                        m.write(&[
+                            Of(&Brief(inst)),
+                            Text(" is shorter than "),
+                            Dec(n as u64),
+                            Text(" characters"),
+                        ])
                     });
                 }
                 if !min && !has_max_chars(inst, n) {
                     return self.fail(path, "maxLength", &mut |m| {
-                        write!(m, "{} is longer than {n} characters", Brief(inst))
+                        m.write(&[
+                            Of(&Brief(inst)),
+                            Text(" is longer than "),
+                            Dec(n as u64),
+                            Text(" characters"),
+                        ])
                     });
                 }
             }
@@ -117,7 +127,7 @@ impl Eval<'_, '_> {
                         Some(false) => {
                             let source = self.text(s);
                             return self.fail(path, "pattern", &mut |m| {
-                                write!(m, "{} does not match {source}", Brief(inst))
+                                m.write(&[Of(&Brief(inst)), Text(" does not match "), Text(source)])
                             });
                         }
                         None => return self.fail(path, "pattern", &mut |m| m.write_str(NO_REGEX)),

@@ -3,11 +3,11 @@
 
 use super::display::{Brief, TypeNames};
 use super::{payload, Eval, Flow, Path, Stop};
+use crate::json::Piece::{Of, Text};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::number::{cmp_lexemes, lexeme_is_integer};
 use crate::schema::program::{types, Op};
 use core::cmp::Ordering;
-use core::fmt::Write;
 
 pub(super) fn type_matches(mask: u8, inst: Value<'_>) -> bool {
     let bit = match inst.kind() {
@@ -39,7 +39,11 @@ impl Eval<'_, '_> {
     pub(super) fn type_keyword(&mut self, mask: u8, inst: Value<'_>, path: &Path<'_>) -> Flow {
         if !type_matches(mask, inst) {
             return self.fail(path, "type", &mut |m| {
-                write!(m, "{} is not of type {}", Brief(inst), TypeNames(mask))
+                m.write(&[
+                    Of(&Brief(inst)),
+                    Text(" is not of type "),
+                    Of(&TypeNames(mask)),
+                ])
             });
         }
         Ok(())
@@ -68,7 +72,7 @@ impl Eval<'_, '_> {
                 let c = self.value(s);
                 if !self.equal(inst, c, path)? {
                     return self.fail(path, "const", &mut |m| {
-                        write!(m, "{} is not the const {}", Brief(inst), Brief(c))
+                        m.write(&[Of(&Brief(inst)), Text(" is not the const "), Of(&Brief(c))])
                     });
                 }
             }
@@ -76,7 +80,7 @@ impl Eval<'_, '_> {
                 let values = payload(ops, i, k);
                 if !self.in_enum(inst, values, path)? {
                     return self.fail(path, "enum", &mut |m| {
-                        write!(m, "{} is not one of the enum values", Brief(inst))
+                        m.write(&[Of(&Brief(inst)), Text(" is not one of the enum values")])
                     });
                 }
             }
