@@ -9,12 +9,10 @@
 //! scratch of [`DEFAULT_SCRATCH`] bytes, or `#[tool(scratch = N)]`), runs the method, and writes
 //! its output as `structuredContent` and as text (a non-object wrapped as `{"result":…}` for
 //! 2025 peers); the engine then checks it against the output program. An `Err(e)` of a fallible
-//! tool becomes an `isError` result with `e`'s `Display` text.
+//! tool becomes an `isError` result with `e`'s message (`e: ToolFailure`, as for handlers).
 //!
 //! Tools whose results need more content blocks than the structured value keep using
 //! [`Handler`](super::Handler) or [`AsyncHandler`](super::AsyncHandler) directly.
-
-use core::fmt;
 
 use serde::de::Deserialize;
 use serde::Serialize;
@@ -22,7 +20,9 @@ use serde::Serialize;
 use crate::schema::__private::Op;
 use crate::schema::{McpSchema, Program};
 
-use super::{Config, DefinitionError, Done, Output, Server, ServerInfo, Tool, ToolSchemas};
+use super::{
+    Config, DefinitionError, Done, Output, Server, ServerInfo, Tool, ToolFailure, ToolSchemas,
+};
 
 /// Bytes of stack a typed tool gets to decode the escaped strings of its arguments (strings
 /// without escapes are borrowed from the request and take none). A call whose escaped strings
@@ -110,11 +110,13 @@ pub const fn programs_no_arguments<O: ToolOutput>() -> ToolSchemas<'static> {
 }
 
 /// Writes a fallible tool's outcome: `Ok` as structured output, `Err(e)` as an `isError`
-/// result whose text is `e`'s `Display`.
-pub fn reply<T: Serialize, E: fmt::Display>(out: Output<'_>, outcome: Result<T, E>) -> Done {
+/// result whose text is `e`'s message ([`ToolFailure`]: for [`ToolError`](super::ToolError)
+/// and `&str` written without `core::fmt`; any `Display` type opts in with an empty
+/// `impl ToolFailure for MyError {}`).
+pub fn reply<T: Serialize, E: ToolFailure>(out: Output<'_>, outcome: Result<T, E>) -> Done {
     match outcome {
         Ok(value) => out.structured(&value),
-        Err(e) => out.error_fmt(format_args!("{e}")),
+        Err(e) => out.failure(&e),
     }
 }
 
