@@ -400,6 +400,25 @@ mod tests {
     }
 
     #[test]
+    fn led_names_are_read_with_or_without_escapes() {
+        let mut server = test_server();
+        let requests = call(1, "set_led", r#"{"led":"red","brightness":1}"#)
+            + &call(2, "set_led", r#"{"led":"gr\u0065en","brightness":2}"#)
+            + &call(3, "set_led", r#"{"brightness":3,"led":"\u0062lue"}"#);
+        let answers = test_support::serve(&mut server, &requests);
+        let level = |led: &str, brightness: u8| {
+            std::format!(
+                r#""structuredContent":{{"led":"{led}","brightness":{brightness},"previous":0}}"#
+            )
+        };
+        let got = lines(&answers);
+        assert_eq!(got.len(), 3, "{answers}");
+        for (line, (led, brightness)) in got.iter().zip([("red", 1), ("green", 2), ("blue", 3)]) {
+            assert!(line.contains(&level(led, brightness)), "{line}");
+        }
+    }
+
+    #[test]
     fn refused_arguments_never_reach_a_tool() {
         let mut server = test_server();
         let requests = call(1, "read_temperature", r#"{"sensor":2}"#)
