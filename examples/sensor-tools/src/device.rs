@@ -17,14 +17,15 @@ use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
+use crate::hundredths;
 use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature};
 
 /// Number of tools (`Device<B>` is a `Toolbox<TOOL_COUNT>`).
 pub const TOOL_COUNT: usize = 5;
 
-/// Normal range of each temperature sensor, °C: `sample_temperature` logs a `warning` for a
-/// reading outside it.
-const NORMAL_RANGE: [(f32, f32); 2] = [(35.0, 37.5), (19.0, 23.0)];
+/// Normal range of each temperature sensor, hundredths of a degree (35.0 to 37.5 °C and 19.0 to
+/// 23.0 °C): `sample_temperature` logs a `warning` for a reading outside it.
+const NORMAL_RANGE: [(i32, i32); 2] = [(3500, 3750), (1900, 2300)];
 
 // The argument types: doc comments on fields become the `description`s of `tools/list`; notes for
 // readers are plain comments. Every `inputSchema` is closed (`additionalProperties: false`, the
@@ -218,22 +219,24 @@ impl<B: Board> Device<B> {
         };
         cx.log(LogLevel::Info, Some("sample_temperature"), &start)
             .await;
+        // In hundredths (integers: no soft-float arithmetic, see crate::hundredths), converted
+        // to `f32` for the messages and the result.
         let (low, high) = NORMAL_RANGE[sensor_id.index()];
-        let (mut sum, mut min, mut max) = (0.0f32, f32::MAX, f32::MIN);
+        let (mut sum, mut min, mut max) = (0i32, i32::MAX, i32::MIN);
         for i in 1..=samples {
             if i > 1 {
                 B::sleep_ms(u64::from(interval_ms)).await;
             }
-            let value = self.sensors.temperature(sensor_id).value;
+            let (value, _) = self.sensors.temperature_hundredths(sensor_id);
             sum += value;
             min = min.min(value);
             max = max.max(value);
             if !(low..=high).contains(&value) {
                 let warning = OutOfRange {
                     sample: i,
-                    value,
-                    low,
-                    high,
+                    value: hundredths::to_f32(value),
+                    low: hundredths::to_f32(low),
+                    high: hundredths::to_f32(high),
                 };
                 cx.log(LogLevel::Warning, Some("sample_temperature"), &warning)
                     .await;
@@ -241,11 +244,14 @@ impl<B: Board> Device<B> {
             cx.progress(u32::from(i), Some(u32::from(samples)), None)
                 .await;
         }
+        // The mean in hundredths, rounded half up (the readings are positive); `samples` is at
+        // least 1 (the input schema's minimum).
+        let n = i32::from(samples.max(1));
+        let average = (2 * sum + n).div_euclid(2 * n);
         Sampled {
-            // Rounded to hundredths, as the readings are.
-            average: ((sum / f32::from(samples)) * 100.0 + 0.5) as i32 as f32 / 100.0,
-            min,
-            max,
+            average: hundredths::to_f32(average),
+            min: hundredths::to_f32(min),
+            max: hundredths::to_f32(max),
             samples,
             sensor_id,
         }

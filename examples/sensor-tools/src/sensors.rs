@@ -8,6 +8,8 @@
 use embedded_mcp::McpSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::hundredths;
+
 /// `sin(2πk/32)`, in thousandths.
 const SINE: [i32; 32] = [
     0, 195, 383, 556, 707, 831, 924, 981, 1000, 981, 924, 831, 707, 556, 383, 195, 0, -195, -383,
@@ -157,6 +159,18 @@ impl Sensors {
 
     /// Takes the next sample of temperature sensor `sensor`.
     pub fn temperature(&mut self, sensor_id: SensorId) -> Temperature {
+        let (hundredths, sample) = self.temperature_hundredths(sensor_id);
+        Temperature {
+            value: hundredths::to_f32(hundredths),
+            unit: Unit::Celsius,
+            sensor_id,
+            sample,
+        }
+    }
+
+    /// Takes the next sample of temperature sensor `sensor`: hundredths of a degree and the
+    /// sample number.
+    pub fn temperature_hundredths(&mut self, sensor_id: SensorId) -> (i32, u32) {
         let sensor = sensor_id.index();
         // (base, amplitude) in hundredths of a degree: a warm board, a cooler room.
         let (base, amplitude) = [(3650, 150), (2100, 300)][sensor];
@@ -164,13 +178,7 @@ impl Sensors {
         *counter = counter.wrapping_add(1).max(1);
         let sample = *counter;
         let phase = SINE[(sample % 32) as usize];
-        let hundredths = base + amplitude * phase / 1000 + self.noise(12);
-        Temperature {
-            value: hundredths as f32 / 100.0,
-            unit: Unit::Celsius,
-            sensor_id,
-            sample,
-        }
+        (base + amplitude * phase / 1000 + self.noise(12), sample)
     }
 
     /// Takes the next accelerometer sample: `[x, y, z]` in m/s² (a board tilting slowly under
@@ -181,7 +189,7 @@ impl Sensors {
         let x = SINE[step] * 200 / 1000 + self.noise(3);
         let y = SINE[(step + 8) % 32] * 100 / 1000 + self.noise(3);
         let z = 981 - x.abs() / 4 + self.noise(3);
-        Acceleration([x, y, z].map(|hundredths| hundredths as f32 / 100.0))
+        Acceleration([x, y, z].map(hundredths::to_f32))
     }
 
     /// Sets LED channel `led` to `brightness` percent; returns the new and the previous level.
