@@ -154,6 +154,13 @@ fn bytes(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The mean of `samples` readings summing to `sum` (hundredths), rounded half up (exactly: in
+/// integers). `samples` is at least 1 (the input schema's minimum); 0 counts as 1.
+fn mean(sum: i32, samples: u8) -> i32 {
+    let n = i32::from(samples.max(1));
+    (2 * sum + n).div_euclid(2 * n)
+}
+
 #[tools]
 impl<B: Board> Device<B> {
     /// Reads one temperature sensor (simulated) in degrees Celsius; every read advances the
@@ -244,12 +251,8 @@ impl<B: Board> Device<B> {
             cx.progress(u32::from(i), Some(u32::from(samples)), None)
                 .await;
         }
-        // The mean in hundredths, rounded half up (the readings are positive); `samples` is at
-        // least 1 (the input schema's minimum).
-        let n = i32::from(samples.max(1));
-        let average = (2 * sum + n).div_euclid(2 * n);
         Sampled {
-            average: hundredths::to_f32(average),
+            average: hundredths::to_f32(mean(sum, samples)),
             min: hundredths::to_f32(min),
             max: hundredths::to_f32(max),
             samples,
@@ -403,6 +406,23 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn means_are_rounded_half_up() {
+        let cases = [
+            (3, 2, 2),
+            (5, 2, 3),
+            (7, 3, 2),
+            (8, 3, 3),
+            (7468, 2, 3734),
+            (7469, 2, 3735),
+        ];
+        for (sum, samples, expected) in cases {
+            assert_eq!(mean(sum, samples), expected, "{sum} / {samples}");
+        }
+        assert_eq!(mean(-3, 2), -1, "half up also below zero");
+        assert_eq!(mean(3688, 0), 3688, "0 samples count as 1");
     }
 
     #[test]
