@@ -21,7 +21,7 @@ fn pender(_context: *mut ()) {
 pub fn run(init: impl FnOnce(Spawner)) -> ! {
     let executor: &'static raw::Executor =
         cortex_m::singleton!(: raw::Executor = raw::Executor::new(core::ptr::null_mut()))
-            .expect("executor::run called twice");
+            .unwrap_or_else(|| crate::fault::fail("executor::run called twice"));
     init(executor.spawner());
     loop {
         WORK_PENDING.store(false, Ordering::Relaxed);

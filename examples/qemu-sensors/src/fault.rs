@@ -6,6 +6,14 @@ use core::panic::PanicInfo;
 use cortex_m_rt::{exception, ExceptionFrame};
 use cortex_m_semihosting::debug;
 
+use crate::log::Hex;
+
+/// Logs "qemu-sensors: `why`" and ends the firmware (QEMU exits with status 1).
+pub fn fail(why: &str) -> ! {
+    log!("qemu-sensors: ", why);
+    exit_failure()
+}
+
 fn exit_failure() -> ! {
     debug::exit(debug::EXIT_FAILURE);
     // Only reached without a semihosting host: sleep with interrupts off.
@@ -14,27 +22,43 @@ fn exit_failure() -> ! {
     }
 }
 
+/// Logs where the panic happened and its message when that is plain text. A message with
+/// arguments is not formatted: that would link `core::fmt` (about 3 KB) for a panic the firmware
+/// never expects (the engine has no reachable panic), and the location finds it.
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     cortex_m::interrupt::disable();
-    log!("qemu-sensors: {}", info);
+    let message = info.message().as_str().unwrap_or("(message not shown: it has arguments)");
+    match info.location() {
+        Some(at) => log!(
+            "qemu-sensors: panicked at ",
+            at.file(),
+            ":",
+            at.line(),
+            ":",
+            at.column(),
+            ": ",
+            message
+        ),
+        None => log!("qemu-sensors: panicked: ", message),
+    }
     exit_failure()
 }
 
 #[exception]
 unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
-    // Only the addresses, in hex: `{:?}` of the frame would link Debug formatting (about
-    // 3 KB) for a message that is never expected.
     log!(
-        "qemu-sensors: hard fault at pc {:#010x} (lr {:#010x})",
-        frame.pc(),
-        frame.lr()
+        "qemu-sensors: hard fault at pc ",
+        Hex(frame.pc()),
+        " (lr ",
+        Hex(frame.lr()),
+        ")"
     );
     exit_failure()
 }
 
 #[exception]
 unsafe fn DefaultHandler(irqn: i16) {
-    log!("qemu-sensors: unexpected interrupt or exception {}", irqn);
+    log!("qemu-sensors: unexpected interrupt or exception ", irqn);
     exit_failure()
 }

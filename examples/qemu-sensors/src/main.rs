@@ -21,15 +21,17 @@ use cortex_m_rt::entry;
 #[entry]
 fn main() -> ! {
     // First of all: the host may already be sending (see src/uart.rs on QEMU's receive path).
-    let uart = uart::Uart0::take().expect("UART0 is taken once");
-    let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
+    let uart = uart::Uart0::take().unwrap_or_else(|| fault::fail("UART0 taken twice"));
+    let core = cortex_m::Peripherals::take()
+        .unwrap_or_else(|| fault::fail("core peripherals taken twice"));
     clock::start(core.SYST);
     // The sleep alarm (src/timer.rs), stopped until a tool waits.
     timer::start();
     let (rx, tx) = uart.split();
     // Builds the server (its schemas are static programs); logs "qemu-sensors: ready".
     let served = mcp::start(rx, tx);
-    executor::run(|spawner| {
-        spawner.spawn(mcp::mcp_task(served).expect("MCP task spawned once"));
+    executor::run(|spawner| match mcp::mcp_task(served) {
+        Ok(task) => spawner.spawn(task),
+        Err(_) => fault::fail("MCP task spawned twice"),
     })
 }

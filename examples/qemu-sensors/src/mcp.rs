@@ -11,9 +11,10 @@ use embedded_io_async::{ErrorType, Write};
 use embedded_mcp::server::ServerInfo;
 use embedded_mcp::transport::LineReader;
 use sensor_tools::device::TOOL_COUNT;
-use sensor_tools::server::{self, SensorServer, INPUT_LINE_BYTES, OUTPUT_BYTES};
+use sensor_tools::server::{self, SensorServer, SetupError, INPUT_LINE_BYTES, OUTPUT_BYTES};
 
 use crate::board::Lm3s6965;
+use crate::fault::fail;
 use crate::uart::{self, UartRx, UartTx};
 use crate::{clock, stack};
 
@@ -41,25 +42,41 @@ pub struct Served {
 pub fn start(rx: UartRx, tx: UartTx) -> Served {
     let server = match server::server::<Lm3s6965>(SERVER_INFO) {
         Ok(server) => server,
-        Err(e) => fail(format_args!("{e}")),
+        Err(SetupError::OutputBuffer { required }) => {
+            log!(
+                "qemu-sensors: output buffer of ",
+                OUTPUT_BYTES,
+                " bytes is smaller than the ",
+                required,
+                " bytes required"
+            );
+            fail("server not started")
+        }
+        Err(_) => fail("tool definitions refused (the sensor-tools tests say why)"),
     };
     let required = server.required_output_len();
     let server = cortex_m::singleton!(: McpServer = server)
-        .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
+        .unwrap_or_else(|| fail("mcp::start called twice"));
     let reader = cortex_m::singleton!(
         : LineReader<UartRx, INPUT_LINE_BYTES> = LineReader::new(rx)
     )
-    .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
+    .unwrap_or_else(|| fail("mcp::start called twice"));
     let out = cortex_m::singleton!(: [u8; OUTPUT_BYTES] = [0; OUTPUT_BYTES])
-        .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
+        .unwrap_or_else(|| fail("mcp::start called twice"));
     log!(
-        "qemu-sensors: ready, MCP on UART0: {} tools (schemas compiled at build time), output buffer {} bytes ({} required), uptime {} ms, stack peak {} of {} bytes",
+        "qemu-sensors: ready, MCP on UART0: ",
         TOOL_COUNT,
+        " tools (schemas compiled at build time), output buffer ",
         OUTPUT_BYTES,
+        " bytes (",
         required,
+        " required), uptime ",
         clock::uptime_ms(),
+        " ms, stack peak ",
         stack::peak_used(),
-        stack::size()
+        " of ",
+        stack::size(),
+        " bytes"
     );
     Served {
         server,
@@ -80,12 +97,7 @@ pub async fn mcp_task(served: Served) {
     } = served;
     // UART0 never ends and never fails (its error type is `Infallible`).
     let _ = server.serve_async(reader, &mut writer, out).await;
-    fail(format_args!("the serve loop ended"));
-}
-
-/// Logs `why` and ends the firmware (QEMU exits with status 1).
-fn fail(why: core::fmt::Arguments<'_>) -> ! {
-    panic!("{}", why)
+    fail("the serve loop ended");
 }
 
 /// UART0's transmit half, counting responses (one flush each) to log progress: after 1, 2, 4,
@@ -110,12 +122,17 @@ impl Write for CountingTx {
         self.responses = self.responses.wrapping_add(1);
         if self.responses.is_power_of_two() {
             log!(
-                "qemu-sensors: {} responses, uptime {} ms, {} RX pauses, stack peak {} of {} bytes",
+                "qemu-sensors: ",
                 self.responses,
+                " responses, uptime ",
                 clock::uptime_ms(),
+                " ms, ",
                 uart::rx_pauses(),
+                " RX pauses, stack peak ",
                 stack::peak_used(),
-                stack::size()
+                " of ",
+                stack::size(),
+                " bytes"
             );
         }
         Ok(())

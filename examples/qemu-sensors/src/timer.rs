@@ -113,7 +113,11 @@ pub async fn sleep_ms(ms: u64) {
             if now >= deadline {
                 return Poll::Ready(());
             }
-            let mut alarm = alarm.borrow_mut();
+            // Never borrowed twice: every borrow is inside this critical section and none nests.
+            // (`borrow_mut` would link a panic message formatted with `core::fmt`.)
+            let Ok(mut alarm) = alarm.try_borrow_mut() else {
+                return Poll::Pending;
+            };
             alarm.wakers.register(cx.waker());
             if alarm.deadline.is_none_or(|armed| deadline < armed) {
                 alarm.deadline = Some(deadline);
@@ -130,9 +134,10 @@ pub async fn sleep_ms(ms: u64) {
 #[unsafe(export_name = "TIMER0A")]
 extern "C" fn on_timer0a_interrupt() {
     ALARM.lock(|alarm| {
-        let mut alarm = alarm.borrow_mut();
         write_reg(reg::ICR, reg::INT_TATO);
-        alarm.deadline = None;
-        alarm.wakers.wake();
+        if let Ok(mut alarm) = alarm.try_borrow_mut() {
+            alarm.deadline = None;
+            alarm.wakers.wake();
+        }
     });
 }

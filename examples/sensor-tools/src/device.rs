@@ -17,14 +17,15 @@ use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
+use crate::hundredths;
 use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature};
 
 /// Number of tools (`Device<B>` is a `Toolbox<TOOL_COUNT>`).
 pub const TOOL_COUNT: usize = 5;
 
-/// Normal range of each temperature sensor, °C: `sample_temperature` logs a `warning` for a
-/// reading outside it.
-const NORMAL_RANGE: [(f32, f32); 2] = [(35.0, 37.5), (19.0, 23.0)];
+/// Normal range of each temperature sensor, hundredths of a degree (35.0 to 37.5 °C and 19.0 to
+/// 23.0 °C): `sample_temperature` logs a `warning` for a reading outside it.
+const NORMAL_RANGE: [(i32, i32); 2] = [(3500, 3750), (1900, 2300)];
 
 // The argument types: doc comments on fields become the `description`s of `tools/list`; notes for
 // readers are plain comments. Every `inputSchema` is closed (`additionalProperties: false`, the
@@ -153,6 +154,13 @@ fn bytes(n: usize) -> u32 {
     u32::try_from(n).unwrap_or(u32::MAX)
 }
 
+/// The mean of `samples` readings summing to `sum` (hundredths), rounded half up (exactly: in
+/// integers). `samples` is at least 1 (the input schema's minimum); 0 counts as 1.
+fn mean(sum: i32, samples: u8) -> i32 {
+    let n = i32::from(samples.max(1));
+    (2 * sum + n).div_euclid(2 * n)
+}
+
 #[tools]
 impl<B: Board> Device<B> {
     /// Reads one temperature sensor (simulated) in degrees Celsius; every read advances the
@@ -218,22 +226,24 @@ impl<B: Board> Device<B> {
         };
         cx.log(LogLevel::Info, Some("sample_temperature"), &start)
             .await;
+        // In hundredths (integers: no soft-float arithmetic, see crate::hundredths), converted
+        // to `f32` for the messages and the result.
         let (low, high) = NORMAL_RANGE[sensor_id.index()];
-        let (mut sum, mut min, mut max) = (0.0f32, f32::MAX, f32::MIN);
+        let (mut sum, mut min, mut max) = (0i32, i32::MAX, i32::MIN);
         for i in 1..=samples {
             if i > 1 {
                 B::sleep_ms(u64::from(interval_ms)).await;
             }
-            let value = self.sensors.temperature(sensor_id).value;
+            let (value, _) = self.sensors.temperature_hundredths(sensor_id);
             sum += value;
             min = min.min(value);
             max = max.max(value);
             if !(low..=high).contains(&value) {
                 let warning = OutOfRange {
                     sample: i,
-                    value,
-                    low,
-                    high,
+                    value: hundredths::to_f32(value),
+                    low: hundredths::to_f32(low),
+                    high: hundredths::to_f32(high),
                 };
                 cx.log(LogLevel::Warning, Some("sample_temperature"), &warning)
                     .await;
@@ -242,10 +252,9 @@ impl<B: Board> Device<B> {
                 .await;
         }
         Sampled {
-            // Rounded to hundredths, as the readings are.
-            average: ((sum / f32::from(samples)) * 100.0 + 0.5) as i32 as f32 / 100.0,
-            min,
-            max,
+            average: hundredths::to_f32(mean(sum, samples)),
+            min: hundredths::to_f32(min),
+            max: hundredths::to_f32(max),
             samples,
             sensor_id,
         }
@@ -397,6 +406,42 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn means_are_rounded_half_up() {
+        let cases = [
+            (3, 2, 2),
+            (5, 2, 3),
+            (7, 3, 2),
+            (8, 3, 3),
+            (7468, 2, 3734),
+            (7469, 2, 3735),
+        ];
+        for (sum, samples, expected) in cases {
+            assert_eq!(mean(sum, samples), expected, "{sum} / {samples}");
+        }
+        assert_eq!(mean(-3, 2), -1, "half up also below zero");
+        assert_eq!(mean(3688, 0), 3688, "0 samples count as 1");
+    }
+
+    #[test]
+    fn led_names_are_read_with_or_without_escapes() {
+        let mut server = test_server();
+        let requests = call(1, "set_led", r#"{"led":"red","brightness":1}"#)
+            + &call(2, "set_led", r#"{"led":"gr\u0065en","brightness":2}"#)
+            + &call(3, "set_led", r#"{"brightness":3,"led":"\u0062lue"}"#);
+        let answers = test_support::serve(&mut server, &requests);
+        let level = |led: &str, brightness: u8| {
+            std::format!(
+                r#""structuredContent":{{"led":"{led}","brightness":{brightness},"previous":0}}"#
+            )
+        };
+        let got = lines(&answers);
+        assert_eq!(got.len(), 3, "{answers}");
+        for (line, (led, brightness)) in got.iter().zip([("red", 1), ("green", 2), ("blue", 3)]) {
+            assert!(line.contains(&level(led, brightness)), "{line}");
+        }
     }
 
     #[test]

@@ -13,6 +13,7 @@
 pub mod board;
 pub mod chip;
 pub mod device;
+mod hundredths;
 pub mod rx_ring;
 mod sensors;
 pub mod server;

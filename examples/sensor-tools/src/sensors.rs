@@ -8,6 +8,8 @@
 use embedded_mcp::McpSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::hundredths;
+
 /// `sin(2πk/32)`, in thousandths.
 const SINE: [i32; 32] = [
     0, 195, 383, 556, 707, 831, 924, 981, 1000, 981, 924, 831, 707, 556, 383, 195, 0, -195, -383,
@@ -56,7 +58,7 @@ pub enum Unit {
 }
 
 // An LED channel, by name (`set_led`'s `led`).
-#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(McpSchema, Serialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Led {
     /// The red channel.
@@ -101,6 +103,29 @@ pub struct LedLevel {
     pub previous: u8,
 }
 
+// Read by name as a string. (serde's derive for an enum goes through an enum visitor and a
+// variant identifier; this is the same mapping in less flash.)
+impl<'de> Deserialize<'de> for Led {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Name;
+        impl serde::de::Visitor<'_> for Name {
+            type Value = Led;
+            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+                f.write_str("red, green or blue")
+            }
+            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Led, E> {
+                match name {
+                    "red" => Ok(Led::Red),
+                    "green" => Ok(Led::Green),
+                    "blue" => Ok(Led::Blue),
+                    _ => Err(E::unknown_variant(name, &["red", "green", "blue"])),
+                }
+            }
+        }
+        deserializer.deserialize_str(Name)
+    }
+}
+
 /// The simulated hardware: generator state, sample counters and LED levels.
 #[derive(Debug)]
 pub struct Sensors {
@@ -134,6 +159,18 @@ impl Sensors {
 
     /// Takes the next sample of temperature sensor `sensor`.
     pub fn temperature(&mut self, sensor_id: SensorId) -> Temperature {
+        let (hundredths, sample) = self.temperature_hundredths(sensor_id);
+        Temperature {
+            value: hundredths::to_f32(hundredths),
+            unit: Unit::Celsius,
+            sensor_id,
+            sample,
+        }
+    }
+
+    /// Takes the next sample of temperature sensor `sensor`: hundredths of a degree and the
+    /// sample number.
+    pub fn temperature_hundredths(&mut self, sensor_id: SensorId) -> (i32, u32) {
         let sensor = sensor_id.index();
         // (base, amplitude) in hundredths of a degree: a warm board, a cooler room.
         let (base, amplitude) = [(3650, 150), (2100, 300)][sensor];
@@ -141,13 +178,7 @@ impl Sensors {
         *counter = counter.wrapping_add(1).max(1);
         let sample = *counter;
         let phase = SINE[(sample % 32) as usize];
-        let hundredths = base + amplitude * phase / 1000 + self.noise(12);
-        Temperature {
-            value: hundredths as f32 / 100.0,
-            unit: Unit::Celsius,
-            sensor_id,
-            sample,
-        }
+        (base + amplitude * phase / 1000 + self.noise(12), sample)
     }
 
     /// Takes the next accelerometer sample: `[x, y, z]` in m/s² (a board tilting slowly under
@@ -158,7 +189,7 @@ impl Sensors {
         let x = SINE[step] * 200 / 1000 + self.noise(3);
         let y = SINE[(step + 8) % 32] * 100 / 1000 + self.noise(3);
         let z = 981 - x.abs() / 4 + self.noise(3);
-        Acceleration([x, y, z].map(|hundredths| hundredths as f32 / 100.0))
+        Acceleration([x, y, z].map(hundredths::to_f32))
     }
 
     /// Sets LED channel `led` to `brightness` percent; returns the new and the previous level.
