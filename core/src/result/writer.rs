@@ -34,13 +34,36 @@ impl<T: Serialize + ?Sized> Payload for Ser<'_, T> {
     }
 
     fn is_object(&self) -> Result<bool, EncodeError> {
-        let mut probe = FirstByte(None);
         // Below 64 bits through `dyn Sink`, like `with_payload`: the same serializer copy.
         #[cfg(not(target_pointer_width = "64"))]
-        let result = json::to_sink(self.0, &mut probe as &mut dyn Sink);
+        return probe_is_object(&mut |probe| json::to_sink(self.0, probe));
         #[cfg(target_pointer_width = "64")]
-        let result = json::to_sink(self.0, &mut probe);
-        match (probe.0, result) {
+        {
+            let mut probe = FirstByte(None);
+            let result = json::to_sink(self.0, &mut probe);
+            probe.verdict(result)
+        }
+    }
+}
+
+/// Below 64 bits: whether what `write` writes first is `{`, one copy for every payload type.
+#[cfg(not(target_pointer_width = "64"))]
+#[inline(never)]
+fn probe_is_object(
+    write: &mut dyn FnMut(&mut dyn Sink) -> Result<(), EncodeError>,
+) -> Result<bool, EncodeError> {
+    let mut probe = FirstByte(None);
+    let result = write(&mut probe);
+    probe.verdict(result)
+}
+
+/// Records the first byte written, then stops the serializer (with [`EncodeError::Sink`]).
+struct FirstByte(Option<u8>);
+
+impl FirstByte {
+    /// Whether the value written was an object, given the writer's result.
+    fn verdict(self, result: Result<(), EncodeError>) -> Result<bool, EncodeError> {
+        match (self.0, result) {
             (Some(first), _) => Ok(first == b'{'),
             (None, Err(e)) => Err(e),
             // A `Serialize` impl that wrote nothing would leave `"structuredContent":` empty.
@@ -48,9 +71,6 @@ impl<T: Serialize + ?Sized> Payload for Ser<'_, T> {
         }
     }
 }
-
-/// Records the first byte written, then stops the serializer (with [`EncodeError::Sink`]).
-struct FirstByte(Option<u8>);
 
 impl Sink for FirstByte {
     fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
