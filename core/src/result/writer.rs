@@ -323,7 +323,14 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
     pub fn text_of(&mut self, text: &dyn Describe) -> Result<(), EncodeError> {
         self.open_block()?;
         self.sink.put(b"{\"type\":\"text\",\"text\":\"")?;
-        text.describe(&mut EscapingSink::new(&mut *self.sink))?;
+        // Below 64 bits through `dyn Sink`: the escaping adapter of the structured part.
+        #[cfg(not(target_pointer_width = "64"))]
+        let mut inner: &mut S = &mut *self.sink;
+        #[cfg(not(target_pointer_width = "64"))]
+        let inner: &mut dyn Sink = &mut inner;
+        #[cfg(target_pointer_width = "64")]
+        let inner = &mut *self.sink;
+        text.describe(&mut EscapingSink::new(inner))?;
         self.sink.put(b"\"}")
     }
 
