@@ -59,11 +59,12 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
         let step = match first {
             b'\\' => match rest.get(1) {
                 Some(b'u') => {
-                    let high = rest
-                        .get(2..6)
-                        .and_then(|h| core::str::from_utf8(h).ok())
-                        .and_then(|h| u16::from_str_radix(h, 16).ok())
-                        .is_some_and(|u| (0xD800..0xDC00).contains(&u));
+                    // A high surrogate, `\uD800` to `\uDBFF` (the body is checked JSON text:
+                    // four hex digits follow every `\u`).
+                    let high = matches!(
+                        rest.get(2..4),
+                        Some([b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B'])
+                    );
                     if high {
                         12
                     } else {
@@ -159,6 +160,10 @@ mod tests {
         assert_eq!(truncate_escaped("a\\u00e9b", 6), "a");
         assert_eq!(truncate_escaped("a\\u00e9b", 7), "a\\u00e9");
         assert_eq!(truncate_escaped("a\\ud83d\\ude00", 12), "a");
+        assert_eq!(truncate_escaped("a\\uD83D\\uDE00", 12), "a");
+        assert_eq!(truncate_escaped("a\\uD83D\\uDE00", 13), "a\\uD83D\\uDE00");
+        assert_eq!(truncate_escaped("a\\uDC00b\\n", 7), "a\\uDC00");
+        assert_eq!(truncate_escaped("a\\uD7FFb\\n", 7), "a\\uD7FF");
         assert_eq!(truncate_escaped("aé", 2), "a");
         let long = "9".repeat(100);
         assert_eq!(

@@ -34,13 +34,36 @@ impl<T: Serialize + ?Sized> Payload for Ser<'_, T> {
     }
 
     fn is_object(&self) -> Result<bool, EncodeError> {
-        let mut probe = FirstByte(None);
         // Below 64 bits through `dyn Sink`, like `with_payload`: the same serializer copy.
         #[cfg(not(target_pointer_width = "64"))]
-        let result = json::to_sink(self.0, &mut probe as &mut dyn Sink);
+        return probe_is_object(&mut |probe| json::to_sink(self.0, probe));
         #[cfg(target_pointer_width = "64")]
-        let result = json::to_sink(self.0, &mut probe);
-        match (probe.0, result) {
+        {
+            let mut probe = FirstByte(None);
+            let result = json::to_sink(self.0, &mut probe);
+            probe.verdict(result)
+        }
+    }
+}
+
+/// Below 64 bits: whether what `write` writes first is `{`, one copy for every payload type.
+#[cfg(not(target_pointer_width = "64"))]
+#[inline(never)]
+fn probe_is_object(
+    write: &mut dyn FnMut(&mut dyn Sink) -> Result<(), EncodeError>,
+) -> Result<bool, EncodeError> {
+    let mut probe = FirstByte(None);
+    let result = write(&mut probe);
+    probe.verdict(result)
+}
+
+/// Records the first byte written, then stops the serializer (with [`EncodeError::Sink`]).
+struct FirstByte(Option<u8>);
+
+impl FirstByte {
+    /// Whether the value written was an object, given the writer's result.
+    fn verdict(self, result: Result<(), EncodeError>) -> Result<bool, EncodeError> {
+        match (self.0, result) {
             (Some(first), _) => Ok(first == b'{'),
             (None, Err(e)) => Err(e),
             // A `Serialize` impl that wrote nothing would leave `"structuredContent":` empty.
@@ -48,9 +71,6 @@ impl<T: Serialize + ?Sized> Payload for Ser<'_, T> {
         }
     }
 }
-
-/// Records the first byte written, then stops the serializer (with [`EncodeError::Sink`]).
-struct FirstByte(Option<u8>);
 
 impl Sink for FirstByte {
     fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
@@ -91,6 +111,70 @@ fn write_payload<P: Payload + ?Sized, S: Sink + ?Sized>(
         sink.put_byte(b'}')?;
     }
     Ok(())
+}
+
+/// A [`Payload`] behind a pointer, for the one `dyn` copy of [`write_structured`].
+#[cfg(not(target_pointer_width = "64"))]
+trait DynPayload {
+    fn write_dyn(&self, sink: &mut dyn Sink) -> Result<(), EncodeError>;
+    fn is_object_dyn(&self) -> Result<bool, EncodeError>;
+}
+
+#[cfg(not(target_pointer_width = "64"))]
+impl<P: Payload + ?Sized> DynPayload for &P {
+    fn write_dyn(&self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
+        self.write(sink)
+    }
+    fn is_object_dyn(&self) -> Result<bool, EncodeError> {
+        self.is_object()
+    }
+}
+
+#[cfg(not(target_pointer_width = "64"))]
+impl Payload for dyn DynPayload + '_ {
+    fn write<S: Sink + ?Sized>(&self, mut sink: &mut S) -> Result<(), EncodeError> {
+        let sink: &mut dyn Sink = &mut sink;
+        self.write_dyn(sink)
+    }
+    fn is_object(&self) -> Result<bool, EncodeError> {
+        self.is_object_dyn()
+    }
+}
+
+/// Below 64 bits: the structured part, one copy for every sink and payload.
+#[cfg(not(target_pointer_width = "64"))]
+#[inline(never)]
+fn write_structured(
+    sink: &mut dyn Sink,
+    payload: &dyn DynPayload,
+    era: Era,
+) -> Result<(), EncodeError> {
+    structured_into(sink, payload, era)
+}
+
+/// On 64-bit hosts: the structured part, inlined for each sink and payload.
+#[cfg(target_pointer_width = "64")]
+fn write_structured<P: Payload + ?Sized, S: Sink + ?Sized>(
+    sink: &mut S,
+    payload: &P,
+    era: Era,
+) -> Result<(), EncodeError> {
+    structured_into(sink, payload, era)
+}
+
+/// `"structuredContent":` the payload, then the text block holding its escaped copy (the
+/// payload is written twice: a sink cannot be read back).
+fn structured_into<P: Payload + ?Sized, S: Sink + ?Sized>(
+    sink: &mut S,
+    payload: &P,
+    era: Era,
+) -> Result<(), EncodeError> {
+    let wrap = era == Era::Legacy && !payload.is_object()?;
+    sink.put(STRUCTURED_HEAD)?;
+    write_payload(sink, payload, wrap)?;
+    sink.put(TEXT_BLOCK_HEAD)?;
+    write_payload(&mut EscapingSink::new(&mut *sink), payload, wrap)?;
+    sink.put(b"\"}")
 }
 
 /// Where the writer is in the result object.
@@ -174,24 +258,18 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
         era: Era,
         payload: &P,
     ) -> Result<Self, EncodeError> {
-        let wrap = era == Era::Legacy && !payload.is_object()?;
-        sink.put(STRUCTURED_HEAD)?;
-        // Below 64 bits (microcontrollers), one copy of the serializer for both writes, through
-        // `dyn Sink` (`&mut S` is a sized sink): flash first (a copy per sink type was about
-        // 0.7 KB per result type on a Cortex-M3). On 64-bit hosts, inlined for each sink.
+        // Below 64 bits (microcontrollers), one copy of the whole structured part for every
+        // sink and payload type, through `dyn Sink` and `dyn DynPayload` (`&mut S` is a sized
+        // sink, `&P` a sized payload): flash first (a copy per sink type was about 0.7 KB per
+        // result type on a Cortex-M3, and one per payload type about 100 bytes). On 64-bit
+        // hosts, inlined for each sink and payload.
         #[cfg(not(target_pointer_width = "64"))]
-        let mut plain: &mut S = &mut *sink;
-        #[cfg(not(target_pointer_width = "64"))]
-        let plain: &mut dyn Sink = &mut plain;
+        {
+            let mut plain: &mut S = &mut *sink;
+            write_structured(&mut plain, &payload, era)?;
+        }
         #[cfg(target_pointer_width = "64")]
-        let plain = &mut *sink;
-        write_payload(plain, payload, wrap)?;
-        plain.put(TEXT_BLOCK_HEAD)?;
-        let escaping = &mut EscapingSink::new(&mut *plain);
-        #[cfg(not(target_pointer_width = "64"))]
-        let escaping: &mut dyn Sink = escaping;
-        write_payload(escaping, payload, wrap)?;
-        sink.put(b"\"}")?;
+        write_structured(&mut *sink, payload, era)?;
         Ok(Self {
             sink,
             era,
@@ -245,7 +323,14 @@ impl<'s, S: Sink + ?Sized> ResultWriter<'s, S> {
     pub fn text_of(&mut self, text: &dyn Describe) -> Result<(), EncodeError> {
         self.open_block()?;
         self.sink.put(b"{\"type\":\"text\",\"text\":\"")?;
-        text.describe(&mut EscapingSink::new(&mut *self.sink))?;
+        // Below 64 bits through `dyn Sink`: the escaping adapter of the structured part.
+        #[cfg(not(target_pointer_width = "64"))]
+        let mut inner: &mut S = &mut *self.sink;
+        #[cfg(not(target_pointer_width = "64"))]
+        let inner: &mut dyn Sink = &mut inner;
+        #[cfg(target_pointer_width = "64")]
+        let inner = &mut *self.sink;
+        text.describe(&mut EscapingSink::new(inner))?;
         self.sink.put(b"\"}")
     }
 

@@ -13,7 +13,16 @@ pub fn write_i64<S: Sink + ?Sized>(sink: &mut S, v: i64) -> Result<(), EncodeErr
     write_i128(sink, i128::from(v))
 }
 
-pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<(), EncodeError> {
+pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, v: u128) -> Result<(), EncodeError> {
+    // As in `write_escaped`: one copy through `dyn Sink` below 64 bits.
+    #[cfg(not(target_pointer_width = "64"))]
+    let mut sink = sink;
+    #[cfg(not(target_pointer_width = "64"))]
+    let sink: &mut dyn Sink = &mut sink;
+    u128_into(sink, v)
+}
+
+fn u128_into<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<(), EncodeError> {
     // 128-bit division is a slow library call (and costs flash on small targets): values that
     // fit 64 bits, nearly all of them, are formatted with 64-bit arithmetic.
     if let Ok(small) = u64::try_from(v) {

@@ -19,18 +19,22 @@ impl Eval<'_, '_> {
                     let len = items.take(limit).count();
                     let n = usize::try_from(n).unwrap_or(usize::MAX);
                     if min && len < n {
-                        return self.fail(path, "minItems", &mut |m| {
-                            m.write(&[
+                        return self.fail_with(
+                            path,
+                            "minItems",
+                            &[
                                 Dec(len as u64),
                                 Text(" items, fewer than minItems "),
                                 Dec(n as u64),
-                            ])
-                        });
+                            ],
+                        );
                     }
                     if !min && len > n {
-                        return self.fail(path, "maxItems", &mut |m| {
-                            m.write(&[Text("more than maxItems "), Dec(n as u64), Text(" items")])
-                        });
+                        return self.fail_with(
+                            path,
+                            "maxItems",
+                            &[Text("more than maxItems "), Dec(n as u64), Text(" items")],
+                        );
                     }
                 }
             }
@@ -50,15 +54,17 @@ impl Eval<'_, '_> {
                 if self.equal(a, b, path)? {
                     // Element indices of one document: far below `usize::MAX`.
                     let j = i.wrapping_add(1).wrapping_add(j);
-                    return self.fail(path, "uniqueItems", &mut |m| {
-                        m.write(&[
+                    return self.fail_with(
+                        path,
+                        "uniqueItems",
+                        &[
                             Text("items "),
                             Dec(i as u64),
                             Text(" and "),
                             Dec(j as u64),
                             Text(" are equal (uniqueItems)"),
-                        ])
-                    });
+                        ],
+                    );
                 }
             }
             i = i.wrapping_add(1); // an element index

@@ -22,7 +22,7 @@ mod types_const_enum;
 
 use self::display::Brief;
 use crate::json::EncodeError;
-use crate::json::Piece::{Dec, Of, Text};
+use crate::json::Piece::{self, Dec, Of, Text};
 use crate::json::{Kind, Value};
 use crate::schema::error::{Message, Violation, ViolationKind};
 use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
@@ -202,6 +202,15 @@ impl<'p> Eval<'p, '_> {
             self.record(ViolationKind::Invalid, keyword, path, message);
         }
         Err(Stop::Invalid)
+    }
+
+    /// [`Eval::fail`] with the message in pieces, for the keyword checks that do not recurse
+    /// (their frames are leaves, so the pieces cost no stack per nesting level): one closure
+    /// serves all their messages.
+    #[inline(never)]
+    #[cold]
+    fn fail_with(&mut self, path: &Path<'_>, keyword: &'static str, pieces: &[Piece<'_>]) -> Flow {
+        self.fail(path, keyword, &mut |m| m.write(pieces))
     }
 
     #[inline(never)]

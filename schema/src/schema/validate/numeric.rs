@@ -43,14 +43,16 @@ impl Eval<'_, '_> {
         if ok {
             return Ok(());
         }
-        self.fail(path, keyword, &mut |m| {
-            m.write(&[
+        self.fail_with(
+            path,
+            keyword,
+            &[
                 Of(&Brief(inst)),
                 Text(" is "),
                 Text(rel),
                 Text(" "),
                 Text(limit_text),
-            ])
-        })
+            ],
+        )
     }
 }

@@ -96,22 +96,26 @@ impl Eval<'_, '_> {
                     let len = members.take(limit).count();
                     let n = usize::try_from(n).unwrap_or(usize::MAX);
                     if min && len < n {
-                        return self.fail(path, "minProperties", &mut |m| {
-                            m.write(&[
+                        return self.fail_with(
+                            path,
+                            "minProperties",
+                            &[
                                 Dec(len as u64),
                                 Text(" properties, fewer than minProperties "),
                                 Dec(n as u64),
-                            ])
-                        });
+                            ],
+                        );
                     }
                     if !min && len > n {
-                        return self.fail(path, "maxProperties", &mut |m| {
-                            m.write(&[
+                        return self.fail_with(
+                            path,
+                            "maxProperties",
+                            &[
                                 Text("more than maxProperties "),
                                 Dec(n as u64),
                                 Text(" properties"),
-                            ])
-                        });
+                            ],
+                        );
                     }
                 }
             }

@@ -99,24 +99,28 @@ impl Eval<'_, '_> {
                 let min = matches!(op, Op::MinLength(_));
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 if min && !has_min_chars(inst, n) {
-                    return self.fail(path, "minLength", &mut |m| {
-                        m.write(&[
+                    return self.fail_with(
+                        path,
+                        "minLength",
+                        &[
                             Of(&Brief(inst)),
                             Text(" is shorter than "),
                             Dec(n as u64),
                             Text(" characters"),
-                        ])
-                    });
+                        ],
+                    );
                 }
                 if !min && !has_max_chars(inst, n) {
-                    return self.fail(path, "maxLength", &mut |m| {
-                        m.write(&[
+                    return self.fail_with(
+                        path,
+                        "maxLength",
+                        &[
                             Of(&Brief(inst)),
                             Text(" is longer than "),
                             Dec(n as u64),
                             Text(" characters"),
-                        ])
-                    });
+                        ],
+                    );
                 }
             }
             Op::Pattern(s) => {
@@ -126,9 +130,11 @@ impl Eval<'_, '_> {
                         Some(true) => {}
                         Some(false) => {
                             let source = self.text(s);
-                            return self.fail(path, "pattern", &mut |m| {
-                                m.write(&[Of(&Brief(inst)), Text(" does not match "), Text(source)])
-                            });
+                            return self.fail_with(
+                                path,
+                                "pattern",
+                                &[Of(&Brief(inst)), Text(" does not match "), Text(source)],
+                            );
                         }
                         None => return self.fail(path, "pattern", &mut |m| m.write_str(NO_REGEX)),
                     }

@@ -71,17 +71,21 @@ impl Eval<'_, '_> {
             Op::Const(s) => {
                 let c = self.value(s);
                 if !self.equal(inst, c, path)? {
-                    return self.fail(path, "const", &mut |m| {
-                        m.write(&[Of(&Brief(inst)), Text(" is not the const "), Of(&Brief(c))])
-                    });
+                    return self.fail_with(
+                        path,
+                        "const",
+                        &[Of(&Brief(inst)), Text(" is not the const "), Of(&Brief(c))],
+                    );
                 }
             }
             Op::Enum(k) => {
                 let values = payload(ops, i, k);
                 if !self.in_enum(inst, values, path)? {
-                    return self.fail(path, "enum", &mut |m| {
-                        m.write(&[Of(&Brief(inst)), Text(" is not one of the enum values")])
-                    });
+                    return self.fail_with(
+                        path,
+                        "enum",
+                        &[Of(&Brief(inst)), Text(" is not one of the enum values")],
+                    );
                 }
             }
             _ => {}
