@@ -28,7 +28,10 @@ fn exit_failure() -> ! {
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     cortex_m::interrupt::disable();
-    let message = info.message().as_str().unwrap_or("(message not shown: it has arguments)");
+    let message = info
+        .message()
+        .as_str()
+        .unwrap_or("(message not shown: it has arguments)");
     match info.location() {
         Some(at) => log!(
             "qemu-sensors: panicked at ",
