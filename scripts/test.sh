@@ -14,11 +14,11 @@ root=$(pwd)
 run_start=$(date +%s)
 step() { printf '\n==> [%s s] %s\n' "$(($(date +%s) - run_start))" "$*" >&2; }
 
-# A cold run writes about 25 GB of build output (the workspace, eight firmware crates, the fuzz
+# A cold run writes about 15 GB of build output (the workspace, eight firmware crates, the fuzz
 # targets). Say so up front rather than failing later with a full disk in some build.
 free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
-if [ "${free_kb:-0}" -lt $((30 * 1024 * 1024)) ]; then
-    echo "test: warning: only $((free_kb / 1024 / 1024)) GB free here; a cold run needs about 25 GB" >&2
+if [ "${free_kb:-0}" -lt $((20 * 1024 * 1024)) ]; then
+    echo "test: warning: only $((free_kb / 1024 / 1024)) GB free here; a cold run needs about 15 GB" >&2
 fi
 
 # Firmware crates outside the workspace, each built for its own target: the RISC-V QEMU firmware
