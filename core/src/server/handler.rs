@@ -225,33 +225,25 @@ impl<'o> Output<'o> {
 
     /// A tool error whose message is `message`'s text, written in place.
     pub fn error_of(self, message: &dyn Describe) -> Done {
-        let era = self.era;
-        let mut sink = SliceSink::new(self.buf);
-        let written = (|| {
-            let mut w = ResultWriter::new(&mut sink, era);
-            w.text_of(message)?;
-            w.set_error(true);
-            w.finish()
-        })();
-        match written.and_then(|()| sink.finish()) {
-            Ok(len) => Done {
-                len,
-                structured: None,
-                is_error: true,
-                failure: None,
-            },
-            Err(e) => Done::failed(Failure::Encode(e)),
-        }
+        self.error_with(|w| w.text_of(message))
     }
 
     /// A tool error whose message is formatted in place, for example
     /// `out.error_fmt(format_args!("sensor {n} timed out"))`.
     pub fn error_fmt(self, args: fmt::Arguments<'_>) -> Done {
+        self.error_with(|w| w.text_fmt(args))
+    }
+
+    /// A tool error whose one text block `text` writes.
+    fn error_with(
+        self,
+        text: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,
+    ) -> Done {
         let era = self.era;
         let mut sink = SliceSink::new(self.buf);
         let written = (|| {
             let mut w = ResultWriter::new(&mut sink, era);
-            w.text_fmt(args)?;
+            text(&mut w)?;
             w.set_error(true);
             w.finish()
         })();
