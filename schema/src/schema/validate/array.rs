@@ -2,7 +2,7 @@
 //! `minContains`/`maxContains`) and `unevaluatedItems`.
 
 use super::types_const_enum::type_matches;
-use super::{skip, Eval, Flow, Path, Stop};
+use super::{count_limit, skip, Eval, Flow, Path, Stop, ITEMS};
 use crate::json::Piece::{Dec, Text};
 use crate::json::Value;
 use crate::schema::program::{Op, NONE};
@@ -15,27 +15,8 @@ impl Eval<'_, '_> {
             Op::MinItems(n) | Op::MaxItems(n) => {
                 if let Some(items) = inst.elements() {
                     let min = matches!(op, Op::MinItems(_));
-                    let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
-                    let len = items.take(limit).count();
-                    let n = usize::try_from(n).unwrap_or(usize::MAX);
-                    if min && len < n {
-                        return self.fail_with(
-                            path,
-                            "minItems",
-                            &[
-                                Dec(len as u64),
-                                Text(" items, fewer than minItems "),
-                                Dec(n as u64),
-                            ],
-                        );
-                    }
-                    if !min && len > n {
-                        return self.fail_with(
-                            path,
-                            "maxItems",
-                            &[Text("more than maxItems "), Dec(n as u64), Text(" items")],
-                        );
-                    }
+                    let len = items.take(count_limit(n)).count();
+                    return self.count_bound(path, min, n, len, &ITEMS);
                 }
             }
             _ => {}

@@ -159,6 +159,39 @@ fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
     ops.get(i..skip(i, k)).unwrap_or_default()
 }
 
+/// The words of a count keyword pair's messages: "2 items, fewer than minItems 3", "more than
+/// maxItems 3 items".
+pub(super) struct CountWords {
+    min: &'static str,
+    fewer: &'static str,
+    max: &'static str,
+    more: &'static str,
+    unit: &'static str,
+}
+
+/// `minItems` / `maxItems`.
+pub(super) const ITEMS: CountWords = CountWords {
+    min: "minItems",
+    fewer: " items, fewer than minItems ",
+    max: "maxItems",
+    more: "more than maxItems ",
+    unit: " items",
+};
+
+/// `minProperties` / `maxProperties`.
+pub(super) const PROPERTIES: CountWords = CountWords {
+    min: "minProperties",
+    fewer: " properties, fewer than minProperties ",
+    max: "maxProperties",
+    more: "more than maxProperties ",
+    unit: " properties",
+};
+
+/// How many items or members to count for a bound of `n`: one past it is enough to tell.
+pub(super) fn count_limit(n: u32) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1)
+}
+
 impl<'p> Eval<'p, '_> {
     fn text(&self, s: Str) -> &'p str {
         self.prog.str(s)
@@ -202,6 +235,35 @@ impl<'p> Eval<'p, '_> {
             self.record(ViolationKind::Invalid, keyword, path, message);
         }
         Err(Stop::Invalid)
+    }
+
+    /// `minItems`/`maxItems` or `minProperties`/`maxProperties` (`min` tells which) of `n`
+    /// against `len`, the count of the instance's items or members (taken up to
+    /// [`count_limit`]`(n)`).
+    fn count_bound(
+        &mut self,
+        path: &Path<'_>,
+        min: bool,
+        n: u32,
+        len: usize,
+        words: &CountWords,
+    ) -> Flow {
+        let n = usize::try_from(n).unwrap_or(usize::MAX);
+        if min && len < n {
+            return self.fail_with(
+                path,
+                words.min,
+                &[Dec(len as u64), Text(words.fewer), Dec(n as u64)],
+            );
+        }
+        if !min && len > n {
+            return self.fail_with(
+                path,
+                words.max,
+                &[Text(words.more), Dec(n as u64), Text(words.unit)],
+            );
+        }
+        Ok(())
     }
 
     /// [`Eval::fail`] with the message in pieces, for the keyword checks that do not recurse

@@ -4,8 +4,8 @@
 use super::display::Quoted;
 use super::string::{pattern_hit, regex_block, regex_search, NO_REGEX};
 use super::types_const_enum::type_matches;
-use super::{payload, skip, Eval, Flow, Path, Stop, REQUIRED_BATCH};
-use crate::json::Piece::{Dec, Of, Text};
+use super::{count_limit, payload, skip, Eval, Flow, Path, Stop, PROPERTIES, REQUIRED_BATCH};
+use crate::json::Piece::{Of, Text};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::program::{Op, Str, NONE};
 
@@ -92,31 +92,8 @@ impl Eval<'_, '_> {
             Op::MinProperties(n) | Op::MaxProperties(n) => {
                 if let Some(members) = inst.members() {
                     let min = matches!(op, Op::MinProperties(_));
-                    let limit = usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1);
-                    let len = members.take(limit).count();
-                    let n = usize::try_from(n).unwrap_or(usize::MAX);
-                    if min && len < n {
-                        return self.fail_with(
-                            path,
-                            "minProperties",
-                            &[
-                                Dec(len as u64),
-                                Text(" properties, fewer than minProperties "),
-                                Dec(n as u64),
-                            ],
-                        );
-                    }
-                    if !min && len > n {
-                        return self.fail_with(
-                            path,
-                            "maxProperties",
-                            &[
-                                Text("more than maxProperties "),
-                                Dec(n as u64),
-                                Text(" properties"),
-                            ],
-                        );
-                    }
+                    let len = members.take(count_limit(n)).count();
+                    return self.count_bound(path, min, n, len, &PROPERTIES);
                 }
             }
             Op::DependentRequired { trigger, count } => {
