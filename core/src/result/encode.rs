@@ -235,7 +235,7 @@ pub fn encode_structured_with<T: Serialize + ?Sized>(
 /// Copies `bytes` to `buf[*pos..]` and advances `pos`; `None` when they do not fit.
 fn put(buf: &mut [u8], pos: &mut usize, bytes: &[u8]) -> Option<()> {
     let end = pos.checked_add(bytes.len())?;
-    buf.get_mut(*pos..end)?.copy_from_slice(bytes);
+    json::copy_bytes(buf.get_mut(*pos..end)?, bytes);
     *pos = end;
     Some(())
 }
@@ -280,7 +280,7 @@ fn structured_in_place(
             .get_mut(start..)
             .and_then(|rest| rest.get_mut(..WRAP_HEAD.len()));
         if let Some(head) = head {
-            head.copy_from_slice(WRAP_HEAD);
+            json::copy_bytes(head, WRAP_HEAD);
         }
         if let Some(close) = buf.get_mut(close_at) {
             *close = b'}';

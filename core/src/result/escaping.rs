@@ -5,7 +5,7 @@
 //! works byte by byte, which is correct for UTF-8 because every byte of a multi-byte sequence
 //! is at least 0x80 and is copied unchanged.
 
-use crate::json::{escape_mask, plain_run, EncodeError, Sink};
+use crate::json::{self, escape_mask, plain_run, EncodeError, Sink};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -140,7 +140,7 @@ fn escape_byte(b: u8, dst: &mut [u8]) -> Option<usize> {
         return Some(2);
     }
     let (esc, n) = escape_of(b);
-    dst.get_mut(..n)?.copy_from_slice(esc.get(..n)?);
+    json::copy_bytes(dst.get_mut(..n)?, esc.get(..n)?);
     Some(n)
 }
 

@@ -1,6 +1,6 @@
 //! `tools/call`: argument checks, the handler, and the output check before anything is sent.
 
-use crate::json::{Describe, Kind, Piece, SliceSink, Value};
+use crate::json::{self, Describe, Kind, Piece, SliceSink, Value};
 use crate::protocol::{write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version};
 use crate::result::{self, Era, ResultWriter};
 
@@ -325,7 +325,7 @@ fn unknown_tool_message<'b>(buf: &'b mut [u8], raw_name: &str) -> &'b str {
         return "Unknown tool";
     };
     let (a, b) = dst.split_at_mut(PREFIX.len());
-    a.copy_from_slice(PREFIX.as_bytes());
-    b.copy_from_slice(raw_name.as_bytes());
+    json::copy_bytes(a, PREFIX.as_bytes());
+    json::copy_bytes(b, raw_name.as_bytes());
     core::str::from_utf8(dst).unwrap_or("Unknown tool")
 }

@@ -7,7 +7,7 @@ use core::task::Poll;
 
 use crate::json::Limits;
 use crate::protocol::{Envelope, Message, RequestId};
-use crate::transport::{self, Frame, LineReader, Lookahead};
+use crate::transport::{self, Frame, LineReader, Lookahead, WriteError};
 
 use super::call::Prepared;
 use super::context::{Link, Rate};
@@ -57,7 +57,7 @@ fn cancels(line: &[u8], id: RequestId<'_>, limits: Limits) -> bool {
 async fn send_line<W: embedded_io_async::Write>(
     link: &Link,
     writer: &mut W,
-) -> Result<(), W::Error> {
+) -> Result<(), WriteError<W::Error>> {
     if let Some(line) = link.line() {
         transport::write_message_async(writer, &line).await?;
     }
@@ -119,7 +119,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
                         if !matches!(event, Event::Line) {
                             break event;
                         }
-                        send_line(&link, writer).await.map_err(ServeError::Write)?;
+                        send_line(&link, writer).await?;
                     }
                 };
                 match event {
@@ -135,7 +135,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         };
         // A progress report held back by the rate limit goes out just before the response.
         if link.has_held() {
-            send_line(&link, writer).await.map_err(ServeError::Write)?;
+            send_line(&link, writer).await?;
         }
         Ok(Outcome::Finished(self.finish(prepared, done, out)))
     }
@@ -176,7 +176,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 .await;
                 match event {
                     Event::Read(next) => return next.map_err(ServeError::Read),
-                    Event::Line => send_line(&link, writer).await.map_err(ServeError::Write)?,
+                    Event::Line => send_line(&link, writer).await?,
                     Event::Done(()) | Event::Cancelled => break,
                 }
             }

@@ -4,6 +4,7 @@ use core::fmt;
 
 use crate::json::DecodeError;
 use crate::schema::CompileError;
+use crate::transport::WriteError;
 
 use super::tool::StaticError;
 
@@ -135,11 +136,23 @@ impl core::error::Error for DefinitionError {}
 /// Why a serve loop stopped (it also stops, with `Ok`, at end of stream).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
 pub enum ServeError<R, W> {
     /// Reading failed.
     Read(R),
     /// Writing a response failed.
     Write(W),
+    /// The stream accepted no bytes of a response (`write` returned `Ok(0)`).
+    WriteZero,
+}
+
+impl<R, W> From<WriteError<W>> for ServeError<R, W> {
+    fn from(e: WriteError<W>) -> Self {
+        match e {
+            WriteError::Io(e) => Self::Write(e),
+            WriteError::Zero => Self::WriteZero,
+        }
+    }
 }
 
 impl<R: fmt::Display, W: fmt::Display> fmt::Display for ServeError<R, W> {
@@ -147,6 +160,9 @@ impl<R: fmt::Display, W: fmt::Display> fmt::Display for ServeError<R, W> {
         match self {
             Self::Read(e) => write!(f, "reading a request failed: {e}"),
             Self::Write(e) => write!(f, "writing a response failed: {e}"),
+            Self::WriteZero => {
+                f.write_str("writing a response failed: the stream accepted no bytes")
+            }
         }
     }
 }

@@ -24,7 +24,7 @@ impl<H: Handler, const TOOLS: usize> Server<'_, H, TOOLS> {
             };
             if let Some(n) = self.handle_frame(frame, out) {
                 let message = out.get(..n).unwrap_or_default();
-                transport::write_message(writer, message).map_err(ServeError::Write)?;
+                transport::write_message(writer, message)?;
             }
         }
     }
@@ -70,9 +70,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
             };
             if let Some(n) = n {
                 let message = out.get(..n).unwrap_or_default();
-                transport::write_message_async(writer, message)
-                    .await
-                    .map_err(ServeError::Write)?;
+                transport::write_message_async(writer, message).await?;
             }
         }
     }

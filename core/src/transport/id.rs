@@ -7,7 +7,7 @@
 //! in the line. Only a string or an integer of at most [`MAX_RECOVERED_ID_LEN`] bytes of JSON
 //! text is recovered; a key written with escapes (`"\u0069d"`) is not recognised.
 
-use crate::json::{Kind, Value};
+use crate::json::{self, Kind, Value};
 
 /// The longest id (its JSON text: quotes and escapes of a string included) that can be
 /// recovered from a discarded line.
@@ -34,7 +34,7 @@ impl RecoveredId {
             return None;
         }
         let mut buf = [0u8; MAX_RECOVERED_ID_LEN];
-        buf.get_mut(..raw.len())?.copy_from_slice(raw);
+        json::copy_bytes(buf.get_mut(..raw.len())?, raw);
         Some(Self {
             buf,
             len: u8::try_from(raw.len()).ok()?,

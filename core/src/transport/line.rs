@@ -1,7 +1,7 @@
 //! The line buffer: bytes in, whole lines out.
 
 use super::id::{IdTracker, RecoveredId};
-use crate::json::{find_byte, move_within};
+use crate::json::{self, find_byte, move_within};
 
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
@@ -183,7 +183,7 @@ impl<const N: usize> LineBuffer<N> {
                 .get_mut(self.end..)
                 .and_then(|room| room.get_mut(..body.len()));
             if let Some(dst) = dst {
-                dst.copy_from_slice(body);
+                json::copy_bytes(dst, body);
             }
             // `needed <= N` above: no saturation.
             self.end = self.end.saturating_add(body.len());

@@ -15,11 +15,13 @@
 mod id;
 mod line;
 mod reader;
+mod write;
 
 pub use id::{IdTracker, RecoveredId, MAX_RECOVERED_ID_LEN};
 pub use line::{FeedResult, Frame, LineBuffer, Overlong};
+pub use reader::LineReader;
 pub(crate) use reader::Lookahead;
-pub use reader::{write_message, write_message_async, LineReader};
+pub use write::{write_message, write_message_async, WriteError};
 
 #[cfg(test)]
 mod tests;

@@ -1,4 +1,4 @@
-//! Line reading and writing over `embedded-io` byte streams.
+//! Line reading over `embedded-io` byte streams.
 
 use super::line::{Frame, LineBuffer, Tail};
 
@@ -127,22 +127,4 @@ impl<R: embedded_io_async::Read> Lookahead<'_, R> {
     pub(crate) fn peek_line(&mut self) -> Option<&[u8]> {
         self.tail.peek_line()
     }
-}
-
-/// Writes one complete message (which must already end with its LF) and flushes.
-pub fn write_message<W: embedded_io::Write>(
-    writer: &mut W,
-    message: &[u8],
-) -> Result<(), W::Error> {
-    writer.write_all(message)?;
-    writer.flush()
-}
-
-/// Writes one complete message (which must already end with its LF) and flushes.
-pub async fn write_message_async<W: embedded_io_async::Write>(
-    writer: &mut W,
-    message: &[u8],
-) -> Result<(), W::Error> {
-    writer.write_all(message).await?;
-    writer.flush().await
 }

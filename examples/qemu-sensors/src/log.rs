@@ -52,7 +52,8 @@ impl Line {
             self.bytes.get_mut(self.len..self.len + take),
             bytes.get(..take),
         ) {
-            to.copy_from_slice(from);
+            // Not `copy_from_slice`: its panic path would stay (`copy_bytes` has none).
+            embedded_mcp::json::copy_bytes(to, from);
             self.len += take;
         }
     }

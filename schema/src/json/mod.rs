@@ -41,6 +41,6 @@ pub use scan::{check_utf8, find_byte, Observer, Scanner};
 pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
 pub use ser::{to_sink, to_slice, Serializer};
 #[doc(hidden)]
-pub use shift::move_within;
+pub use shift::{copy_bytes, move_within};
 pub use sink::{CountingSink, Sink, SliceSink};
 pub use value::{Elements, JsonStr, Kind, Members, Value};

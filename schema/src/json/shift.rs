@@ -1,6 +1,8 @@
 //! Moving bytes inside one buffer without a panic path: `<[u8]>::copy_within` checks its
 //! ranges and panics, and it is not always inlined, so its check stays in the firmware even
-//! where the caller has proven the ranges. [`move_within`] checks once and reports.
+//! where the caller has proven the ranges. [`move_within`] checks once and reports; so does
+//! [`copy_bytes`] for `copy_from_slice`, whose length check (and its formatted panic message)
+//! stays in the firmware for the same reason.
 
 use core::ops::Range;
 
@@ -27,8 +29,20 @@ pub fn move_within(buf: &mut [u8], src: Range<usize>, dest: usize) -> bool {
     }
 }
 
+/// Copies `from` into `to` when both have the same length (as `copy_from_slice`, without its
+/// panic); returns `false`, copying nothing, when they differ.
+pub fn copy_bytes(to: &mut [u8], from: &[u8]) -> bool {
+    if to.len() != from.len() {
+        return false;
+    }
+    // The one `copy_from_slice` of the firmware: inlined here, right after the same check,
+    // its own check folds away (and the copy stays a `memcpy`).
+    to.copy_from_slice(from);
+    true
+}
+
 /// Moves `region[shift..]` to the start of `region`, one chunk of `shift` bytes at a time
-/// (every chunk's source and destination are disjoint, so `copy_from_slice` does it).
+/// (every chunk's source and destination are disjoint, so [`copy_bytes`] does it).
 fn shift_left(mut region: &mut [u8], shift: usize) -> bool {
     if shift == 0 {
         return true;
@@ -40,7 +54,7 @@ fn shift_left(mut region: &mut [u8], shift: usize) -> bool {
         let n = tail.len().min(shift);
         // Both are exactly `n` bytes long, so the copy cannot fail.
         if let (Some(to), Some(from)) = (head.get_mut(..n), tail.get(..n)) {
-            to.copy_from_slice(from);
+            copy_bytes(to, from);
         }
         region = tail;
     }
@@ -64,9 +78,7 @@ fn shift_right(mut region: &mut [u8], shift: usize) -> bool {
         let n = head.len().min(shift);
         let from = head.get(head.len().saturating_sub(n)..).unwrap_or_default();
         if let Some(to) = tail.get_mut(shift.saturating_sub(n)..) {
-            if to.len() == from.len() {
-                to.copy_from_slice(from);
-            }
+            copy_bytes(to, from);
         }
         if head.len() <= shift {
             return true;

@@ -1,5 +1,6 @@
 //! Where encoded bytes go.
 
+use super::shift::copy_bytes;
 use super::EncodeError;
 
 /// A destination for encoded bytes.
@@ -103,7 +104,7 @@ impl Sink for SliceSink<'_> {
             .get_mut(self.len..)
             .and_then(|rest| rest.get_mut(..bytes.len()));
         if let Some(dst) = dst {
-            dst.copy_from_slice(bytes);
+            copy_bytes(dst, bytes);
         }
         // When the bytes do not fit, nothing is stored; the count goes past the capacity so
         // `finish` fails and reports the size needed.

@@ -409,13 +409,16 @@ impl<'a> JsonStr<'a> {
     pub fn decode_into<'b>(&self, buf: &'b mut [u8]) -> Result<&'b str, DecodeError> {
         let mut n = 0usize;
         for c in self.chars() {
-            let len = c.len_utf8();
-            // Exactly `len` bytes (so `encode_utf8` has room by construction).
+            // Through a 4-byte array: `encode_utf8` into a slice keeps a panic path for a
+            // slice too short, which the optimiser cannot always rule out.
+            let mut bytes = [0u8; 4];
+            let encoded = c.encode_utf8(&mut bytes).as_bytes();
+            let len = encoded.len();
             let dst = buf
                 .get_mut(n..)
                 .and_then(|rest| rest.get_mut(..len))
                 .ok_or(DecodeError::new(K::ScratchTooSmall, n))?;
-            c.encode_utf8(dst);
+            dst.iter_mut().zip(encoded).for_each(|(d, s)| *d = *s);
             // `n + len` is within `buf` (the slot above): no wrap.
             n = n.wrapping_add(len);
         }

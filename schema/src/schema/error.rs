@@ -4,7 +4,7 @@
 use core::fmt;
 
 use super::pointer::{InstancePath, SchemaPointer, MARKER};
-use crate::json::{fmt_described, DecodeError, Describe, EncodeError, Piece, Sink};
+use crate::json::{copy_bytes, fmt_described, DecodeError, Describe, EncodeError, Piece, Sink};
 
 /// Capacity in bytes of a [`Violation`]'s message.
 pub const MESSAGE_CAPACITY: usize = 60;
@@ -50,7 +50,7 @@ impl Message {
         let total = len.wrapping_add(s.len());
         if total <= ROOM {
             if let Some(dst) = self.buf.get_mut(len..total) {
-                dst.copy_from_slice(s.as_bytes());
+                copy_bytes(dst, s.as_bytes());
             }
             self.len = u8::try_from(total).unwrap_or(u8::MAX);
             return Ok(());
@@ -64,13 +64,13 @@ impl Message {
         // `cut <= room - len` when `len <= room`; else `cut == 0`: `end <= MESSAGE_CAPACITY`.
         let end = len.wrapping_add(cut);
         let marker_end = end.wrapping_add(MARKER.len());
-        // Both exactly `cut` bytes long, so `copy_from_slice` cannot fail its length check.
+        // Both exactly `cut` bytes long, so the copy cannot fail its length check.
         let dst = self.buf.get_mut(len..).and_then(|rest| rest.get_mut(..cut));
         if let (Some(dst), Some(src)) = (dst, s.as_bytes().get(..cut)) {
-            dst.copy_from_slice(src);
+            copy_bytes(dst, src);
         }
         if let Some(dst) = self.buf.get_mut(end..marker_end) {
-            dst.copy_from_slice(MARKER.as_bytes());
+            copy_bytes(dst, MARKER.as_bytes());
         }
         self.len = u8::try_from(marker_end).unwrap_or(u8::MAX);
         self.full = true;
