@@ -50,5 +50,7 @@ pub fn uptime_cycles() -> u64 {
 
 /// Milliseconds since [`start`].
 pub fn uptime_ms() -> u64 {
-    uptime_cycles() / u64::from(CORE_CLOCK_HZ / 1000)
+    // 12,500 cycles per millisecond: below 2^16, so no 64-bit divide.
+    const CYCLES_PER_MS: u16 = (CORE_CLOCK_HZ / 1000) as u16;
+    crate::div::div_rem(uptime_cycles(), CYCLES_PER_MS).0
 }

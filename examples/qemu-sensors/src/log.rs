@@ -95,10 +95,11 @@ impl Part for u64 {
         let mut n = self;
         loop {
             at -= 1;
+            let (q, r) = crate::div::div_rem(n, 10);
             if let Some(d) = digits.get_mut(at) {
-                *d = b'0' + (n % 10) as u8;
+                *d = b'0' + r as u8;
             }
-            n /= 10;
+            n = q;
             if n == 0 || at == 0 {
                 break;
             }

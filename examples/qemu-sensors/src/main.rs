@@ -8,6 +8,7 @@
 mod log;
 mod board;
 mod clock;
+mod div;
 mod executor;
 mod fault;
 mod mcp;

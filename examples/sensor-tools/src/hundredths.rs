@@ -13,7 +13,9 @@ pub fn to_f32(h: i32) -> f32 {
         return 0.0;
     }
     let sign = if h < 0 { 1u32 << 31 } else { 0 };
-    let n = u64::from(h.unsigned_abs().min(1 << 24));
+    // In `u32`: the loop stops at the first `n << shift` of at least `100 << 23`, so every value
+    // is below `200 << 23 < 2^32` (and a `u64` would bring in the 64-bit divide).
+    let n = h.unsigned_abs().min(1 << 24);
     // The smallest shift with `n << shift >= 100 << 23`: then `(n << shift) / 100` has 24 bits
     // (the mantissa with its leading one). `n >= 1` needs at most 30 steps.
     let mut shift = 0u32;
@@ -29,7 +31,7 @@ pub fn to_f32(h: i32) -> f32 {
     // value = mantissa * 2^-shift = (mantissa / 2^23) * 2^(23 - shift); the leading one is
     // implicit in the bits, so it is subtracted from the mantissa and added to the exponent.
     let exponent = (127 + 23 - shift) << 23;
-    f32::from_bits(sign | (exponent + (mantissa as u32 - (1 << 23))))
+    f32::from_bits(sign | (exponent + (mantissa - (1 << 23))))
 }
 
 #[cfg(test)]
