@@ -14,11 +14,7 @@ pub(super) fn check_definitions<const TOOLS: usize>(
     if TOOLS > usize::from(u16::MAX) {
         return Err(DefinitionError::TooManyTools);
     }
-    for (icon, i) in info.icons.iter().enumerate() {
-        if !is_allowed_icon_src(i.src) {
-            return Err(DefinitionError::ServerIconScheme { icon });
-        }
-    }
+    check_server_icons(info)?;
     let mut object_output = [false; TOOLS];
     for (index, tool) in tools.iter().enumerate() {
         tool.check_static()
@@ -50,6 +46,16 @@ pub(super) fn check_definitions<const TOOLS: usize>(
         }
     }
     Ok(object_output)
+}
+
+/// Checks the server's icons (the first check of [`check_definitions`]).
+pub(super) fn check_server_icons(info: &ServerInfo) -> Result<(), DefinitionError> {
+    for (icon, i) in info.icons.iter().enumerate() {
+        if !is_allowed_icon_src(i.src) {
+            return Err(DefinitionError::ServerIconScheme { icon });
+        }
+    }
+    Ok(())
 }
 
 /// True when a schema's root has `"type": "object"`.

@@ -120,7 +120,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         ))
     }
 
-    fn build(
+    pub(super) fn build(
         info: ServerInfo,
         tools: &'a [Tool; TOOLS],
         object_output: [bool; TOOLS],

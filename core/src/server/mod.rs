@@ -135,6 +135,7 @@ mod list;
 mod reply;
 mod schema_storage;
 mod serve;
+mod static_definitions;
 mod tool;
 pub mod typed;
 

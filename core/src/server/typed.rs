@@ -20,6 +20,8 @@ use serde::Serialize;
 use crate::schema::__private::Op;
 use crate::schema::{McpSchema, Program};
 
+use super::definitions::check_server_icons;
+use super::static_definitions;
 use super::{
     Config, DefinitionError, Done, Output, Server, ServerInfo, Tool, ToolFailure, ToolSchemas,
 };
@@ -58,6 +60,12 @@ pub trait Toolbox<const N: usize> {
     const TOOLS: &'static [Tool; N];
     /// The derived programs of [`Toolbox::TOOLS`], in the same order.
     const PROGRAMS: [ToolSchemas<'static>; N];
+    /// The definition checks of [`Server::from_tools`], made while compiling (`None`: left to
+    /// run time). Not to be set: its default reads [`Toolbox::TOOLS`] and
+    /// [`Toolbox::PROGRAMS`].
+    #[doc(hidden)]
+    const CHECKED: Option<Result<[bool; N], DefinitionError>> =
+        static_definitions::check(Self::TOOLS, &Self::PROGRAMS);
 }
 
 /// A type a typed tool takes as its arguments: `#[derive(McpSchema, Deserialize)]`.
@@ -134,7 +142,30 @@ impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
         handler: H,
         config: Config,
     ) -> Result<Self, DefinitionError> {
-        Self::with_programs(info, H::TOOLS, H::PROGRAMS, handler, config)
+        // `H::CHECKED` is a constant: only one of these arms is in the firmware, and with a
+        // definite answer the run-time checks (`with_programs`) are not.
+        match H::CHECKED {
+            Some(Ok(object_output)) => {
+                check_server_icons(&info)?;
+                let programs = H::PROGRAMS.map(Some);
+                Ok(Self::build(
+                    info,
+                    H::TOOLS,
+                    object_output,
+                    programs,
+                    handler,
+                    config,
+                ))
+            }
+            Some(Err(e)) => {
+                // The run-time order: the tool count, then the server's icons, then the tools.
+                if e != DefinitionError::TooManyTools {
+                    check_server_icons(&info)?;
+                }
+                Err(e)
+            }
+            None => Self::with_programs(info, H::TOOLS, H::PROGRAMS, handler, config),
+        }
     }
 }
 
