@@ -18,8 +18,9 @@ use serde::de::Deserialize;
 use serde::Serialize;
 
 use crate::schema::__private::Op;
-use crate::schema::{McpSchema, Program};
+use crate::schema::{KeywordSet, Keywords, McpSchema, Program};
 
+use super::schema_storage::{keywords_of, Validator};
 use super::{
     Config, DefinitionError, Done, Output, Server, ServerInfo, Tool, ToolFailure, ToolSchemas,
 };
@@ -134,8 +135,17 @@ impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
         handler: H,
         config: Config,
     ) -> Result<Self, DefinitionError> {
-        Self::with_programs(info, H::TOOLS, H::PROGRAMS, handler, config)
+        // The programs are known at compile time: the evaluator is built for their keywords.
+        let validator = Validator::built_for::<DerivedKeywords<H, N>>();
+        Self::with_programs_run_by(info, H::TOOLS, H::PROGRAMS, handler, config, validator)
     }
+}
+
+/// The keywords of a [`Toolbox`]'s derived programs.
+struct DerivedKeywords<H, const N: usize>(core::marker::PhantomData<H>);
+
+impl<H: Toolbox<N>, const N: usize> Keywords for DerivedKeywords<H, N> {
+    const SET: KeywordSet = keywords_of(&H::PROGRAMS);
 }
 
 #[cfg(test)]

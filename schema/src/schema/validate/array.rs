@@ -5,9 +5,10 @@ use super::types_const_enum::type_matches;
 use super::{count_limit, skip, Eval, Flow, Path, Stop, ITEMS};
 use crate::json::Piece::{Dec, Text};
 use crate::json::Value;
+use crate::schema::keywords::Keywords;
 use crate::schema::program::{Op, NONE};
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     /// `minItems` and `maxItems` when no `items` pass counts the items instead.
     #[inline(never)]
     pub(super) fn item_count(&mut self, op: Op, inst: Value<'_>, path: &Path<'_>) -> Flow {

@@ -5,6 +5,7 @@ use super::display::{Brief, TypeNames};
 use super::{payload, Eval, Flow, Path, Stop};
 use crate::json::Piece::{Of, Text};
 use crate::json::{JsonStr, Kind, Value};
+use crate::schema::keywords::{bit, Keywords};
 use crate::schema::number::{cmp_lexemes, lexeme_is_integer};
 use crate::schema::program::{types, Op};
 use core::cmp::Ordering;
@@ -33,7 +34,7 @@ pub(super) fn str_eq(a: JsonStr<'_>, b: JsonStr<'_>) -> bool {
     a.chars().eq(b.chars())
 }
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     /// `type`, inlined into the dispatch loop (almost every node has one).
     #[inline]
     pub(super) fn type_keyword(&mut self, mask: u8, inst: Value<'_>, path: &Path<'_>) -> Flow {
@@ -67,8 +68,9 @@ impl Eval<'_, '_> {
         inst: Value<'_>,
         path: &Path<'_>,
     ) -> Flow {
+        // Each arm is left out of an evaluator not built for its keyword.
         match op {
-            Op::Const(s) => {
+            Op::Const(s) if K::SET.has(bit::CONST) => {
                 let c = self.value(s);
                 if !self.equal(inst, c, path)? {
                     return self.fail_with(
@@ -78,7 +80,7 @@ impl Eval<'_, '_> {
                     );
                 }
             }
-            Op::Enum(k) => {
+            Op::Enum(k) if K::SET.has(bit::ENUM) => {
                 let values = payload(ops, i, k);
                 if !self.in_enum(inst, values, path)? {
                     return self.fail_with(
@@ -159,6 +161,14 @@ impl Eval<'_, '_> {
             },
             (Kind::Null, Kind::Null) => true,
             (Kind::Bool, Kind::Bool) => a.as_bool() == b.as_bool(),
+            // Containers are compared only where a program can compare two of them (see
+            // `bit::CONTAINER_EQUALITY`); elsewhere the evaluator leaves that code out and
+            // refuses the program if it finds two.
+            (Kind::Array, Kind::Array) | (Kind::Object, Kind::Object)
+                if !K::SET.has(bit::CONTAINER_EQUALITY) =>
+            {
+                return Err(self.unsupported(path));
+            }
             (Kind::Array, Kind::Array) => {
                 self.enter(path)?;
                 let r = self.arrays_equal(a, b, path);

@@ -1,0 +1,186 @@
+//! Keyword sets: which keywords an evaluator is built for.
+//!
+//! The validator is one generic evaluator; [`Program::validate_for`] builds it for a
+//! [`Keywords`] type whose [`Keywords::SET`] is known at compile time. The code of every keyword
+//! outside the set is left out (the optimiser drops it), so firmware whose programs are all
+//! known when it is built — the derive's programs, served by `Server::from_tools` — links only
+//! the keywords they use. A program holding a keyword outside the set is refused, never
+//! validated permissively; for a program the set covers ([`KeywordSet::covers`]) the verdict
+//! and the violation are exactly those of [`Program::validate`], which is the same evaluator
+//! built for [`AllKeywords`].
+
+use super::program::{Op, Program, Str};
+
+/// A set of keywords (and of the two features of their values that need code of their own:
+/// `patternProperties` entries and container values compared for equality).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct KeywordSet(u64);
+
+/// One bit per keyword op of a program, and two for features of keyword values.
+pub(crate) mod bit {
+    pub(crate) const TYPE: u64 = 1;
+    pub(crate) const FALSE: u64 = 1 << 1;
+    pub(crate) const CONST: u64 = 1 << 2;
+    pub(crate) const ENUM: u64 = 1 << 3;
+    pub(crate) const MULTIPLE_OF: u64 = 1 << 4;
+    pub(crate) const MINIMUM: u64 = 1 << 5;
+    pub(crate) const EXCLUSIVE_MINIMUM: u64 = 1 << 6;
+    pub(crate) const MAXIMUM: u64 = 1 << 7;
+    pub(crate) const EXCLUSIVE_MAXIMUM: u64 = 1 << 8;
+    pub(crate) const MIN_LENGTH: u64 = 1 << 9;
+    pub(crate) const MAX_LENGTH: u64 = 1 << 10;
+    pub(crate) const PATTERN: u64 = 1 << 11;
+    pub(crate) const MIN_ITEMS: u64 = 1 << 12;
+    pub(crate) const MAX_ITEMS: u64 = 1 << 13;
+    pub(crate) const UNIQUE_ITEMS: u64 = 1 << 14;
+    pub(crate) const ITEMS: u64 = 1 << 15;
+    pub(crate) const CONTAINS: u64 = 1 << 16;
+    pub(crate) const REQUIRED: u64 = 1 << 17;
+    pub(crate) const MIN_PROPERTIES: u64 = 1 << 18;
+    pub(crate) const MAX_PROPERTIES: u64 = 1 << 19;
+    pub(crate) const MEMBERS: u64 = 1 << 20;
+    pub(crate) const PROPERTY_NAMES: u64 = 1 << 21;
+    pub(crate) const DEPENDENT_REQUIRED: u64 = 1 << 22;
+    pub(crate) const DEPENDENT_SCHEMA: u64 = 1 << 23;
+    pub(crate) const REF: u64 = 1 << 24;
+    pub(crate) const ALL_OF: u64 = 1 << 25;
+    pub(crate) const ANY_OF: u64 = 1 << 26;
+    pub(crate) const ONE_OF: u64 = 1 << 27;
+    pub(crate) const NOT: u64 = 1 << 28;
+    pub(crate) const IF: u64 = 1 << 29;
+    pub(crate) const UNEVALUATED_ITEMS: u64 = 1 << 30;
+    pub(crate) const UNEVALUATED_PROPERTIES: u64 = 1 << 31;
+    /// A `Members` op with `patternProperties` entries.
+    pub(crate) const PATTERN_PROPERTIES: u64 = 1 << 32;
+    /// Arrays or objects compared for equality: `uniqueItems`, or a `const` or `enum` value
+    /// that is (or may be) a container.
+    pub(crate) const CONTAINER_EQUALITY: u64 = 1 << 33;
+}
+
+impl KeywordSet {
+    /// Every keyword: the full evaluator.
+    pub const ALL: Self = Self(u64::MAX);
+    /// No keyword (only the `true` schema, a program with no ops).
+    pub const EMPTY: Self = Self(0);
+
+    /// The keywords `program` holds.
+    pub const fn of(program: &Program<'_>) -> Self {
+        let text = program.text.as_bytes();
+        let mut set = 0u64;
+        let mut ops = program.ops;
+        while let [op, rest @ ..] = ops {
+            set |= keyword_bit(*op);
+            set |= match *op {
+                Op::Const(s) | Op::EnumValue(s) => container_bit(text, s),
+                Op::UniqueItems => bit::CONTAINER_EQUALITY,
+                Op::Members { patterns, .. } if patterns > 0 => bit::PATTERN_PROPERTIES,
+                _ => 0,
+            };
+            ops = rest;
+        }
+        Self(set)
+    }
+
+    /// The keywords of both sets.
+    pub const fn union(self, other: Self) -> Self {
+        Self(self.0 | other.0)
+    }
+
+    /// True when every keyword of `other` is in this set.
+    pub const fn covers(self, other: Self) -> bool {
+        other.0 & !self.0 == 0
+    }
+
+    /// True when the keyword (or feature) `bit` is in the set; always for [`KeywordSet::ALL`]
+    /// (also for a `bit` the optimiser does not know: the full evaluator keeps no check).
+    #[inline(always)]
+    pub(crate) const fn has(self, bit: u64) -> bool {
+        self.0 == u64::MAX || self.0 & bit != 0
+    }
+}
+
+/// The bit of keyword op `op` (0 for a payload op).
+#[inline(always)]
+pub(crate) const fn keyword_bit(op: Op) -> u64 {
+    match op {
+        Op::Type(_) => bit::TYPE,
+        Op::False => bit::FALSE,
+        Op::Const(_) => bit::CONST,
+        Op::Enum(_) => bit::ENUM,
+        Op::MultipleOf(_) => bit::MULTIPLE_OF,
+        Op::Minimum(_) => bit::MINIMUM,
+        Op::ExclusiveMinimum(_) => bit::EXCLUSIVE_MINIMUM,
+        Op::Maximum(_) => bit::MAXIMUM,
+        Op::ExclusiveMaximum(_) => bit::EXCLUSIVE_MAXIMUM,
+        Op::MinLength(_) => bit::MIN_LENGTH,
+        Op::MaxLength(_) => bit::MAX_LENGTH,
+        Op::Pattern(_) => bit::PATTERN,
+        Op::MinItems(_) => bit::MIN_ITEMS,
+        Op::MaxItems(_) => bit::MAX_ITEMS,
+        Op::UniqueItems => bit::UNIQUE_ITEMS,
+        Op::Items { .. } => bit::ITEMS,
+        Op::Contains(_) => bit::CONTAINS,
+        Op::Required(_) => bit::REQUIRED,
+        Op::MinProperties(_) => bit::MIN_PROPERTIES,
+        Op::MaxProperties(_) => bit::MAX_PROPERTIES,
+        Op::Members { .. } => bit::MEMBERS,
+        Op::PropertyNames(_) => bit::PROPERTY_NAMES,
+        Op::DependentRequired { .. } => bit::DEPENDENT_REQUIRED,
+        Op::DependentSchema { .. } => bit::DEPENDENT_SCHEMA,
+        Op::Ref(_) => bit::REF,
+        Op::AllOf(_) => bit::ALL_OF,
+        Op::AnyOf(_) => bit::ANY_OF,
+        Op::OneOf(_) => bit::ONE_OF,
+        Op::Not(_) => bit::NOT,
+        Op::If { .. } => bit::IF,
+        Op::UnevaluatedItems(_) => bit::UNEVALUATED_ITEMS,
+        Op::UnevaluatedProperties(_) => bit::UNEVALUATED_PROPERTIES,
+        // Payloads: read by their keyword.
+        Op::MinContains(_)
+        | Op::MaxContains(_)
+        | Op::Child(_)
+        | Op::EnumValue(_)
+        | Op::Name(_)
+        | Op::Prop { .. }
+        | Op::PatternProp { .. }
+        | Op::Regex { .. }
+        | Op::ReChar(_)
+        | Op::ReAny
+        | Op::ReClass { .. }
+        | Op::ReSplit(..)
+        | Op::ReJmp(_)
+        | Op::ReStart
+        | Op::ReEnd
+        | Op::ReMatch
+        | Op::ReRange { .. } => 0,
+    }
+}
+
+/// [`bit::CONTAINER_EQUALITY`] unless the JSON text `s` starts like a scalar (a value that
+/// starts otherwise, or a string out of range, counts as a container: the set only grows).
+const fn container_bit(text: &[u8], s: Str) -> u64 {
+    let first = match text.split_at_checked(s.off as usize) {
+        Some((_, [first, ..])) if s.len > 0 => *first,
+        _ => b'[',
+    };
+    match first {
+        b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => 0,
+        _ => bit::CONTAINER_EQUALITY,
+    }
+}
+
+/// A keyword set known at compile time, to build an evaluator for
+/// ([`Program::validate_for`]).
+pub trait Keywords {
+    /// The keywords the evaluator checks; it refuses every other.
+    const SET: KeywordSet;
+}
+
+/// Every keyword: [`Program::validate_for`]`::<AllKeywords>` is [`Program::validate`].
+#[derive(Debug, Clone, Copy)]
+pub enum AllKeywords {}
+
+impl Keywords for AllKeywords {
+    const SET: KeywordSet = KeywordSet::ALL;
+}
