@@ -9,7 +9,10 @@
 //! and the violation are exactly those of [`Program::validate`], which is the same evaluator
 //! built for [`AllKeywords`].
 
-use super::program::{Op, Program, Str};
+use super::program::{Op, Program, Str, NONE};
+
+/// Most `required` names the validator checks in one pass (a bit each in a `u64`).
+pub(crate) const REQUIRED_BATCH: usize = 64;
 
 /// A set of keywords (and of the two features of their values that need code of their own:
 /// `patternProperties` entries and container values compared for equality).
@@ -56,6 +59,15 @@ pub(crate) mod bit {
     /// Arrays or objects compared for equality: `uniqueItems`, or a `const` or `enum` value
     /// that is (or may be) a container.
     pub(crate) const CONTAINER_EQUALITY: u64 = 1 << 33;
+    /// `required` names checked in a pass of their own, not during the `properties` pass: a
+    /// node with a `required` op that no `Members` op follows, or with more than
+    /// [`REQUIRED_BATCH`](super::REQUIRED_BATCH) of them.
+    pub(crate) const REQUIRED_PASS: u64 = 1 << 34;
+    /// `minItems` or `maxItems` counted in a pass of their own, not during the `items` pass: a
+    /// node with one that no `items` schema follows.
+    pub(crate) const COUNT_PASS: u64 = 1 << 35;
+    /// An `enum` value that is not a string.
+    pub(crate) const NON_STRING_ENUM: u64 = 1 << 36;
 }
 
 impl KeywordSet {
@@ -72,14 +84,15 @@ impl KeywordSet {
         while let [op, rest @ ..] = ops {
             set |= keyword_bit(*op);
             set |= match *op {
-                Op::Const(s) | Op::EnumValue(s) => container_bit(text, s),
+                Op::Const(s) => container_bit(text, s),
+                Op::EnumValue(s) => value_bits(text, s),
                 Op::UniqueItems => bit::CONTAINER_EQUALITY,
                 Op::Members { patterns, .. } if patterns > 0 => bit::PATTERN_PROPERTIES,
                 _ => 0,
             };
             ops = rest;
         }
-        Self(set)
+        Self(set | pass_bits(program))
     }
 
     /// The keywords of both sets.
@@ -157,17 +170,80 @@ pub(crate) const fn keyword_bit(op: Op) -> u64 {
     }
 }
 
-/// [`bit::CONTAINER_EQUALITY`] unless the JSON text `s` starts like a scalar (a value that
-/// starts otherwise, or a string out of range, counts as a container: the set only grows).
-const fn container_bit(text: &[u8], s: Str) -> u64 {
-    let first = match text.split_at_checked(s.off as usize) {
+/// The first byte of the JSON text `s` (`[` for an empty or out-of-range one, which then
+/// counts as a container and not a string: the set only grows).
+const fn first_byte(text: &[u8], s: Str) -> u8 {
+    match text.split_at_checked(s.off as usize) {
         Some((_, [first, ..])) if s.len > 0 => *first,
         _ => b'[',
-    };
-    match first {
+    }
+}
+
+/// [`bit::CONTAINER_EQUALITY`] unless the JSON text `s` starts like a scalar.
+const fn container_bit(text: &[u8], s: Str) -> u64 {
+    match first_byte(text, s) {
         b'"' | b'-' | b'0'..=b'9' | b't' | b'f' | b'n' => 0,
         _ => bit::CONTAINER_EQUALITY,
     }
+}
+
+/// The bits of an `enum` value: [`container_bit`], and [`bit::NON_STRING_ENUM`] unless it is
+/// a string.
+const fn value_bits(text: &[u8], s: Str) -> u64 {
+    match first_byte(text, s) {
+        b'"' => 0,
+        _ => bit::NON_STRING_ENUM | container_bit(text, s),
+    }
+}
+
+/// [`bit::REQUIRED_PASS`] and [`bit::COUNT_PASS`] of the nodes of `program` (both when its
+/// node table does not fit its ops: the set only grows).
+const fn pass_bits(program: &Program<'_>) -> u64 {
+    let mut bits = 0;
+    let mut nodes = program.nodes;
+    while let [start, rest @ ..] = nodes {
+        let end = match rest {
+            [next, ..] => *next as usize,
+            [] => program.ops.len(),
+        };
+        let node = match program.ops.split_at_checked(end) {
+            Some((head, _)) => head.split_at_checked(*start as usize),
+            None => None,
+        };
+        bits |= match node {
+            Some((_, ops)) => node_pass_bits(ops),
+            None => bit::REQUIRED_PASS | bit::COUNT_PASS,
+        };
+        nodes = rest;
+    }
+    bits
+}
+
+/// The pass bits of one node's ops (as `eval_ops` decides: `required` is deferred to a
+/// `Members` op after it, item counts to an `items` schema after them).
+const fn node_pass_bits(mut ops: &[Op]) -> u64 {
+    let (mut required, mut names, mut counts) = (false, 0usize, false);
+    while let [op, rest @ ..] = ops {
+        match *op {
+            Op::Required(_) => {
+                required = true;
+                names = names.saturating_add(1);
+            }
+            Op::Members { .. } => required = false,
+            Op::MinItems(_) | Op::MaxItems(_) => counts = true,
+            Op::Items { rest, .. } if rest != NONE => counts = false,
+            _ => {}
+        }
+        ops = rest;
+    }
+    let mut bits = 0;
+    if required || names > REQUIRED_BATCH {
+        bits |= bit::REQUIRED_PASS;
+    }
+    if counts {
+        bits |= bit::COUNT_PASS;
+    }
+    bits
 }
 
 /// A keyword set known at compile time, to build an evaluator for
@@ -183,4 +259,48 @@ pub enum AllKeywords {}
 
 impl Keywords for AllKeywords {
     const SET: KeywordSet = KeywordSet::ALL;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KeywordSet;
+    use crate::schema::{compile, Storage};
+
+    fn set(schema: &str) -> KeywordSet {
+        let mut storage: Storage<8, 32, 64> = Storage::new();
+        KeywordSet::of(&compile(schema.as_bytes(), &mut storage).unwrap())
+    }
+
+    #[test]
+    fn value_features_only_grow_the_set() {
+        let covers = |a: &str, b: &str| set(a).covers(set(b));
+        assert!(covers(r#"{"enum":[1]}"#, r#"{"enum":["a"]}"#));
+        assert!(!covers(r#"{"enum":["a"]}"#, r#"{"enum":[1]}"#));
+        assert!(!covers(r#"{"enum":[1]}"#, r#"{"enum":[[1]]}"#));
+        assert!(!covers(r#"{"enum":["a"]}"#, r#"{"const":{}}"#));
+        assert!(covers(r#"{"const":[]}"#, r#"{"const":"a"}"#));
+        assert!(!covers(r#"{"const":"a"}"#, r#"{"uniqueItems":true}"#));
+        assert!(covers(
+            r#"{"properties":{"a":false}}"#,
+            r#"{"additionalProperties":false}"#
+        ));
+        #[cfg(feature = "pattern")]
+        assert!(!covers(
+            r#"{"properties":{}}"#,
+            r#"{"patternProperties":{"a":{}}}"#
+        ));
+        // `required` deferred to the properties pass needs no pass of its own.
+        let deferred = r#"{"required":["a"],"properties":{"a":true}}"#;
+        assert!(!covers(deferred, r#"{"required":["a"]}"#));
+        let alone_and_members = set(r#"{"required":["a"]}"#).union(set(r#"{"properties":{}}"#));
+        assert!(alone_and_members.covers(set(deferred)));
+        let counted = r#"{"minItems":1,"items":true}"#;
+        assert!(!covers(counted, r#"{"minItems":1}"#));
+        assert!(!covers(counted, r#"{"minItems":1,"prefixItems":[true]}"#));
+        let alone_and_items = set(r#"{"minItems":2}"#).union(set(r#"{"items":true}"#));
+        assert!(alone_and_items.covers(set(counted)));
+        assert!(KeywordSet::ALL.covers(set(r#"{"not":{"contains":{}}}"#)));
+        assert!(KeywordSet::EMPTY.covers(set("true")));
+        assert!(!KeywordSet::EMPTY.covers(set("false")));
+    }
 }

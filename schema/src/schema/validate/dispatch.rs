@@ -99,6 +99,9 @@ impl<K: Keywords> Eval<'_, '_, K> {
                             item_bounds.1 = n_usize;
                         }
                     } else {
+                        if !K::SET.has(bit::COUNT_PASS) {
+                            return Err(self.unsupported(path));
+                        }
                         self.item_count(op, inst, path)?;
                     }
                 }
@@ -149,6 +152,9 @@ impl<K: Keywords> Eval<'_, '_, K> {
                         // Checked during the `Members` pass instead of a pass of its own.
                         required = names;
                     } else if kind == Kind::Object {
+                        if !K::SET.has(bit::REQUIRED_PASS) {
+                            return Err(self.unsupported(path));
+                        }
                         self.required(names, inst, path)?;
                     }
                 }

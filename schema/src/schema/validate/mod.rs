@@ -32,7 +32,7 @@ use crate::json::EncodeError;
 use crate::json::Piece::{self, Dec, Text};
 use crate::json::Value;
 use crate::schema::error::{Message, Violation, ViolationKind};
-use crate::schema::keywords::Keywords;
+use crate::schema::keywords::{Keywords, REQUIRED_BATCH};
 use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
 use crate::schema::program::{skip, Op, Program, Str};
 use crate::schema::ValidationLimits;
@@ -47,9 +47,6 @@ enum Stop {
 }
 
 type Flow = Result<(), Stop>;
-
-/// Most `required` names checked in one pass (a bit each in a `u64`).
-const REQUIRED_BATCH: usize = 64;
 
 /// One step of the instance path, linked to its parent on the stack.
 #[derive(Clone, Copy)]

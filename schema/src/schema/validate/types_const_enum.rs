@@ -103,19 +103,34 @@ impl<K: Keywords> Eval<'_, '_, K> {
         path: &Path<'_>,
     ) -> Result<bool, Stop> {
         let raw = inst.raw();
+        let is_string = inst.kind() == Kind::String;
         // A string without escapes equals a string value exactly when their texts are equal,
-        // or when the value has escapes and decodes to it.
-        let plain_string = inst.kind() == Kind::String && !raw.as_bytes().contains(&b'\\');
+        // or when the value has escapes and decodes to it. When every enum value is a string
+        // (an evaluator built without `bit::NON_STRING_ENUM`), any instance is compared so,
+        // and the general equality is left out: a string with escapes equals a value when
+        // they decode alike, any other instance equals none.
+        let escaped = is_string && raw.as_bytes().contains(&b'\\');
+        let plain_string = is_string && !escaped;
+        let string_values = !K::SET.has(bit::NON_STRING_ENUM);
         for v in values {
             let Op::EnumValue(s) = *v else { continue };
             let c = self.value(s);
-            if plain_string {
+            if plain_string || string_values {
                 self.step(path)?;
+                if c.kind() != Kind::String {
+                    if string_values {
+                        return Err(self.unsupported(path));
+                    }
+                    continue;
+                }
                 let text = c.raw();
+                if !is_string {
+                    continue;
+                }
                 if text == raw {
                     return Ok(true);
                 }
-                if c.kind() != Kind::String || !text.as_bytes().contains(&b'\\') {
+                if !escaped && !text.as_bytes().contains(&b'\\') {
                     continue;
                 }
                 if let (Some(x), Some(y)) = (inst.as_str(), c.as_str()) {
