@@ -1,4 +1,4 @@
-//! The dispatch loop over a node's ops. Every keyword arm starts with [`built!`]: in an
+//! The dispatch loop over a node's ops. Every keyword arm starts with `built!`: in an
 //! evaluator built for a [`KeywordSet`](crate::schema::KeywordSet) without that keyword the arm
 //! refuses the program, and the keyword's code is left out.
 
