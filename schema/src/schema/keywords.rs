@@ -68,6 +68,10 @@ pub(crate) mod bit {
     pub(crate) const COUNT_PASS: u64 = 1 << 35;
     /// An `enum` value that is not a string.
     pub(crate) const NON_STRING_ENUM: u64 = 1 << 36;
+    /// `prefixItems`: an `Items` op with prefix schemas.
+    pub(crate) const PREFIX_ITEMS: u64 = 1 << 37;
+    /// `items: false` (an `Items` op whose `items` schema is the `false` schema).
+    pub(crate) const ITEMS_FALSE: u64 = 1 << 38;
 }
 
 impl KeywordSet {
@@ -88,6 +92,14 @@ impl KeywordSet {
                 Op::EnumValue(s) => value_bits(text, s),
                 Op::UniqueItems => bit::CONTAINER_EQUALITY,
                 Op::Members { patterns, .. } if patterns > 0 => bit::PATTERN_PROPERTIES,
+                Op::Items { prefix, rest } => {
+                    let prefixed = if prefix > 0 { bit::PREFIX_ITEMS } else { 0 };
+                    let closed = match rest != NONE && is_false_node(program, rest) {
+                        true => bit::ITEMS_FALSE,
+                        false => 0,
+                    };
+                    prefixed | closed
+                }
                 _ => 0,
             };
             ops = rest;
@@ -202,21 +214,40 @@ const fn pass_bits(program: &Program<'_>) -> u64 {
     let mut bits = 0;
     let mut nodes = program.nodes;
     while let [start, rest @ ..] = nodes {
-        let end = match rest {
-            [next, ..] => *next as usize,
-            [] => program.ops.len(),
-        };
-        let node = match program.ops.split_at_checked(end) {
-            Some((head, _)) => head.split_at_checked(*start as usize),
-            None => None,
-        };
-        bits |= match node {
-            Some((_, ops)) => node_pass_bits(ops),
+        bits |= match node_ops(program, *start, rest) {
+            Some(ops) => node_pass_bits(ops),
             None => bit::REQUIRED_PASS | bit::COUNT_PASS,
         };
         nodes = rest;
     }
     bits
+}
+
+/// The ops of the node that starts at op `start`, `later` being the starts of the nodes after
+/// it (as `Program::node` reads them); `None` when they do not fit the ops.
+const fn node_ops<'p>(program: &Program<'p>, start: u16, later: &[u16]) -> Option<&'p [Op]> {
+    let end = match later {
+        [next, ..] => *next as usize,
+        [] => program.ops.len(),
+    };
+    match program.ops.split_at_checked(end) {
+        Some((head, _)) => match head.split_at_checked(start as usize) {
+            Some((_, ops)) => Some(ops),
+            None => None,
+        },
+        None => None,
+    }
+}
+
+/// True when node `id` is the `false` schema (or may be: an unknown node counts as one).
+const fn is_false_node(program: &Program<'_>, id: u16) -> bool {
+    match program.nodes.split_at_checked(id as usize) {
+        Some((_, [start, later @ ..])) => match node_ops(program, *start, later) {
+            Some(ops) => matches!(ops, [Op::False]),
+            None => true,
+        },
+        _ => true,
+    }
 }
 
 /// The pass bits of one node's ops (as `eval_ops` decides: `required` is deferred to a
@@ -299,6 +330,14 @@ mod tests {
         assert!(!covers(counted, r#"{"minItems":1,"prefixItems":[true]}"#));
         let alone_and_items = set(r#"{"minItems":2}"#).union(set(r#"{"items":true}"#));
         assert!(alone_and_items.covers(set(counted)));
+        let open_items = r#"{"items":{"type":"null"}}"#;
+        assert!(!covers(open_items, r#"{"items":false}"#));
+        assert!(!covers(
+            open_items,
+            r#"{"prefixItems":[true],"items":{"type":"null"}}"#
+        ));
+        let both = r#"{"prefixItems":[{"type":"null"}],"items":false}"#;
+        assert!(covers(both, open_items));
         assert!(KeywordSet::ALL.covers(set(r#"{"not":{"contains":{}}}"#)));
         assert!(KeywordSet::EMPTY.covers(set("true")));
         assert!(!KeywordSet::EMPTY.covers(set("false")));

@@ -113,6 +113,9 @@ impl<K: Keywords> Eval<'_, '_, K> {
                 }
                 Op::Items { prefix, rest } => {
                     built!(self, op, path);
+                    if prefix != 0 && !K::SET.has(bit::PREFIX_ITEMS) {
+                        return Err(self.unsupported(path));
+                    }
                     let children = payload(ops, i, prefix);
                     i = skip(i, prefix);
                     if kind == Kind::Array {
