@@ -124,7 +124,9 @@ pub fn reply<T: Serialize, E: ToolFailure>(out: Output<'_>, outcome: Result<T, E
 impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
     /// A server for the typed tools of `handler` (see [`Toolbox`]) with [`Config::DEFAULT`]:
     /// the programs are the derive's static data, so nothing is compiled and no
-    /// [`SchemaStorage`](super::SchemaStorage) is needed.
+    /// [`SchemaStorage`](super::SchemaStorage) is needed. They are run by the evaluator built
+    /// for their keywords alone ([`Program::validate_for`]): same verdicts and messages as
+    /// the full one, without the code of the keywords they do not use.
     pub fn from_tools(info: ServerInfo, handler: H) -> Result<Self, DefinitionError> {
         Self::from_tools_with_config(info, handler, Config::DEFAULT)
     }
