@@ -2,10 +2,17 @@
 //! by serde validate under the derived program and under `embedded_mcp_std::full` run on the
 //! derived schema text; mutated values (wrong type, out of range, missing required property,
 //! extra property) are refused by both, and by serde.
+//!
+//! Every instance is also checked by the evaluators built for the derived programs' keywords
+//! alone (`Program::validate_for`, which `Server::from_tools` uses): their result must be the
+//! full evaluator's, violation kind, keyword, path and message byte for byte, on these values
+//! and on random JSON values of every shape.
 
 mod types;
 
-use embedded_mcp::schema::{McpSchema, Program};
+use std::marker::PhantomData;
+
+use embedded_mcp::schema::{KeywordSet, Keywords, McpSchema, Program};
 use embedded_mcp_std::full::FullValidator;
 use proptest::prelude::*;
 use serde::de::DeserializeOwned;
@@ -17,8 +24,58 @@ fn full(schema: &str) -> FullValidator {
     FullValidator::new(&serde_json::from_str(schema).unwrap()).unwrap()
 }
 
-fn accepted(program: Program<'_>, schema: &str, v: &Value) -> (bool, bool) {
+/// The keywords of `T`'s input program.
+struct InputKeywords<T>(PhantomData<T>);
+
+impl<T: McpSchema> Keywords for InputKeywords<T> {
+    const SET: KeywordSet = KeywordSet::of(&T::INPUT_PROGRAM);
+}
+
+/// The keywords of `T`'s output program.
+struct OutputKeywords<T>(PhantomData<T>);
+
+impl<T: McpSchema> Keywords for OutputKeywords<T> {
+    const SET: KeywordSet = KeywordSet::of(&T::OUTPUT_PROGRAM);
+}
+
+/// The keywords of both, as a server built from tools taking and returning `T` has them.
+struct BothKeywords<T>(PhantomData<T>);
+
+impl<T: McpSchema> Keywords for BothKeywords<T> {
+    const SET: KeywordSet = InputKeywords::<T>::SET.union(OutputKeywords::<T>::SET);
+}
+
+/// Under both of `T`'s programs, the evaluators built for their keywords give the full
+/// evaluator's result on the JSON `text`, byte for byte; returns the full input verdict.
+fn subsets_agree<T: McpSchema>(text: &str) -> bool {
+    let value = embedded_mcp::json::Value::parse(text.as_bytes()).unwrap();
+    let sides = [
+        (
+            T::INPUT_PROGRAM,
+            T::INPUT_PROGRAM.validate_for::<InputKeywords<T>>(value),
+            T::INPUT_PROGRAM.validate_for::<BothKeywords<T>>(value),
+        ),
+        (
+            T::OUTPUT_PROGRAM,
+            T::OUTPUT_PROGRAM.validate_for::<OutputKeywords<T>>(value),
+            T::OUTPUT_PROGRAM.validate_for::<BothKeywords<T>>(value),
+        ),
+    ];
+    for (program, own, both) in sides {
+        let all = program.validate(value);
+        let shown = |r: &Result<(), embedded_mcp::schema::Violation>| {
+            r.map_err(|v| (v.kind, v.keyword, v.to_string()))
+        };
+        assert_eq!(shown(&own), shown(&all), "{text}");
+        assert_eq!(own, all, "{text}");
+        assert_eq!(both, all, "{text}");
+    }
+    T::INPUT_PROGRAM.validate(value).is_ok()
+}
+
+fn accepted<T: McpSchema>(program: Program<'_>, schema: &str, v: &Value) -> (bool, bool) {
     let text = serde_json::to_string(v).unwrap();
+    subsets_agree::<T>(&text);
     (
         program.validate_bytes(text.as_bytes()).is_ok(),
         full(schema).is_valid(v),
@@ -30,13 +87,13 @@ fn accepted(program: Program<'_>, schema: &str, v: &Value) -> (bool, bool) {
 fn valid<T: McpSchema + Serialize>(value: &T, reads_back: bool) -> Value {
     let v = serde_json::to_value(value).unwrap();
     assert_eq!(
-        accepted(T::OUTPUT_PROGRAM, T::OUTPUT_SCHEMA, &v),
+        accepted::<T>(T::OUTPUT_PROGRAM, T::OUTPUT_SCHEMA, &v),
         (true, true),
         "{v}"
     );
     if reads_back {
         assert_eq!(
-            accepted(T::INPUT_PROGRAM, T::INPUT_SCHEMA, &v),
+            accepted::<T>(T::INPUT_PROGRAM, T::INPUT_SCHEMA, &v),
             (true, true),
             "{v}"
         );
@@ -57,7 +114,7 @@ fn refused<T: McpSchema + DeserializeOwned>(v: &Value) {
 /// top level does not).
 fn refused_by_schemas<T: McpSchema>(v: &Value) {
     assert_eq!(
-        accepted(T::INPUT_PROGRAM, T::INPUT_SCHEMA, v),
+        accepted::<T>(T::INPUT_PROGRAM, T::INPUT_SCHEMA, v),
         (false, false),
         "{v}"
     );
@@ -103,6 +160,7 @@ fn out_of_range<T: McpSchema + DeserializeOwned>(v: &Value, k: &str) {
         let text = serde_json::to_string(&m)
             .unwrap()
             .replace("\"@\"", &beyond.to_string());
+        assert!(!subsets_agree::<T>(&text), "{text}");
         assert!(
             T::INPUT_PROGRAM.validate_bytes(text.as_bytes()).is_err(),
             "{text}"
@@ -172,7 +230,7 @@ proptest! {
         mutations::<Floats>(&v);
         let mut m = v.as_object().unwrap().clone();
         m.insert("step".into(), json!(0.25));
-        let (ours, theirs) = accepted(Floats::INPUT_PROGRAM, Floats::INPUT_SCHEMA, &Value::Object(m));
+        let (ours, theirs) = accepted::<Floats>(Floats::INPUT_PROGRAM, Floats::INPUT_SCHEMA, &Value::Object(m));
         prop_assert_eq!((ours, theirs), (false, false));
     }
 
@@ -205,7 +263,7 @@ proptest! {
         for bad in [json!({"borrowed": "", "owned": "a", "letter": "x"}),
                     json!({"borrowed": "a", "owned": "abcdefghi", "letter": "x"}),
                     json!({"borrowed": "a", "owned": "a", "letter": "xy"})] {
-            prop_assert_eq!(accepted(Texts::INPUT_PROGRAM, schema, &bad), (false, false));
+            prop_assert_eq!(accepted::<Texts>(Texts::INPUT_PROGRAM, schema, &bad), (false, false));
         }
         let _ = v;
     }
@@ -227,7 +285,7 @@ proptest! {
         let a = Attributes { sensor_id, sample_count, cache: 0, gain_db, write_only: false };
         let v = valid(&a, false);
         let input = json!({"ID": sensor_id, "write-only": true});
-        prop_assert_eq!(accepted(Attributes::INPUT_PROGRAM, Attributes::INPUT_SCHEMA, &input), (true, true));
+        prop_assert_eq!(accepted::<Attributes>(Attributes::INPUT_PROGRAM, Attributes::INPUT_SCHEMA, &input), (true, true));
         prop_assert!(serde_json::from_value::<Attributes>(input).is_ok());
         mutations::<Attributes>(&json!({"ID": sensor_id, "sample-count": sample_count, "gain-db": gain_db, "write-only": true}));
         let _ = v;
@@ -238,9 +296,150 @@ proptest! {
         let v = valid(&Open { x }, true);
         let mut m = v.as_object().unwrap().clone();
         m.insert("extra".into(), json!(1));
-        prop_assert_eq!(accepted(Open::INPUT_PROGRAM, Open::INPUT_SCHEMA, &Value::Object(m)), (true, true));
+        prop_assert_eq!(accepted::<Open>(Open::INPUT_PROGRAM, Open::INPUT_SCHEMA, &Value::Object(m)), (true, true));
         let v = valid(&Strict { inner: StrictInner { y } }, true);
         mutations::<Strict>(&v);
         refused::<Strict>(&json!({"inner": {"y": y, "extra": 1}}));
+    }
+}
+
+/// `uniqueItems` over scalars and over arrays (its equality of containers), and an optional
+/// nested type (`anyOf` with `null` on output).
+#[derive(
+    embedded_mcp_macros::McpSchema, Serialize, serde::Deserialize, Debug, Clone, PartialEq,
+)]
+struct Distinct {
+    #[mcp(unique_items)]
+    modes: heapless::Vec<Mode, 3>,
+    #[mcp(unique_items, maximum = 9)]
+    pairs: heapless::Vec<[u8; 2], 3>,
+    inner: Option<Settings>,
+}
+
+/// Names the derived types use, so that random objects hit their properties.
+const NAMES: &[&str] = &[
+    "level",
+    "enabled",
+    "a",
+    "b",
+    "e",
+    "h",
+    "on",
+    "step",
+    "x",
+    "xyz",
+    "samples",
+    "borrowed",
+    "owned",
+    "letter",
+    "mode",
+    "settings",
+    "temperature",
+    "history",
+    "ID",
+    "sample-count",
+    "gain-db",
+    "write-only",
+    "inner",
+    "y",
+    "modes",
+    "pairs",
+    "extra",
+];
+
+fn any_json() -> impl Strategy<Value = Value> {
+    let scalar = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        (-3i64..300).prop_map(Value::from),
+        prop::sample::select(vec![0.5, 1.5, -1.5, 2.75, 1e3, 1e20, -40.0, 125.0])
+            .prop_map(|f| json!(f)),
+        prop::sample::select(vec![i64::MIN, -129, 65_536, i64::MAX]).prop_map(Value::from),
+        prop::sample::select(vec![
+            "idle",
+            "fast_sample",
+            "off",
+            "",
+            "é",
+            "abcdefghi",
+            "q\"\n"
+        ])
+        .prop_map(Value::from),
+    ];
+    scalar.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..5).prop_map(Value::Array),
+            prop::collection::btree_map(prop::sample::select(NAMES), inner, 0..5).prop_map(|m| {
+                Value::Object(m.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+        ]
+    })
+}
+
+/// Every derived type's evaluators on `text`.
+fn all_subsets_agree(text: &str) {
+    subsets_agree::<Settings>(text);
+    subsets_agree::<Celsius>(text);
+    subsets_agree::<Mode>(text);
+    subsets_agree::<Ints>(text);
+    subsets_agree::<Floats>(text);
+    subsets_agree::<Optional>(text);
+    subsets_agree::<Fixed>(text);
+    subsets_agree::<Bounded>(text);
+    subsets_agree::<Texts>(text);
+    subsets_agree::<Nested>(text);
+    subsets_agree::<Attributes>(text);
+    subsets_agree::<Open>(text);
+    subsets_agree::<Strict>(text);
+    subsets_agree::<Distinct>(text);
+}
+
+/// Strings with escapes (serde writes none of these) against the derived `enum`s and names.
+#[test]
+fn subset_evaluators_agree_on_escaped_strings() {
+    let mode = [
+        r#""\u0069dle""#,
+        r#""fast\u005fsample""#,
+        r#""of\u0066""#,
+        r#""\u00e9""#,
+        r#""idle\n""#,
+        r#""\"idle\"""#,
+        r#""id\u006ce\u0000""#,
+    ];
+    for m in mode {
+        all_subsets_agree(m);
+        all_subsets_agree(&format!(
+            r#"{{"mode":{m},"settings":{{"level":1,"enabled":true}},"temperature":1,"history":[]}}"#
+        ));
+        all_subsets_agree(&format!(
+            r#"{{"modes":[{m},"idle",{m}],"pairs":[],"inner":null}}"#
+        ));
+        all_subsets_agree(&format!(
+            r#"{{"\u006c\u0065vel":{m},"enabled":true,"\u0065xtra":1}}"#
+        ));
+    }
+}
+
+proptest! {
+    #[test]
+    fn subset_evaluators_agree_on_any_value(v in any_json(), distinct in any_json()) {
+        all_subsets_agree(&serde_json::to_string(&v).unwrap());
+        // Shaped like `Distinct`, to reach `uniqueItems` with equal and unequal items.
+        let shaped = json!({"modes": [distinct.clone(), "idle", distinct.clone()],
+                            "pairs": [[1, 2], [1, 2.0]], "inner": distinct.clone()});
+        subsets_agree::<Distinct>(&serde_json::to_string(&shaped).unwrap());
+        let shaped = json!({"modes": [], "pairs": [distinct.clone(), [3, 4], distinct]});
+        subsets_agree::<Distinct>(&serde_json::to_string(&shaped).unwrap());
+    }
+
+    #[test]
+    fn distinct_agrees(modes in heapless_vec::<Mode, 3>(mode(), 0), a: u8, b: u8) {
+        let distinct = Distinct { modes, pairs: [[a % 10, b % 10]].into_iter().collect(), inner: None };
+        let mut v = serde_json::to_value(&distinct).unwrap();
+        v.as_object_mut().unwrap().remove("inner"); // `None` is written as `null`, not read
+        let unique = { let m = distinct.modes.clone(); m.iter().enumerate().all(|(i, x)| !m[..i].contains(x)) };
+        prop_assert_eq!(accepted::<Distinct>(Distinct::INPUT_PROGRAM, Distinct::INPUT_SCHEMA, &v), (unique, unique));
+        let twice = json!({"modes": [], "pairs": [[a % 10, b % 10], [a % 10, b % 10]], "inner": null});
+        prop_assert_eq!(accepted::<Distinct>(Distinct::OUTPUT_PROGRAM, Distinct::OUTPUT_SCHEMA, &twice), (false, false));
     }
 }

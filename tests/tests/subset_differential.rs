@@ -5,10 +5,18 @@
 //!
 //! Numbers are drawn from values both implementations represent exactly (small integers,
 //! halves and quarters), so a disagreement is a semantic difference, not float rounding.
+//!
+//! The evaluators built for fewer keywords (`Program::validate_for`) are checked on the same
+//! cases against the core's full one: the same result, byte for byte, when their set covers
+//! the program; otherwise that result or a refusal (`ViolationKind::Unsupported`), never
+//! another verdict.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use embedded_mcp::schema::{compile, Storage};
+use embedded_mcp::schema::__private::{Op, Str};
+use embedded_mcp::schema::{
+    compile, KeywordSet, Keywords, Program, Storage, Violation, ViolationKind,
+};
 use embedded_mcp_std::full::FullValidator;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -170,12 +178,89 @@ fn root_schema() -> impl Strategy<Value = Value> {
     })
 }
 
+/// One op of every keyword `#[derive(McpSchema)]` emits.
+static DERIVE_OPS: [Op; 18] = {
+    const S: Str = Str { off: 0, len: 1 };
+    [
+        Op::Type(1),
+        Op::False,
+        Op::Enum(0),
+        Op::MultipleOf(S),
+        Op::Minimum(S),
+        Op::ExclusiveMinimum(S),
+        Op::Maximum(S),
+        Op::ExclusiveMaximum(S),
+        Op::MinLength(0),
+        Op::MaxLength(0),
+        Op::Pattern(S),
+        Op::MinItems(0),
+        Op::MaxItems(0),
+        Op::UniqueItems,
+        Op::Items { prefix: 0, rest: 0 },
+        Op::Required(S),
+        Op::Members {
+            props: 0,
+            patterns: 0,
+            additional: 0,
+        },
+        Op::AnyOf(0),
+    ]
+};
+
+/// The keywords the derive emits.
+enum DeriveKeywords {}
+
+impl Keywords for DeriveKeywords {
+    const SET: KeywordSet = KeywordSet::of(&Program::from_static_parts(&[0], &DERIVE_OPS, "0"));
+}
+
+/// Only `type`, `enum` and the `false` schema (enum values are scalars: no container equality).
+static SCALAR_OPS: [Op; 3] = [Op::Type(1), Op::Enum(0), Op::False];
+
+enum ScalarKeywords {}
+
+impl Keywords for ScalarKeywords {
+    const SET: KeywordSet = KeywordSet::of(&Program::from_static_parts(&[0], &SCALAR_OPS, ""));
+}
+
+/// `validate_for::<K>` against the full evaluator's `full` on one case: `Some(true)` when the
+/// set covers the program (and the results are equal), `Some(false)` when it was refused.
+fn subset_case<K: Keywords>(
+    program: &Program<'_>,
+    instance: embedded_mcp::json::Value<'_>,
+    full: &Result<(), Violation>,
+) -> Result<Option<bool>, String> {
+    let got = program.validate_for::<K>(instance);
+    let shown = |r: &Result<(), Violation>| r.map_err(|v| (v.kind, v.keyword, v.to_string()));
+    if K::SET.covers(KeywordSet::of(program)) {
+        return match shown(&got) == shown(full) && got == *full {
+            true => Ok(Some(true)),
+            false => Err(format!(
+                "covered: {:?}, full: {:?}",
+                shown(&got),
+                shown(full)
+            )),
+        };
+    }
+    match &got {
+        Err(v) if v.kind == ViolationKind::Unsupported => Ok(Some(false)),
+        _ if got == *full => Ok(None),
+        _ => Err(format!(
+            "not covered: {:?}, full: {:?}",
+            shown(&got),
+            shown(full)
+        )),
+    }
+}
+
 #[test]
 fn core_agrees_with_full_validator() {
     static COMPARED: AtomicUsize = AtomicUsize::new(0);
     static REFUSED: AtomicUsize = AtomicUsize::new(0);
     static SKIPPED: AtomicUsize = AtomicUsize::new(0);
     static VALID: AtomicUsize = AtomicUsize::new(0);
+    static COVERED: AtomicUsize = AtomicUsize::new(0);
+    static UNSUPPORTED: AtomicUsize = AtomicUsize::new(0);
     let mut runner = TestRunner::new(Config {
         cases: std::env::var("SUBSET_DIFF_CASES")
             .ok()
@@ -211,6 +296,23 @@ fn core_agrees_with_full_validator() {
             let data = serde_json::to_vec(instance).unwrap();
             let got = program.validate_bytes(&data);
             COMPARED.fetch_add(1, Ordering::Relaxed);
+            let value = embedded_mcp::json::Value::parse(&data).unwrap();
+            for case in [
+                subset_case::<DeriveKeywords>(&program, value, &got),
+                subset_case::<ScalarKeywords>(&program, value, &got),
+            ] {
+                let counter = match case {
+                    Ok(Some(true)) => &COVERED,
+                    Ok(Some(false)) => &UNSUPPORTED,
+                    Ok(None) => continue,
+                    Err(e) => {
+                        return Err(TestCaseError::fail(format!(
+                            "schema {schema}\ninstance {instance}\n{e}"
+                        )))
+                    }
+                };
+                counter.fetch_add(1, Ordering::Relaxed);
+            }
             if expected {
                 VALID.fetch_add(1, Ordering::Relaxed);
             }
@@ -232,8 +334,14 @@ fn core_agrees_with_full_validator() {
         REFUSED.load(Ordering::Relaxed),
         SKIPPED.load(Ordering::Relaxed)
     );
+    let covered = COVERED.load(Ordering::Relaxed);
+    println!(
+        "keyword subsets: {covered} results equal on covered programs, {} refused",
+        UNSUPPORTED.load(Ordering::Relaxed)
+    );
     if let Err(e) = result {
         panic!("{e}");
     }
     assert!(compared >= 10_000, "only {compared} verdicts compared");
+    assert!(covered >= 2_000, "only {covered} subset results compared");
 }

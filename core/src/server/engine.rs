@@ -10,7 +10,7 @@ use super::cursor;
 use super::definitions::check_definitions;
 use super::list::write_tool;
 use super::reply::RESPONSE_TOO_LARGE;
-use super::schema_storage::{compile_all, Checks};
+use super::schema_storage::{compile_all, Checks, Validator};
 use super::{
     Config, DefinitionError, SchemaStorage, ServerInfo, Stats, Tool, ToolSchemas, MAX_ID_LEN,
 };
@@ -83,11 +83,15 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     ) -> Result<Self, DefinitionError> {
         let object_output = check_definitions(&info, tools)?;
         let schemas = compile_all(tools, storage)?;
+        let checks = Checks {
+            schemas,
+            validator: Validator::full(),
+        };
         Ok(Self::build(
             info,
             tools,
             object_output,
-            schemas,
+            checks,
             handler,
             config,
         ))
@@ -104,17 +108,34 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         handler: H,
         config: Config,
     ) -> Result<Self, DefinitionError> {
+        let validator = Validator::full();
+        Self::with_programs_run_by(info, tools, programs, handler, config, validator)
+    }
+
+    /// [`Server::with_programs`] with the evaluator that runs the programs.
+    pub(super) fn with_programs_run_by(
+        info: ServerInfo,
+        tools: &'a [Tool; TOOLS],
+        programs: [ToolSchemas<'a>; TOOLS],
+        handler: H,
+        config: Config,
+        validator: Validator,
+    ) -> Result<Self, DefinitionError> {
         let object_output = check_definitions(&info, tools)?;
         for (tool, (definition, program)) in tools.iter().zip(&programs).enumerate() {
             if definition.output_schema.is_some() != program.output.is_some() {
                 return Err(DefinitionError::ProgramMismatch { tool });
             }
         }
+        let checks = Checks {
+            schemas: programs.map(Some),
+            validator,
+        };
         Ok(Self::build(
             info,
             tools,
             object_output,
-            programs.map(Some),
+            checks,
             handler,
             config,
         ))
@@ -124,7 +145,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         info: ServerInfo,
         tools: &'a [Tool; TOOLS],
         object_output: [bool; TOOLS],
-        schemas: [Option<ToolSchemas<'a>>; TOOLS],
+        checks: Checks<'a, TOOLS>,
         handler: H,
         config: Config,
     ) -> Self {
@@ -133,7 +154,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             info,
             tools,
             object_output,
-            checks: Checks { schemas },
+            checks,
             handler,
             config: Config {
                 max_depth: config.max_depth.min(json::MAX_DEPTH_LIMIT),

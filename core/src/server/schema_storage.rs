@@ -1,7 +1,7 @@
 //! The compiled schemas of every tool, and the storage to compile them into.
 
 use crate::json::Value;
-use crate::schema::{compile, Program, Storage, Violation};
+use crate::schema::{compile, KeywordSet, Keywords, Program, Storage, Violation};
 
 use super::error::{DefinitionError, SchemaRole};
 use super::Tool;
@@ -129,10 +129,54 @@ impl crate::json::Describe for Rejection {
     }
 }
 
+/// The keywords of every program in `programs` (a `const fn`: for programs known when the
+/// firmware is built, see [`Validator::built_for`]).
+pub(crate) const fn keywords_of(programs: &[ToolSchemas<'_>]) -> KeywordSet {
+    let mut set = KeywordSet::EMPTY;
+    let mut rest = programs;
+    while let [tool, tail @ ..] = rest {
+        set = set.union(KeywordSet::of(&tool.input));
+        if let Some(output) = &tool.output {
+            set = set.union(KeywordSet::of(output));
+        }
+        rest = tail;
+    }
+    set
+}
+
+/// How the server runs its programs, chosen when it is built: the evaluator for every
+/// keyword, or one built for the keywords of programs known at compile time (the derive's,
+/// served by [`Server::from_tools`](super::Server::from_tools)). Only the evaluators a
+/// firmware's constructors choose are linked.
+#[derive(Clone, Copy)]
+pub(crate) struct Validator(fn(&Program<'_>, Value<'_>) -> Result<(), Violation>);
+
+impl Validator {
+    /// Every keyword ([`Program::validate`]).
+    pub(crate) fn full() -> Self {
+        Self(|program, value| program.validate(value))
+    }
+
+    /// The evaluator built for `K` ([`Program::validate_for`]); `K::SET` must cover the
+    /// programs (another keyword is refused, never accepted).
+    pub(crate) fn built_for<K: Keywords>() -> Self {
+        Self(|program, value| program.validate_for::<K>(value))
+    }
+}
+
+impl core::fmt::Debug for Validator {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str("Validator")
+    }
+}
+
 /// Compiled validators of every tool's schemas.
 #[derive(Debug)]
 pub(crate) struct Checks<'p, const TOOLS: usize> {
     pub(crate) schemas: [Option<ToolSchemas<'p>>; TOOLS],
+    /// The evaluator that runs them.
+    #[cfg_attr(not(feature = "validator"), allow(dead_code))]
+    pub(crate) validator: Validator,
 }
 
 impl<const TOOLS: usize> Checks<'_, TOOLS> {
@@ -152,10 +196,7 @@ impl<const TOOLS: usize> Checks<'_, TOOLS> {
             return Ok(());
         }
         #[cfg_attr(not(feature = "validator"), allow(unreachable_code))]
-        self.schemas(tool)?
-            .input
-            .validate(arguments)
-            .map_err(Rejection::Violation)
+        (self.validator.0)(&self.schemas(tool)?.input, arguments).map_err(Rejection::Violation)
     }
 
     /// Checks structured output against the tool's `outputSchema` (accepts everything without
@@ -167,10 +208,7 @@ impl<const TOOLS: usize> Checks<'_, TOOLS> {
             return Ok(());
         }
         #[cfg_attr(not(feature = "validator"), allow(unreachable_code))]
-        self.schemas(tool)?
-            .output
-            .ok_or(Rejection::Missing)?
-            .validate(value)
-            .map_err(Rejection::Violation)
+        let output = self.schemas(tool)?.output.ok_or(Rejection::Missing)?;
+        (self.validator.0)(&output, value).map_err(Rejection::Violation)
     }
 }

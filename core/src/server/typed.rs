@@ -18,9 +18,10 @@ use serde::de::Deserialize;
 use serde::Serialize;
 
 use crate::schema::__private::Op;
-use crate::schema::{McpSchema, Program};
+use crate::schema::{KeywordSet, Keywords, McpSchema, Program};
 
 use super::definitions::check_server_icons;
+use super::schema_storage::{keywords_of, Checks, Validator};
 use super::static_definitions;
 use super::{
     Config, DefinitionError, Done, Output, Server, ServerInfo, Tool, ToolFailure, ToolSchemas,
@@ -131,7 +132,9 @@ pub fn reply<T: Serialize, E: ToolFailure>(out: Output<'_>, outcome: Result<T, E
 impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
     /// A server for the typed tools of `handler` (see [`Toolbox`]) with [`Config::DEFAULT`]:
     /// the programs are the derive's static data, so nothing is compiled and no
-    /// [`SchemaStorage`](super::SchemaStorage) is needed.
+    /// [`SchemaStorage`](super::SchemaStorage) is needed. They are run by the evaluator built
+    /// for their keywords alone ([`Program::validate_for`]): same verdicts and messages as
+    /// the full one, without the code of the keywords they do not use.
     pub fn from_tools(info: ServerInfo, handler: H) -> Result<Self, DefinitionError> {
         Self::from_tools_with_config(info, handler, Config::DEFAULT)
     }
@@ -142,17 +145,22 @@ impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
         handler: H,
         config: Config,
     ) -> Result<Self, DefinitionError> {
+        // The programs are known at compile time: the evaluator is built for their keywords.
+        let validator = Validator::built_for::<DerivedKeywords<H, N>>();
         // `H::CHECKED` is a constant: only one of these arms is in the firmware, and with a
-        // definite answer the run-time checks (`with_programs`) are not.
+        // definite answer the run-time checks (`with_programs_run_by`) are not.
         match H::CHECKED {
             Some(Ok(object_output)) => {
                 check_server_icons(&info)?;
-                let programs = H::PROGRAMS.map(Some);
+                let checks = Checks {
+                    schemas: H::PROGRAMS.map(Some),
+                    validator,
+                };
                 Ok(Self::build(
                     info,
                     H::TOOLS,
                     object_output,
-                    programs,
+                    checks,
                     handler,
                     config,
                 ))
@@ -164,9 +172,18 @@ impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
                 }
                 Err(e)
             }
-            None => Self::with_programs(info, H::TOOLS, H::PROGRAMS, handler, config),
+            None => {
+                Self::with_programs_run_by(info, H::TOOLS, H::PROGRAMS, handler, config, validator)
+            }
         }
     }
+}
+
+/// The keywords of a [`Toolbox`]'s derived programs.
+struct DerivedKeywords<H, const N: usize>(core::marker::PhantomData<H>);
+
+impl<H: Toolbox<N>, const N: usize> Keywords for DerivedKeywords<H, N> {
+    const SET: KeywordSet = keywords_of(&H::PROGRAMS);
 }
 
 #[cfg(test)]

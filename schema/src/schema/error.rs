@@ -115,6 +115,10 @@ pub enum ViolationKind {
     BudgetExceeded,
     /// The instance text is 4 GiB or more (counts are kept in 32 bits).
     TooLarge,
+    /// The program holds a keyword the evaluator was not built for
+    /// ([`Program::validate_for`](super::Program::validate_for)). The instance is not known to
+    /// be valid.
+    Unsupported,
 }
 
 /// The first reason an instance was not accepted: where, which keyword, and a short message.
@@ -126,7 +130,8 @@ pub struct Violation {
     /// What kind of failure this is.
     pub kind: ViolationKind,
     /// The schema keyword that failed (`""` for [`ViolationKind::NotJson`] and
-    /// [`ViolationKind::TooLarge`], `"$budget"` and `"$depth"` for the limits).
+    /// [`ViolationKind::TooLarge`], `"$budget"` and `"$depth"` for the limits, `"$keywords"` for
+    /// [`ViolationKind::Unsupported`]).
     pub keyword: &'static str,
     /// Where in the instance.
     pub path: InstancePath,

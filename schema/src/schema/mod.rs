@@ -41,6 +41,7 @@
 mod compile;
 mod derived;
 mod error;
+mod keywords;
 mod number;
 mod pointer;
 #[cfg(test)]
@@ -56,6 +57,7 @@ mod validate;
 pub use compile::{REF_CAPACITY, REF_WORK_LIMIT};
 pub use derived::McpSchema;
 pub use error::{CompileError, LoadError, Violation, ViolationKind, MESSAGE_CAPACITY};
+pub use keywords::{AllKeywords, KeywordSet, Keywords};
 pub use pointer::{InstancePath, SchemaPointer, POINTER_CAPACITY, SCHEMA_POINTER_CAPACITY};
 pub use program::{Program, Storage, PROGRAM_MAGIC, PROGRAM_VERSION};
 
@@ -138,13 +140,53 @@ impl Program<'_> {
         instance: Value<'_>,
         limits: &ValidationLimits,
     ) -> Result<(), Violation> {
+        self.validate_for_with::<AllKeywords>(instance, limits)
+    }
+
+    /// [`Program::validate`] with the evaluator built only for the keywords of `K`: the code
+    /// of every other keyword is left out, which is smaller where the programs are known when
+    /// the firmware is built (`Server::from_tools` validates the derive's programs this way).
+    ///
+    /// For a program whose keywords `K::SET` [covers](KeywordSet::covers) (`K::SET.covers(
+    /// KeywordSet::of(&program))`), the result is exactly that of [`Program::validate`]; a
+    /// program holding another keyword is refused with [`ViolationKind::Unsupported`] when
+    /// that keyword is reached, never accepted because of it.
+    ///
+    /// ```
+    /// use embedded_mcp::schema::{compile, KeywordSet, Keywords, Storage, ViolationKind};
+    /// enum Bounds {}
+    /// impl Keywords for Bounds {
+    ///     const SET: KeywordSet = KeywordSet::of(&embedded_mcp::server::typed::NO_ARGUMENTS_PROGRAM);
+    /// }
+    /// let mut storage: Storage<4, 8, 16> = Storage::new();
+    /// let closed = compile(br#"{"type":"object","additionalProperties":false}"#, &mut storage)?;
+    /// let value = |json| embedded_mcp::json::Value::parse(json).unwrap();
+    /// assert!(closed.validate_for::<Bounds>(value(b"{}")).is_ok());
+    /// let err = closed.validate_for::<Bounds>(value(br#"{"x":1}"#)).unwrap_err();
+    /// assert_eq!(err, closed.validate(value(br#"{"x":1}"#)).unwrap_err());
+    /// let mut storage: Storage<4, 8, 16> = Storage::new();
+    /// let bounded = compile(br#"{"maxProperties":1}"#, &mut storage)?;
+    /// let err = bounded.validate_for::<Bounds>(value(b"{}")).unwrap_err();
+    /// assert_eq!(err.kind, ViolationKind::Unsupported);
+    /// # Ok::<(), embedded_mcp::schema::CompileError>(())
+    /// ```
+    pub fn validate_for<K: Keywords>(&self, instance: Value<'_>) -> Result<(), Violation> {
+        self.validate_for_with::<K>(instance, &ValidationLimits::default())
+    }
+
+    /// [`Program::validate_for`] with explicit limits.
+    pub fn validate_for_with<K: Keywords>(
+        &self,
+        instance: Value<'_>,
+        limits: &ValidationLimits,
+    ) -> Result<(), Violation> {
         if u32::try_from(instance.raw().len()).is_err() {
             return Err(simple(
                 ViolationKind::TooLarge,
                 "instance larger than 4 GiB",
             ));
         }
-        validate::run(self, instance, limits)
+        validate::run::<K>(self, instance, limits)
     }
 
     /// Parses `json` strictly (UTF-8, grammar, nesting at most the default

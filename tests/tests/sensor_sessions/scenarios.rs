@@ -551,7 +551,8 @@ fn symbols(elf: &Path) -> String {
 
 /// Issue 14: the firmware serves the derive's static programs, so no code of the schema
 /// compiler (`embedded_mcp::schema::compile`, module `schema::compile` of the schema crate) is
-/// linked, while the validator that runs the programs is.
+/// linked, while the validator that runs the programs is; issue 16: only the code of the
+/// keywords those programs use.
 pub fn firmware_links_the_validator_but_no_schema_compiler(fw: &Firmware) {
     let symbols = symbols(fw.elf());
     // Demangled paths read `schema::compile::…`; impl blocks keep the mangled `schema..compile..`.
@@ -569,5 +570,31 @@ pub fn firmware_links_the_validator_but_no_schema_compiler(fw: &Firmware) {
             .lines()
             .any(|l| l.contains("schema::validate::") || l.contains("schema..validate..")),
         "no validator symbol: is this the firmware's symbol table?"
+    );
+    // Issue 16: `Server::from_tools` runs the evaluator built for the keywords of the derived
+    // programs, so the code of keywords they do not use (and the full evaluator) is left out.
+    let unused: Vec<&str> = symbols
+        .lines()
+        .filter(|l| l.contains("schema::") || l.contains("schema.."))
+        .filter(|l| {
+            [
+                "lexeme_is_multiple_of",
+                "unevaluated_",
+                "::contains::",
+                "::unique::",
+                "::one_of::",
+                "::in_place::",
+                "::property_names::",
+                "::object_keyword::",
+                "::string_keyword::",
+            ]
+            .iter()
+            .any(|name| l.contains(name))
+        })
+        .collect();
+    assert!(
+        unused.is_empty(),
+        "code of keywords the firmware's programs do not use:\n{}",
+        unused.join("\n")
     );
 }

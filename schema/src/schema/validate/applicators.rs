@@ -7,9 +7,10 @@ use super::display::Brief;
 use super::{payload, skip, Eval, Flow, Path, Stop};
 use crate::json::Piece::{Dec, Of, Text};
 use crate::json::Value;
+use crate::schema::keywords::Keywords;
 use crate::schema::program::{Op, NONE};
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     #[inline(never)]
     pub(super) fn any_of(&mut self, children: &[Op], inst: Value<'_>, path: &Path<'_>) -> Flow {
         for c in children {

@@ -5,9 +5,10 @@ use super::types_const_enum::type_matches;
 use super::{count_limit, skip, Eval, Flow, Path, Stop, ITEMS};
 use crate::json::Piece::{Dec, Text};
 use crate::json::Value;
+use crate::schema::keywords::{bit, Keywords};
 use crate::schema::program::{Op, NONE};
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     /// `minItems` and `maxItems` when no `items` pass counts the items instead.
     #[inline(never)]
     pub(super) fn item_count(&mut self, op: Op, inst: Value<'_>, path: &Path<'_>) -> Flow {
@@ -62,10 +63,19 @@ impl Eval<'_, '_> {
         inst: Value<'_>,
         path: &Path<'_>,
     ) -> Flow {
+        // Without `prefixItems` in the evaluator's set there are none (`eval_ops` refuses a
+        // program with them), and without `items: false` the check for it is left out.
+        let prefix: &[Op] = match K::SET.has(bit::PREFIX_ITEMS) {
+            true => prefix,
+            false => &[],
+        };
         let Some(mut elements) = inst.elements() else {
             return Ok(());
         };
         let rest_is_false = rest != NONE && self.is_false(rest);
+        if rest_is_false && !K::SET.has(bit::ITEMS_FALSE) {
+            return Err(self.unsupported(path));
+        }
         // A lone `type` needs no evaluation frame; look the `items` schema up once.
         let lone_type = |ops: &[Op]| match ops {
             [Op::Type(mask)] => Some(*mask),

@@ -9,24 +9,32 @@
 //! and `propertyNames` subschemas are evaluated quietly (no message is built); the first
 //! failure outside them is reported with its instance path.
 //!
-//! This file holds the evaluator: the instance path, the limits (steps, depth), failure
-//! recording and the dispatch loop over a node's ops; each keyword family is in its own file.
+//! The evaluator is generic over the [`Keywords`] it is built for (see
+//! `schema/keywords.rs`): [`Program::validate`] runs it built for every keyword, and
+//! [`Program::validate_for`] for a set known at compile time, without the code of the others.
+//!
+//! This file holds the evaluator: the instance path, the limits (steps, depth) and failure
+//! recording; the dispatch loop over a node's ops is in `dispatch.rs`, each keyword family in
+//! its own file.
 
 mod applicators;
 mod array;
+mod dispatch;
 mod display;
 mod numeric;
 mod object;
 mod string;
 mod types_const_enum;
 
-use self::display::Brief;
+use core::marker::PhantomData;
+
 use crate::json::EncodeError;
-use crate::json::Piece::{self, Dec, Of, Text};
-use crate::json::{Kind, Value};
+use crate::json::Piece::{self, Dec, Text};
+use crate::json::Value;
 use crate::schema::error::{Message, Violation, ViolationKind};
+use crate::schema::keywords::{Keywords, REQUIRED_BATCH};
 use crate::schema::pointer::{format_index, InstancePath, PointerBuf, POINTER_CAPACITY};
-use crate::schema::program::{skip, Op, Program, Str, NONE};
+use crate::schema::program::{skip, Op, Program, Str};
 use crate::schema::ValidationLimits;
 
 /// Why evaluation stopped.
@@ -39,9 +47,6 @@ enum Stop {
 }
 
 type Flow = Result<(), Stop>;
-
-/// Most `required` names checked in one pass (a bit each in a `u64`).
-const REQUIRED_BATCH: usize = 64;
 
 /// One step of the instance path, linked to its parent on the stack.
 #[derive(Clone, Copy)]
@@ -105,8 +110,8 @@ impl<'a> Path<'a> {
     }
 }
 
-/// Validates `instance` against `program`.
-pub(crate) fn run(
+/// Validates `instance` against `program` with the evaluator built for `K`.
+pub(crate) fn run<K: Keywords>(
     program: &Program<'_>,
     instance: Value<'_>,
     limits: &ValidationLimits,
@@ -117,7 +122,7 @@ pub(crate) fn run(
         parent: None,
         seg: Seg::Root,
     };
-    let stopped = Eval {
+    let stopped = Eval::<K> {
         prog: *program,
         steps: 0,
         max_steps: limits.max_steps,
@@ -126,6 +131,7 @@ pub(crate) fn run(
         quiet: 0,
         out: &mut out,
         end_hint: None,
+        keywords: PhantomData,
     }
     .eval(0, instance, &root)
     .is_err();
@@ -141,7 +147,7 @@ pub(crate) fn run(
     out
 }
 
-struct Eval<'p, 'o> {
+struct Eval<'p, 'o, K> {
     prog: Program<'p>,
     steps: u32,
     max_steps: u32,
@@ -153,6 +159,8 @@ struct Eval<'p, 'o> {
     /// Start and end address of the container most recently walked to its end, so that the
     /// walk of its parent can step past it without scanning it again.
     end_hint: Option<(usize, usize)>,
+    /// The keywords the evaluator is built for.
+    keywords: PhantomData<K>,
 }
 
 fn payload(ops: &[Op], i: usize, k: u16) -> &[Op] {
@@ -192,7 +200,7 @@ pub(super) fn count_limit(n: u32) -> usize {
     usize::try_from(n).unwrap_or(usize::MAX).saturating_add(1)
 }
 
-impl<'p> Eval<'p, '_> {
+impl<'p, K: Keywords> Eval<'p, '_, K> {
     fn text(&self, s: Str) -> &'p str {
         self.prog.str(s)
     }
@@ -299,6 +307,17 @@ impl<'p> Eval<'p, '_> {
         Err(Stop::Abort)
     }
 
+    /// Refuses a program op the evaluator is not built for: a violation recorded even when
+    /// quiet, and a stop that no applicator turns into a verdict (as for a limit).
+    #[inline(never)]
+    #[cold]
+    fn unsupported(&mut self, path: &Path<'_>) -> Stop {
+        self.record(ViolationKind::Unsupported, "$keywords", path, &mut |m| {
+            m.write_str("keyword not built into this validator")
+        });
+        Stop::Abort
+    }
+
     fn step(&mut self, path: &Path<'_>) -> Flow {
         self.steps = self.steps.saturating_add(1);
         if self.steps > self.max_steps {
@@ -353,229 +372,5 @@ impl<'p> Eval<'p, '_> {
 
     fn is_false(&self, node: u16) -> bool {
         matches!(self.prog.node(node), [Op::False])
-    }
-
-    /// Runs the ops of `node` on `inst`; `Some(next)` when the last op hands the instance on
-    /// to subschema `next` (see [`Eval::eval`]).
-    fn eval_ops(
-        &mut self,
-        node: u16,
-        inst: Value<'_>,
-        path: &Path<'_>,
-    ) -> Result<Option<u16>, Stop> {
-        let ops = self.prog.node(node);
-        let kind = inst.kind();
-        let mut required: &[Op] = &[];
-        // `minItems` / `maxItems` deferred to the `items` pass.
-        let mut item_bounds = (0usize, usize::MAX);
-        let mut i = 0;
-        while let Some(&op) = ops.get(i) {
-            i = i.wrapping_add(1); // `i < ops.len()`
-            match op {
-                // types_const_enum.rs
-                Op::Type(mask) => self.type_keyword(mask, inst, path)?,
-                Op::False => self.false_schema(path)?,
-                Op::Const(_) => self.const_enum(op, ops, i, inst, path)?,
-                Op::Enum(k) => {
-                    self.const_enum(op, ops, i, inst, path)?;
-                    i = skip(i, k);
-                }
-                // string.rs
-                Op::MinLength(_) | Op::MaxLength(_) | Op::Pattern(_) => {
-                    self.string_keyword(op, ops, i, inst, path)?;
-                }
-                // object.rs
-                Op::MinProperties(_) | Op::MaxProperties(_) => {
-                    self.object_keyword(op, ops, i, inst, path)?;
-                }
-                Op::DependentRequired { count: k, .. } => {
-                    self.object_keyword(op, ops, i, inst, path)?;
-                    i = skip(i, k);
-                }
-                // numeric.rs
-                Op::MultipleOf(s)
-                | Op::Minimum(s)
-                | Op::ExclusiveMinimum(s)
-                | Op::Maximum(s)
-                | Op::ExclusiveMaximum(s) => {
-                    if kind == Kind::Number {
-                        self.number(op, s, inst, path)?;
-                    }
-                }
-                // array.rs
-                Op::MinItems(n) | Op::MaxItems(n) => {
-                    let walks_all = ops
-                        .get(i..)
-                        .unwrap_or_default()
-                        .iter()
-                        .any(|op| matches!(op, Op::Items { rest, .. } if *rest != NONE));
-                    let n_usize = usize::try_from(n).unwrap_or(usize::MAX);
-                    if walks_all {
-                        // Counted during the `items` pass instead of a pass of its own.
-                        if matches!(op, Op::MinItems(_)) {
-                            item_bounds.0 = n_usize;
-                        } else {
-                            item_bounds.1 = n_usize;
-                        }
-                    } else {
-                        self.item_count(op, inst, path)?;
-                    }
-                }
-                Op::UniqueItems => {
-                    if kind == Kind::Array {
-                        self.unique(inst, path)?;
-                    }
-                }
-                Op::Items { prefix, rest } => {
-                    let children = payload(ops, i, prefix);
-                    i = skip(i, prefix);
-                    if kind == Kind::Array {
-                        self.items(children, rest, item_bounds, inst, path)?;
-                    }
-                }
-                Op::Contains(c) => {
-                    let (min, max) = match (ops.get(i), ops.get(i.wrapping_add(1))) {
-                        (Some(Op::MinContains(min)), Some(Op::MaxContains(max))) => (*min, *max),
-                        _ => (1, u32::MAX),
-                    };
-                    i = i.wrapping_add(2); // see `skip`
-                    if kind == Kind::Array {
-                        self.contains(c, min, max, inst, path)?;
-                    }
-                }
-                // object.rs
-                Op::Required(_) => {
-                    // A run of `required` names is checked in one pass over the members.
-                    // `i >= 1` (stepped past this op) and only grows from `start`.
-                    let start = i.wrapping_sub(1);
-                    while i.wrapping_sub(start) < REQUIRED_BATCH
-                        && matches!(ops.get(i), Some(Op::Required(_)))
-                    {
-                        i = i.wrapping_add(1); // `ops.get(i)` was `Some`
-                    }
-                    let names = ops.get(start..i).unwrap_or_default();
-                    let whole_run = !matches!(ops.get(i), Some(Op::Required(_)));
-                    let members_later = ops
-                        .get(i..)
-                        .unwrap_or_default()
-                        .iter()
-                        .any(|op| matches!(op, Op::Members { .. }));
-                    if whole_run && members_later {
-                        // Checked during the `Members` pass instead of a pass of its own.
-                        required = names;
-                    } else if kind == Kind::Object {
-                        self.required(names, inst, path)?;
-                    }
-                }
-                Op::Members {
-                    props,
-                    patterns,
-                    additional,
-                } => {
-                    let p = payload(ops, i, props);
-                    i = skip(i, props);
-                    let pats = payload(ops, i, patterns);
-                    i = skip(i, patterns);
-                    if kind == Kind::Object {
-                        self.members(p, pats, additional, required, inst, path)?;
-                    }
-                }
-                Op::PropertyNames(c) => {
-                    if kind == Kind::Object {
-                        self.property_names(c, inst, path)?;
-                    }
-                }
-                // Applicators in place (applicators.rs); a subschema applied last is handed back
-                // to `eval` instead of being called.
-                Op::DependentSchema { trigger, node } => {
-                    if kind == Kind::Object && inst.get(self.text(trigger)).is_some() {
-                        self.eval(node, inst, path)?;
-                    }
-                }
-                Op::Ref(n) => {
-                    if i >= ops.len() {
-                        return Ok(Some(n));
-                    }
-                    self.eval(n, inst, path)?;
-                }
-                Op::AllOf(k) => {
-                    let children = payload(ops, i, k);
-                    i = skip(i, k);
-                    let last = children.len().saturating_sub(1);
-                    for (j, c) in children.iter().enumerate() {
-                        if let Op::Child(n) = *c {
-                            if j == last && i >= ops.len() {
-                                return Ok(Some(n));
-                            }
-                            self.eval(n, inst, path)?;
-                        }
-                    }
-                }
-                Op::AnyOf(k) => {
-                    let children = payload(ops, i, k);
-                    i = skip(i, k);
-                    self.any_of(children, inst, path)?;
-                }
-                Op::OneOf(k) => {
-                    let children = payload(ops, i, k);
-                    i = skip(i, k);
-                    self.one_of(children, inst, path)?;
-                }
-                Op::Not(n) => {
-                    if self.test(n, inst, path)? {
-                        self.fail(path, "not", &mut |m| {
-                            m.write(&[Of(&Brief(inst)), Text(" must not match \"not\"")])
-                        })?;
-                    }
-                }
-                Op::If {
-                    cond,
-                    then,
-                    otherwise,
-                } => {
-                    let branch = if self.test(cond, inst, path)? {
-                        then
-                    } else {
-                        otherwise
-                    };
-                    if branch != NONE {
-                        if i >= ops.len() {
-                            return Ok(Some(branch));
-                        }
-                        self.eval(branch, inst, path)?;
-                    }
-                }
-                Op::UnevaluatedItems(u) => {
-                    if kind == Kind::Array {
-                        self.unevaluated_items(ops, u, inst, path)?;
-                    }
-                }
-                Op::UnevaluatedProperties(u) => {
-                    if kind == Kind::Object {
-                        self.unevaluated_properties(ops, u, inst, path)?;
-                    }
-                }
-                // An automaton is read by the `Pattern` before it.
-                Op::Regex { len, .. } => i = skip(i, len),
-                // Payloads are consumed by their keyword.
-                Op::MinContains(_)
-                | Op::MaxContains(_)
-                | Op::Child(_)
-                | Op::EnumValue(_)
-                | Op::Name(_)
-                | Op::Prop { .. }
-                | Op::PatternProp { .. }
-                | Op::ReChar(_)
-                | Op::ReAny
-                | Op::ReClass { .. }
-                | Op::ReSplit(..)
-                | Op::ReJmp(_)
-                | Op::ReStart
-                | Op::ReEnd
-                | Op::ReMatch
-                | Op::ReRange { .. } => {}
-            }
-        }
-        Ok(None)
     }
 }

@@ -5,15 +5,18 @@ use super::display::Brief;
 use super::{Eval, Flow, Path};
 use crate::json::Piece::{Of, Text};
 use crate::json::Value;
+use crate::schema::keywords::{bit, Keywords};
 use crate::schema::number::{cmp_lexemes, lexeme_is_multiple_of};
 use crate::schema::program::{Op, Str};
 use core::cmp::Ordering;
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     #[inline(never)]
     pub(super) fn number(&mut self, op: Op, s: Str, inst: Value<'_>, path: &Path<'_>) -> Flow {
         let limit_text = self.text(s);
-        let (ok, keyword, rel) = if let Op::MultipleOf(_) = op {
+        // (`multipleOf` only reaches here when the evaluator is built for it.)
+        let multiple_of = K::SET.has(bit::MULTIPLE_OF) && matches!(op, Op::MultipleOf(_));
+        let (ok, keyword, rel) = if multiple_of {
             (
                 lexeme_is_multiple_of(inst.raw(), limit_text),
                 "multipleOf",

@@ -7,6 +7,7 @@ use super::types_const_enum::type_matches;
 use super::{count_limit, payload, skip, Eval, Flow, Path, Stop, PROPERTIES, REQUIRED_BATCH};
 use crate::json::Piece::{Of, Text};
 use crate::json::{JsonStr, Kind, Value};
+use crate::schema::keywords::{bit, Keywords};
 use crate::schema::program::{Op, Str, NONE};
 
 /// A member name as the validator compares it: its string value, the text between the
@@ -75,7 +76,7 @@ fn low_bits(n: usize) -> u64 {
     (1u64 << n).wrapping_sub(1) // `1 << n >= 1`
 }
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     /// `minProperties`, `maxProperties` and `dependentRequired` (whose names are the payload
     /// at `ops[i..]`).
     #[inline(never)]
@@ -88,15 +89,18 @@ impl Eval<'_, '_> {
         path: &Path<'_>,
     ) -> Flow {
         let kind = inst.kind();
+        // Each arm is left out of an evaluator not built for its keywords.
         match op {
-            Op::MinProperties(n) | Op::MaxProperties(n) => {
+            Op::MinProperties(n) | Op::MaxProperties(n)
+                if K::SET.has(bit::MIN_PROPERTIES | bit::MAX_PROPERTIES) =>
+            {
                 if let Some(members) = inst.members() {
                     let min = matches!(op, Op::MinProperties(_));
                     let len = members.take(count_limit(n)).count();
                     return self.count_bound(path, min, n, len, &PROPERTIES);
                 }
             }
-            Op::DependentRequired { trigger, count } => {
+            Op::DependentRequired { trigger, count } if K::SET.has(bit::DEPENDENT_REQUIRED) => {
                 let names = payload(ops, i, count);
                 if kind == Kind::Object && inst.get(self.text(trigger)).is_some() {
                     for n in names {
@@ -229,7 +233,11 @@ impl Eval<'_, '_> {
             }
             let mut matched = matched.is_some();
             let mut j = 0;
-            while let Some(&Op::PatternProp { node, .. }) = pats.get(j) {
+            // (Left out of an evaluator not built for `patternProperties`: `eval_ops` refuses
+            // a program that has entries then.)
+            while let (true, Some(&Op::PatternProp { node, .. })) =
+                (K::SET.has(bit::PATTERN_PROPERTIES), pats.get(j))
+            {
                 let (states, block, next) = regex_block(pats, j.wrapping_add(1)); // j < len
                 j = next;
                 let Some(text) = key.as_str() else { break };

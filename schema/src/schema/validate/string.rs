@@ -5,6 +5,7 @@ use super::display::Brief;
 use super::{skip, Eval, Flow, Path};
 use crate::json::Piece::{Dec, Of, Text};
 use crate::json::{JsonStr, Kind, Value};
+use crate::schema::keywords::{bit, Keywords};
 use crate::schema::program::Op;
 #[cfg(feature = "pattern")]
 use crate::schema::regex;
@@ -82,7 +83,7 @@ pub(super) fn pattern_hit(pats: &[Op], key: JsonStr<'_>) -> bool {
     false
 }
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     /// `minLength`, `maxLength` and `pattern` (whose automaton is at `ops[i]`).
     #[inline(never)]
     pub(super) fn string_keyword(
@@ -95,7 +96,10 @@ impl Eval<'_, '_> {
     ) -> Flow {
         let kind = inst.kind();
         match op {
-            Op::MinLength(n) | Op::MaxLength(n) if kind == Kind::String => {
+            // Each arm is left out of an evaluator not built for its keywords.
+            Op::MinLength(n) | Op::MaxLength(n)
+                if kind == Kind::String && K::SET.has(bit::MIN_LENGTH | bit::MAX_LENGTH) =>
+            {
                 let min = matches!(op, Op::MinLength(_));
                 let n = usize::try_from(n).unwrap_or(usize::MAX);
                 if min && !has_min_chars(inst, n) {
@@ -123,7 +127,7 @@ impl Eval<'_, '_> {
                     );
                 }
             }
-            Op::Pattern(s) => {
+            Op::Pattern(s) if K::SET.has(bit::PATTERN) => {
                 if let Some(subject) = inst.as_str() {
                     let (states, block, _) = regex_block(ops, i);
                     match regex_search(states, block, subject) {

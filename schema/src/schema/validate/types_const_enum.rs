@@ -5,6 +5,7 @@ use super::display::{Brief, TypeNames};
 use super::{payload, Eval, Flow, Path, Stop};
 use crate::json::Piece::{Of, Text};
 use crate::json::{JsonStr, Kind, Value};
+use crate::schema::keywords::{bit, Keywords};
 use crate::schema::number::{cmp_lexemes, lexeme_is_integer};
 use crate::schema::program::{types, Op};
 use core::cmp::Ordering;
@@ -33,7 +34,7 @@ pub(super) fn str_eq(a: JsonStr<'_>, b: JsonStr<'_>) -> bool {
     a.chars().eq(b.chars())
 }
 
-impl Eval<'_, '_> {
+impl<K: Keywords> Eval<'_, '_, K> {
     /// `type`, inlined into the dispatch loop (almost every node has one).
     #[inline]
     pub(super) fn type_keyword(&mut self, mask: u8, inst: Value<'_>, path: &Path<'_>) -> Flow {
@@ -67,8 +68,9 @@ impl Eval<'_, '_> {
         inst: Value<'_>,
         path: &Path<'_>,
     ) -> Flow {
+        // Each arm is left out of an evaluator not built for its keyword.
         match op {
-            Op::Const(s) => {
+            Op::Const(s) if K::SET.has(bit::CONST) => {
                 let c = self.value(s);
                 if !self.equal(inst, c, path)? {
                     return self.fail_with(
@@ -78,7 +80,7 @@ impl Eval<'_, '_> {
                     );
                 }
             }
-            Op::Enum(k) => {
+            Op::Enum(k) if K::SET.has(bit::ENUM) => {
                 let values = payload(ops, i, k);
                 if !self.in_enum(inst, values, path)? {
                     return self.fail_with(
@@ -101,19 +103,34 @@ impl Eval<'_, '_> {
         path: &Path<'_>,
     ) -> Result<bool, Stop> {
         let raw = inst.raw();
+        let is_string = inst.kind() == Kind::String;
         // A string without escapes equals a string value exactly when their texts are equal,
-        // or when the value has escapes and decodes to it.
-        let plain_string = inst.kind() == Kind::String && !raw.as_bytes().contains(&b'\\');
+        // or when the value has escapes and decodes to it. When every enum value is a string
+        // (an evaluator built without `bit::NON_STRING_ENUM`), any instance is compared so,
+        // and the general equality is left out: a string with escapes equals a value when
+        // they decode alike, any other instance equals none.
+        let escaped = is_string && raw.as_bytes().contains(&b'\\');
+        let plain_string = is_string && !escaped;
+        let string_values = !K::SET.has(bit::NON_STRING_ENUM);
         for v in values {
             let Op::EnumValue(s) = *v else { continue };
             let c = self.value(s);
-            if plain_string {
+            if plain_string || string_values {
                 self.step(path)?;
+                if c.kind() != Kind::String {
+                    if string_values {
+                        return Err(self.unsupported(path));
+                    }
+                    continue;
+                }
                 let text = c.raw();
+                if !is_string {
+                    continue;
+                }
                 if text == raw {
                     return Ok(true);
                 }
-                if c.kind() != Kind::String || !text.as_bytes().contains(&b'\\') {
+                if !escaped && !text.as_bytes().contains(&b'\\') {
                     continue;
                 }
                 if let (Some(x), Some(y)) = (inst.as_str(), c.as_str()) {
@@ -159,6 +176,14 @@ impl Eval<'_, '_> {
             },
             (Kind::Null, Kind::Null) => true,
             (Kind::Bool, Kind::Bool) => a.as_bool() == b.as_bool(),
+            // Containers are compared only where a program can compare two of them (see
+            // `bit::CONTAINER_EQUALITY`); elsewhere the evaluator leaves that code out and
+            // refuses the program if it finds two.
+            (Kind::Array, Kind::Array) | (Kind::Object, Kind::Object)
+                if !K::SET.has(bit::CONTAINER_EQUALITY) =>
+            {
+                return Err(self.unsupported(path));
+            }
             (Kind::Array, Kind::Array) => {
                 self.enter(path)?;
                 let r = self.arrays_equal(a, b, path);
