@@ -24,6 +24,7 @@ mod scan;
 mod ser;
 mod shift;
 mod sink;
+mod to_json;
 mod value;
 
 pub use compact::write_compact;
@@ -43,4 +44,7 @@ pub use ser::{to_sink, to_slice, Serializer};
 #[doc(hidden)]
 pub use shift::move_within;
 pub use sink::{CountingSink, Sink, SliceSink};
+#[doc(hidden)]
+pub use to_json::{member, member_after, members_end, via};
+pub use to_json::{Serde, ToJson, Written};
 pub use value::{Elements, JsonStr, Kind, Members, Value};
