@@ -72,8 +72,9 @@ impl Default for SampleArgs {
     }
 }
 
-// `sample_temperature`'s start message (logged at `info`).
-#[derive(Serialize)]
+// `sample_temperature`'s start message (logged at `info`). The log messages derive `McpSchema`
+// for its writer (`ToJson`, logged with `log_json`: much less flash than serde's code per type).
+#[derive(McpSchema, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Sampling {
     sensor_id: SensorId,
@@ -82,7 +83,7 @@ struct Sampling {
 }
 
 // A reading out of its normal range (logged at `warning`).
-#[derive(Serialize)]
+#[derive(McpSchema, Serialize)]
 struct OutOfRange {
     sample: u8,
     value: f32,
@@ -184,7 +185,7 @@ impl<B: Board> Device<B> {
     async fn set_led(&mut self, args: LedArgs, cx: &mut Context<'_>) -> LedLevel {
         self.count();
         let level = self.sensors.set_led(args.led, args.brightness);
-        cx.log(LogLevel::Info, Some("set_led"), &level).await;
+        cx.log_json(LogLevel::Info, Some("set_led"), &level).await;
         level
     }
 
@@ -224,7 +225,7 @@ impl<B: Board> Device<B> {
             samples,
             interval_ms,
         };
-        cx.log(LogLevel::Info, Some("sample_temperature"), &start)
+        cx.log_json(LogLevel::Info, Some("sample_temperature"), &start)
             .await;
         // In hundredths (integers: no soft-float arithmetic, see crate::hundredths), converted
         // to `f32` for the messages and the result.
@@ -245,7 +246,7 @@ impl<B: Board> Device<B> {
                     low: hundredths::to_f32(low),
                     high: hundredths::to_f32(high),
                 };
-                cx.log(LogLevel::Warning, Some("sample_temperature"), &warning)
+                cx.log_json(LogLevel::Warning, Some("sample_temperature"), &warning)
                     .await;
             }
             cx.progress(u32::from(i), Some(u32::from(samples)), None)

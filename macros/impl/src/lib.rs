@@ -19,6 +19,7 @@ mod shape;
 mod source;
 mod template;
 mod tools;
+mod writer;
 
 use proc_macro2::TokenStream;
 

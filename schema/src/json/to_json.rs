@@ -179,45 +179,55 @@ pub fn members_end(sink: &mut dyn Sink, first: bool) -> Result<(), EncodeError> 
     sink.put(if first { b"{}" } else { b"}" })
 }
 
-/// What the derive calls for a field: [`ToJson`] when the field's type has it, else serde's
-/// `Serialize`, else an error ([`EncodeError::Custom`]) (autoref specialization: the generated
-/// call is `(&&&Via(&field)).write_via(sink)` on a concrete type).
+/// What the derive calls for a field: the field as a `&dyn ToJson`, by its type's own
+/// [`ToJson`] when it has one, else by serde's `Serialize`, else one that fails with
+/// [`EncodeError::Custom`] (autoref specialization: the generated call is
+/// `(&&&Via(Serde(&field))).pick()` on a concrete type).
 #[doc(hidden)]
 pub mod via {
-    use super::{to_sink, EncodeError, Serialize, Sink, ToJson};
+    use super::{EncodeError, Serde, Serialize, Sink, ToJson};
 
     /// A field being written.
-    pub struct Via<'a, T: ?Sized>(pub &'a T);
+    pub struct Via<'a, T: ?Sized>(pub Serde<'a, T>);
 
     /// The field has [`ToJson`].
     pub trait ByToJson {
-        /// Writes the field.
-        fn write_via(&self, sink: &mut dyn Sink) -> Result<(), EncodeError>;
+        /// The field, to write.
+        fn pick(&self) -> &dyn ToJson;
     }
-    impl<T: ToJson + ?Sized> ByToJson for &&Via<'_, T> {
-        fn write_via(&self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
-            self.0.to_json(sink)
+    impl<T: ToJson> ByToJson for &&Via<'_, T> {
+        fn pick(&self) -> &dyn ToJson {
+            self.0 .0
         }
     }
 
     /// The field has serde's `Serialize` only.
     pub trait BySerde {
-        /// Writes the field.
-        fn write_via(&self, sink: &mut dyn Sink) -> Result<(), EncodeError>;
+        /// The field, to write.
+        fn pick(&self) -> &dyn ToJson;
     }
     impl<T: Serialize + ?Sized> BySerde for &Via<'_, T> {
-        fn write_via(&self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
-            to_sink(self.0, sink)
+        fn pick(&self) -> &dyn ToJson {
+            &self.0
         }
     }
 
     /// The field cannot be written (a type read only, as arguments).
     pub trait ByNothing {
-        /// Fails.
-        fn write_via(&self, sink: &mut dyn Sink) -> Result<(), EncodeError>;
+        /// The field, to write.
+        fn pick(&self) -> &dyn ToJson;
     }
     impl<T: ?Sized> ByNothing for Via<'_, T> {
-        fn write_via(&self, _: &mut dyn Sink) -> Result<(), EncodeError> {
+        fn pick(&self) -> &dyn ToJson {
+            &Unwritable
+        }
+    }
+
+    /// Fails: the value's type has no way to be written.
+    struct Unwritable;
+
+    impl ToJson for Unwritable {
+        fn to_json(&self, _: &mut dyn Sink) -> Result<(), EncodeError> {
             Err(EncodeError::Custom)
         }
     }
@@ -291,10 +301,13 @@ mod tests {
         struct Neither;
         let mut buf = [0u8; 16];
         let mut sink = SliceSink::new(&mut buf);
-        (&&&Via(&5u8)).write_via(&mut sink).unwrap();
-        (&&&Via(&OnlySerde(6))).write_via(&mut sink).unwrap();
+        (&&&Via(Serde(&5u8))).pick().to_json(&mut sink).unwrap();
+        (&&&Via(Serde(&OnlySerde(6))))
+            .pick()
+            .to_json(&mut sink)
+            .unwrap();
         assert_eq!(
-            (&&&Via(&Neither)).write_via(&mut sink),
+            (&&&Via(Serde(&Neither))).pick().to_json(&mut sink),
             Err(EncodeError::Custom)
         );
         assert_eq!(sink.written(), Some(&b"56"[..]));
