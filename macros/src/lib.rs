@@ -11,6 +11,7 @@
 //! | `bool` | `boolean` |
 //! | `u8` … `u64`, `i8` … `i64` | `integer` with the type's range |
 //! | `f32`, `f64` | `number` |
+//! | `embedded_mcp::json::FixedPoint<PLACES>` (an integer count of 10^-PLACES) | `number` |
 //! | `char` | `string` of one code point |
 //! | `Option<T>` | `T`, field not required (output: `T` or `null` unless skipped when `None`) |
 //! | `[T; N]` | `array`, `minItems` = `maxItems` = N |

@@ -2,6 +2,7 @@
 //! serde attributes the derive reads, and falls back to serde for a field type without one.
 
 use embedded_mcp::json::{SliceSink, ToJson};
+use embedded_mcp::schema::McpSchema as _;
 use embedded_mcp::McpSchema;
 use serde::Serialize;
 
@@ -67,6 +68,8 @@ struct Everything<'a> {
     zero: u64,
     #[mcp(description = "not derived")]
     foreign: ForeignField,
+    #[mcp(minimum = -40)]
+    fixed: embedded_mcp::json::FixedPoint<2>,
 }
 
 fn is_zero(v: &u64) -> bool {
@@ -107,6 +110,7 @@ fn derived_writer_is_serdes_bytes() {
         foreign: ForeignField {
             inner: Count { n: 1 },
         },
+        fixed: embedded_mcp::json::FixedPoint(-3705),
     };
     same(&e);
     e.note = Some("n");
@@ -118,6 +122,8 @@ fn derived_writer_is_serdes_bytes() {
     same(&Empty {});
     same(&Mode::Fast);
     same(&Celsius(-0.5));
+    // A fixed-point field is a number in the schema.
+    assert!(Everything::OUTPUT_SCHEMA.contains(r#""fixed":{"type":"number","minimum":-40}"#));
 }
 
 /// `String` and `Vec` (std) have no `ToJson`: their fields go through serde.

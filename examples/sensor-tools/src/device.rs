@@ -11,13 +11,13 @@
 
 use core::marker::PhantomData;
 
+use embedded_mcp::json::FixedPoint;
 use embedded_mcp::protocol::LogLevel;
 use embedded_mcp::server::{Annotations, Context};
 use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
-use crate::hundredths;
 use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature};
 
 /// Number of tools (`Device<B>` is a `Toolbox<TOOL_COUNT>`).
@@ -86,18 +86,18 @@ struct Sampling {
 #[derive(McpSchema, Serialize)]
 struct OutOfRange {
     sample: u8,
-    value: f32,
-    low: f32,
-    high: f32,
+    value: FixedPoint<2>,
+    low: FixedPoint<2>,
+    high: FixedPoint<2>,
 }
 
 // `sample_temperature`'s result.
 #[derive(McpSchema, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Sampled {
-    average: f32,
-    min: f32,
-    max: f32,
+    average: FixedPoint<2>,
+    min: FixedPoint<2>,
+    max: FixedPoint<2>,
     #[mcp(minimum = 1)]
     samples: u8,
     sensor_id: SensorId,
@@ -227,8 +227,8 @@ impl<B: Board> Device<B> {
         };
         cx.log_json(LogLevel::Info, Some("sample_temperature"), &start)
             .await;
-        // In hundredths (integers: no soft-float arithmetic, see crate::hundredths), converted
-        // to `f32` for the messages and the result.
+        // In hundredths (integers: no soft-float arithmetic), sent as `FixedPoint<2>` (no float
+        // formatter either).
         let (low, high) = NORMAL_RANGE[sensor_id.index()];
         let (mut sum, mut min, mut max) = (0i32, i32::MAX, i32::MIN);
         for i in 1..=samples {
@@ -242,9 +242,9 @@ impl<B: Board> Device<B> {
             if !(low..=high).contains(&value) {
                 let warning = OutOfRange {
                     sample: i,
-                    value: hundredths::to_f32(value),
-                    low: hundredths::to_f32(low),
-                    high: hundredths::to_f32(high),
+                    value: FixedPoint(value),
+                    low: FixedPoint(low),
+                    high: FixedPoint(high),
                 };
                 cx.log_json(LogLevel::Warning, Some("sample_temperature"), &warning)
                     .await;
@@ -253,9 +253,9 @@ impl<B: Board> Device<B> {
                 .await;
         }
         Sampled {
-            average: hundredths::to_f32(mean(sum, samples)),
-            min: hundredths::to_f32(min),
-            max: hundredths::to_f32(max),
+            average: FixedPoint(mean(sum, samples)),
+            min: FixedPoint(min),
+            max: FixedPoint(max),
             samples,
             sensor_id,
         }

@@ -3,12 +3,13 @@
 //! Each reading is a slow sine (a 32-step table, one step per sample) plus a little noise from a
 //! xorshift32 generator with a fixed seed, so a given sequence of calls always yields the same
 //! values, and every call yields a new sample. Values are computed in hundredths (integers) and
-//! converted to `f32` once, so their JSON text is short (`21.53`, not `21.529999`).
+//! sent as `FixedPoint<2>`, so their JSON text is short (`21.53`, not `21.529999`) and no float
+//! code is linked.
 
 use embedded_mcp::McpSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::hundredths;
+use embedded_mcp::json::FixedPoint;
 
 /// `sin(2πk/32)`, in thousandths.
 const SINE: [i32; 32] = [
@@ -75,7 +76,7 @@ pub enum Led {
 pub struct Temperature {
     // Degrees Celsius, in the sensors' range.
     #[mcp(minimum = -40, maximum = 125)]
-    pub value: f32,
+    pub value: FixedPoint<2>,
     // Always `"°C"`.
     pub unit: Unit,
     // Which sensor.
@@ -88,7 +89,7 @@ pub struct Temperature {
 // `read_acceleration`'s result: `[x, y, z]` in m/s² (an array: wrapped as `{"result": [...]}`
 // for 2025 peers by the engine).
 #[derive(McpSchema, Serialize, Debug, PartialEq)]
-pub struct Acceleration(#[mcp(minimum = -40, maximum = 40)] pub [f32; 3]);
+pub struct Acceleration(#[mcp(minimum = -40, maximum = 40)] pub [FixedPoint<2>; 3]);
 
 // `set_led`'s result.
 #[derive(McpSchema, Serialize, Debug)]
@@ -161,7 +162,7 @@ impl Sensors {
     pub fn temperature(&mut self, sensor_id: SensorId) -> Temperature {
         let (hundredths, sample) = self.temperature_hundredths(sensor_id);
         Temperature {
-            value: hundredths::to_f32(hundredths),
+            value: FixedPoint(hundredths),
             unit: Unit::Celsius,
             sensor_id,
             sample,
@@ -189,7 +190,7 @@ impl Sensors {
         let x = SINE[step] * 200 / 1000 + self.noise(3);
         let y = SINE[(step + 8) % 32] * 100 / 1000 + self.noise(3);
         let z = 981 - x.abs() / 4 + self.noise(3);
-        Acceleration([x, y, z].map(hundredths::to_f32))
+        Acceleration([x, y, z].map(FixedPoint))
     }
 
     /// Sets LED channel `led` to `brightness` percent; returns the new and the previous level.

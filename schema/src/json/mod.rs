@@ -15,6 +15,7 @@ mod describe;
 mod display;
 mod error;
 mod escape;
+mod fixed;
 // Compiled always, so that the tests compare it with `ryu` whatever the features.
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;
@@ -36,6 +37,7 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 #[doc(hidden)]
 pub use escape::{escape_mask, plain_run};
 pub use escape::{write_escaped, write_string};
+pub use fixed::FixedPoint;
 pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
 #[doc(hidden)]
 pub use scan::{check_utf8, find_byte, Observer, Scanner};
