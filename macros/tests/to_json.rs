@@ -2,7 +2,6 @@
 //! serde attributes the derive reads, and falls back to serde for a field type without one.
 
 use embedded_mcp::json::{SliceSink, ToJson};
-use embedded_mcp::schema::McpSchema as _;
 use embedded_mcp::McpSchema;
 use serde::Serialize;
 
