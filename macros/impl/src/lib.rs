@@ -14,6 +14,7 @@ mod case;
 mod compose;
 mod derive;
 mod emit;
+mod reader;
 mod render;
 mod shape;
 mod source;

@@ -16,6 +16,7 @@ mod display;
 mod error;
 mod escape;
 mod fixed;
+mod from_json;
 // Compiled always, so that the tests compare it with `ryu` whatever the features.
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;
@@ -38,6 +39,9 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 pub use escape::{escape_mask, plain_run};
 pub use escape::{write_escaped, write_string};
 pub use fixed::FixedPoint;
+#[doc(hidden)]
+pub use from_json::pick;
+pub use from_json::{from_value_json, FromJson, Reader};
 pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
 #[doc(hidden)]
 pub use scan::{check_utf8, find_byte, Observer, Scanner};

@@ -204,7 +204,10 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
         );
         quote! {
             let mut __scratch = [0u8; #scratch];
-            let __args: #args = __call.parse(&mut __scratch)?;
+            #[allow(unused_imports)]
+            use #core::server::typed::args::{ByFromJson as _, BySerde as _};
+            let __args: #args =
+                (&&#core::server::typed::args::Args::<#args>::NEW).arguments(__call, &mut __scratch)?;
         }
     });
     let params = t.sig.params.iter().map(|p| match p {
