@@ -63,18 +63,16 @@ impl<'a> Reader<'a, '_> {
         self.scratch.deserialize(value)
     }
 
-    /// `value` as an integer in `min..=max`.
+    /// `value` as an integer from `-low` to `high`: its sign (never for 0) and magnitude. One
+    /// exact decimal reading for every integer type (what `as_u64` and `as_i64` do).
     #[inline(never)]
-    fn integer(&self, value: &Value<'_>, min: i64, max: u64) -> Result<i128, DecodeError> {
+    fn integer(&self, value: &Value<'_>, low: u64, high: u64) -> Result<(bool, u64), DecodeError> {
         let n = value
             .as_number()
             .ok_or_else(|| self.error(value, K::InvalidType))?;
-        let v = if min < 0 {
-            n.as_i64().map(i128::from)
-        } else {
-            n.as_u64().map(i128::from)
-        };
-        v.filter(|v| (i128::from(min)..=i128::from(max)).contains(v))
+        super::number::exact_integer(n.raw())
+            .map(|(negative, magnitude)| (negative && magnitude != 0, magnitude))
+            .filter(|&(negative, magnitude)| magnitude <= if negative { low } else { high })
             .ok_or_else(|| self.error(value, K::NumberOutOfRange))
     }
 
@@ -153,18 +151,33 @@ impl<'a> FromJson<'a> for bool {
     }
 }
 
-macro_rules! integers {
+macro_rules! unsigned {
     ($($t:ty)*) => {$(
         impl<'a> FromJson<'a> for $t {
             fn from_json(value: Value<'a>, r: &mut Reader<'a, '_>) -> Result<Self, DecodeError> {
-                // `integer` checked the range: the conversion cannot fail.
-                let v = r.integer(&value, <$t>::MIN as i64, <$t>::MAX as u64)?;
-                <$t>::try_from(v).map_err(|_| r.error(&value, K::NumberOutOfRange))
+                // `integer` checked the range: the value fits.
+                let (_, magnitude) = r.integer(&value, 0, <$t>::MAX as u64)?;
+                Ok(magnitude as $t)
             }
         }
     )*};
 }
-integers!(u8 u16 u32 u64 i8 i16 i32 i64);
+unsigned!(u8 u16 u32 u64);
+
+macro_rules! signed {
+    ($($t:ty)*) => {$(
+        impl<'a> FromJson<'a> for $t {
+            fn from_json(value: Value<'a>, r: &mut Reader<'a, '_>) -> Result<Self, DecodeError> {
+                let (negative, magnitude) =
+                    r.integer(&value, <$t>::MIN.unsigned_abs() as u64, <$t>::MAX as u64)?;
+                // `integer` checked the range: the value fits (`MIN` wraps to itself).
+                let v = magnitude as i64;
+                Ok((if negative { v.wrapping_neg() } else { v }) as $t)
+            }
+        }
+    )*};
+}
+signed!(i8 i16 i32 i64);
 
 impl<'de: 'x, 'x> FromJson<'de> for &'x str {
     fn from_json(value: Value<'de>, r: &mut Reader<'de, '_>) -> Result<Self, DecodeError> {
