@@ -108,6 +108,7 @@ fn object(
     serde: &SerdeContainer,
 ) -> syn::Result<TokenStream> {
     let mut steps = Vec::new();
+    let (mut heads, mut values) = (Vec::new(), Vec::new());
     // While every member so far is always written, the heads are fixed text.
     let mut fixed = true;
     let mut written = 0usize;
@@ -135,6 +136,8 @@ fn object(
                 let head = format!("{}{key}", if written == 0 { '{' } else { ',' });
                 let head = Literal::byte_string(head.as_bytes());
                 steps.push(quote!(#core::json::member(__sink, #head, #value)?;));
+                heads.push(quote!(#head));
+                values.push(value.clone());
             }
             None => {
                 let key = Literal::byte_string(key.as_bytes());
@@ -156,6 +159,12 @@ fn object(
             }
         }
         written += 1;
+    }
+    if fixed && written > 0 {
+        // Every member always written: one table of heads and one of values.
+        return Ok(quote! {
+            #core::json::object(__sink, &[#(#heads),*], &[#(#values),*])
+        });
     }
     let end = if !fixed {
         quote!(#core::json::members_end(__sink, __first))

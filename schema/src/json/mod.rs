@@ -51,6 +51,6 @@ pub use ser::{to_sink, to_slice, Serializer};
 pub use shift::move_within;
 pub use sink::{CountingSink, Sink, SliceSink};
 #[doc(hidden)]
-pub use to_json::{member, member_after, members_end, via};
+pub use to_json::{member, member_after, members_end, object, via};
 pub use to_json::{Serde, ToJson, Written};
 pub use value::{Elements, JsonStr, Kind, Members, Value};

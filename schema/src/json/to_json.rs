@@ -157,6 +157,23 @@ pub fn member(sink: &mut dyn Sink, head: &[u8], value: &dyn ToJson) -> Result<()
     value.to_json(sink)
 }
 
+/// Writes the object of a derived [`ToJson`] whose members are all always written: each
+/// member's `head` (`{"key":` for the first, `,"key":` after it), then its value, then `}`.
+/// One loop for every type, its heads a static table.
+#[doc(hidden)]
+#[inline(never)]
+pub fn object(
+    sink: &mut dyn Sink,
+    heads: &[&[u8]],
+    values: &[&dyn ToJson],
+) -> Result<(), EncodeError> {
+    for (head, value) in heads.iter().zip(values) {
+        sink.put(head)?;
+        value.to_json(sink)?;
+    }
+    sink.put_byte(b'}')
+}
+
 /// Writes an object member whose presence is decided at run time (`skip_serializing_if`):
 /// the comma when a member came before, the key, the value.
 #[doc(hidden)]
@@ -289,6 +306,9 @@ mod tests {
             s.put_byte(b'}')
         });
         assert_eq!(text(&fixed), r#"{"a":1,"b":[true]}"#);
+        let table =
+            Written(|s: &mut dyn Sink| object(s, &[b"{\"a\":", b",\"b\":"], &[&1u8, &[true]]));
+        assert_eq!(text(&table), r#"{"a":1,"b":[true]}"#);
     }
 
     #[test]
