@@ -3,7 +3,6 @@
 
 use serde::{Serialize, Serializer};
 
-use super::number::write_u64;
 use super::{EncodeError, Sink, ToJson};
 
 /// `PLACES` decimal places: `FixedPoint::<2>(3688)` is 36.88.
@@ -44,36 +43,48 @@ impl<const PLACES: u32> Serialize for FixedPoint<PLACES> {
     }
 }
 
-/// `value / 10^places` as decimal text: one copy for every `PLACES`.
+/// `value / 10^places` as decimal text: one copy for every `PLACES`. The text is built from
+/// the right in one buffer (fraction digits without their trailing zeros, at least one; the
+/// point; the integer digits; the sign) and written with one `put`.
 fn write_fixed(sink: &mut dyn Sink, value: i32, places: u32) -> Result<(), EncodeError> {
-    let scale = 10u32.checked_pow(places).ok_or(EncodeError::Custom)?;
-    let abs = value.unsigned_abs();
-    if value < 0 {
-        sink.put_byte(b'-')?;
+    if places > 9 {
+        return Err(EncodeError::Custom);
     }
-    write_u64(sink, u64::from(abs.checked_div(scale).unwrap_or(0)))?;
-    let mut fraction = abs.checked_rem(scale).unwrap_or(0);
-    if fraction == 0 {
-        return sink.put(b".0");
-    }
-    let mut digits = places;
-    while fraction % 10 == 0 {
-        fraction /= 10;
-        digits = digits.saturating_sub(1);
-    }
-    // `digits` <= 9 digits, leading zeros included, written from the right.
-    let mut text = *b".000000000";
-    let mut at = usize::try_from(digits).unwrap_or(0);
-    while fraction > 0 {
-        if let Some(d) = text.get_mut(at) {
-            // `fraction % 10` < 10: the sum is an ASCII digit.
-            *d = b'0'.saturating_add((fraction % 10) as u8);
-        }
-        fraction /= 10;
+    // Sign, 10 integer digits, point, 9 fraction digits.
+    let mut text = [0u8; 21];
+    let mut at = text.len();
+    let mut push = |byte: u8| {
         at = at.saturating_sub(1);
+        if let Some(b) = text.get_mut(at) {
+            *b = byte;
+        }
+    };
+    // `n % 10` < 10: the sums are ASCII digits.
+    let digit = |n: u32| b'0'.saturating_add((n % 10) as u8);
+    let mut n = value.unsigned_abs();
+    let mut significant = false;
+    for _ in 0..places {
+        if n % 10 != 0 || significant {
+            significant = true;
+            push(digit(n));
+        }
+        n /= 10;
     }
-    let len = usize::try_from(digits).unwrap_or(0).saturating_add(1);
-    sink.put(text.get(..len).unwrap_or(b".0"))
+    if !significant {
+        push(b'0');
+    }
+    push(b'.');
+    loop {
+        push(digit(n));
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    if value < 0 {
+        push(b'-');
+    }
+    sink.put(text.get(at..).unwrap_or_default())
 }
 
 #[cfg(test)]
