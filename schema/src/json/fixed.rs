@@ -64,7 +64,7 @@ fn write_fixed(sink: &mut dyn Sink, value: i32, places: u32) -> Result<(), Encod
     let mut n = value.unsigned_abs();
     let mut significant = false;
     for _ in 0..places {
-        if n % 10 != 0 || significant {
+        if !n.is_multiple_of(10) || significant {
             significant = true;
             push(digit(n));
         }
