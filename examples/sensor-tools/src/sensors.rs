@@ -58,8 +58,8 @@ pub enum Unit {
     Celsius,
 }
 
-// An LED channel, by name (`set_led`'s `led`).
-#[derive(McpSchema, Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+// An LED channel, by name (`set_led`'s `led`; the device reads it with the derived `FromJson`).
+#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Led {
     /// The red channel.
@@ -102,29 +102,6 @@ pub struct LedLevel {
     // Its brightness before the call, percent.
     #[mcp(maximum = 100)]
     pub previous: u8,
-}
-
-// Read by name as a string. (serde's derive for an enum goes through an enum visitor and a
-// variant identifier; this is the same mapping in less flash.)
-impl<'de> Deserialize<'de> for Led {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Name;
-        impl serde::de::Visitor<'_> for Name {
-            type Value = Led;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("red, green or blue")
-            }
-            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Led, E> {
-                match name {
-                    "red" => Ok(Led::Red),
-                    "green" => Ok(Led::Green),
-                    "blue" => Ok(Led::Blue),
-                    _ => Err(E::unknown_variant(name, &["red", "green", "blue"])),
-                }
-            }
-        }
-        deserializer.deserialize_str(Name)
-    }
 }
 
 /// The simulated hardware: generator state, sample counters and LED levels.
