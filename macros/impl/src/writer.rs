@@ -24,13 +24,11 @@ fn ser_name(raw: &str, own: Option<&String>, case: Option<String>) -> String {
     }
 }
 
-/// `#expr` as a `&dyn ToJson`: `(&&&Via(Serde(&#expr))).pick()`.
+/// `#expr` as a `&dyn ToJson`: `(&&&Via(Serde(&#expr))).pick()`, borrowing a temporary, so it
+/// is only ever a call's argument (never a block's value, whose temporaries edition 2024 drops
+/// at the block's end). The `By*` traits are imported at the top of `to_json`.
 fn via(core: &TokenStream, expr: TokenStream) -> TokenStream {
-    quote! {{
-        #[allow(unused_imports)]
-        use #core::json::via::{ByNothing as _, BySerde as _, ByToJson as _};
-        (&&&#core::json::via::Via(#core::json::Serde(&#expr))).pick()
-    }}
+    quote!((&&&#core::json::via::Via(#core::json::Serde(&#expr))).pick())
 }
 
 /// The `ToJson` impl of `input` (the derive has accepted its shape already).
@@ -94,6 +92,8 @@ pub(crate) fn to_json(input: &DeriveInput) -> syn::Result<TokenStream> {
                 &self,
                 __sink: &mut dyn #core::json::Sink,
             ) -> ::core::result::Result<(), #core::json::EncodeError> {
+                #[allow(unused_imports)]
+                use #core::json::via::{ByNothing as _, BySerde as _, ByToJson as _};
                 #body
             }
         }
