@@ -11,6 +11,7 @@
 //! | `bool` | `boolean` |
 //! | `u8` … `u64`, `i8` … `i64` | `integer` with the type's range |
 //! | `f32`, `f64` | `number` |
+//! | `embedded_mcp::json::FixedPoint<PLACES>` (an integer count of 10^-PLACES) | `number` |
 //! | `char` | `string` of one code point |
 //! | `Option<T>` | `T`, field not required (output: `T` or `null` unless skipped when `None`) |
 //! | `[T; N]` | `array`, `minItems` = `maxItems` = N |
@@ -43,6 +44,13 @@
 //! that imports the type, also names the macro that hands its schema to the types nesting it.
 //! The nested type must be named by a path, not through a type alias (an alias names no macro).
 //!
+//! The derive also implements `embedded_mcp::json::ToJson` and `embedded_mcp::json::FromJson`,
+//! the typed tools' non-generic writer and reader (one plain function per type over shared
+//! helpers behind `&mut dyn Sink`: much less flash than serde's code per type), with the bytes,
+//! values and errors of serde's derive under the attributes above. A field type without them is
+//! written or read by serde; a type with a serde attribute the reader does not know (`alias`,
+//! `bound`, …) or a `&'static str` field gets no `FromJson` and is read by serde.
+//!
 //! Use the derive through the core, `use embedded_mcp::McpSchema;` (the trait and the derive,
 //! with the core's default feature `derive`): the generated code names
 //! `::embedded_mcp::schema` and `::embedded_mcp::__private`, or the path of
@@ -54,7 +62,8 @@
 use proc_macro::TokenStream;
 
 /// Implements `embedded_mcp::schema::McpSchema`: the input and output schemas as compact JSON
-/// and their programs, compiled at build time (see the crate documentation).
+/// and their programs, compiled at build time; and the type's `json::ToJson` / `json::FromJson`
+/// (see the crate documentation).
 #[proc_macro_derive(McpSchema, attributes(mcp))]
 pub fn derive_mcp_schema(input: TokenStream) -> TokenStream {
     embedded_mcp_macros_impl::derive(input.into()).into()

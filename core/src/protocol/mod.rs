@@ -29,7 +29,7 @@ pub use meta::{
     declared_version, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
     PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
 };
-pub use notification::{write_log, write_progress};
+pub use notification::{write_log, write_log_json, write_progress};
 pub use response::{
     write_error, write_error_start, write_result_start, write_supported_versions,
     write_unsupported_version, MAX_REQUESTED_ECHO,

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::json::{to_sink, write_string, write_u64, EncodeError, Sink};
+use crate::json::{write_string, write_u64, EncodeError, Serde, Sink, ToJson};
 
 use super::LogLevel;
 
@@ -34,10 +34,20 @@ pub fn write_progress(
 /// Writes `notifications/message` with `level`, `logger` when given, and `data` serialised
 /// as JSON.
 pub fn write_log<S: Sink + ?Sized, T: Serialize + ?Sized>(
-    sink: &mut S,
+    mut sink: &mut S,
     level: LogLevel,
     logger: Option<&str>,
     data: &T,
+) -> Result<(), EncodeError> {
+    write_log_json(&mut sink, level, logger, &Serde(data))
+}
+
+/// [`write_log`] for data that writes its own JSON ([`ToJson`]).
+pub fn write_log_json(
+    sink: &mut dyn Sink,
+    level: LogLevel,
+    logger: Option<&str>,
+    data: &dyn ToJson,
 ) -> Result<(), EncodeError> {
     sink.put(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":")?;
     write_string(sink, level.as_str())?;
@@ -46,7 +56,7 @@ pub fn write_log<S: Sink + ?Sized, T: Serialize + ?Sized>(
         write_string(sink, logger)?;
     }
     sink.put(b",\"data\":")?;
-    to_sink(data, sink)?;
+    data.to_json(sink)?;
     sink.put(b"}}")
 }
 

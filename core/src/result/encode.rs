@@ -6,9 +6,11 @@ use core::ops::Range;
 use serde::Serialize;
 
 use super::escaping::escape_into;
-use super::writer::{Payload, Raw, ResultWriter, Ser, STRUCTURED_HEAD, TEXT_BLOCK_HEAD, WRAP_HEAD};
+use super::writer::{
+    Json, Payload, Raw, ResultWriter, Ser, STRUCTURED_HEAD, TEXT_BLOCK_HEAD, WRAP_HEAD,
+};
 use super::Era;
-use crate::json::{self, move_within, CountingSink, EncodeError, Sink, SliceSink, Value};
+use crate::json::{self, move_within, CountingSink, EncodeError, Sink, SliceSink, ToJson, Value};
 
 /// What a one-shot encoder wrote into the caller's buffer.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -50,6 +52,20 @@ pub fn encode_structured<T: Serialize + ?Sized>(
     value: &T,
 ) -> Result<Encoded, EncodeError> {
     encode_payload(buf, era, &Ser(value), |rest| json::to_slice(value, rest))
+}
+
+/// Like [`encode_structured`] for a value that writes its own JSON ([`ToJson`], as
+/// `#[derive(McpSchema)]` types do): one non-generic copy for every value type, the same bytes.
+pub fn encode_structured_json(
+    buf: &mut [u8],
+    era: Era,
+    value: &dyn ToJson,
+) -> Result<Encoded, EncodeError> {
+    encode_payload(buf, era, &Json(value), |rest| {
+        let mut sink = SliceSink::new(rest);
+        value.to_json(&mut sink)?;
+        sink.finish()
+    })
 }
 
 /// Like [`encode_structured`] for a value that is JSON already. It is written without the

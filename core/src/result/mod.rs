@@ -63,14 +63,15 @@ mod view;
 mod writer;
 
 pub use encode::{
-    encode_error, encode_structured, encode_structured_raw, encode_structured_with, encode_text,
-    write_error, write_structured, write_structured_raw, write_text, Encoded,
+    encode_error, encode_structured, encode_structured_json, encode_structured_raw,
+    encode_structured_with, encode_text, write_error, write_structured, write_structured_raw,
+    write_text, Encoded,
 };
 pub use error::ResultError;
 pub use escaping::EscapingSink;
 pub use view::{ContentBlock, ContentBlocks, ResultView};
 pub use writer::ResultWriter;
-pub(crate) use writer::{Payload, Ser};
+pub(crate) use writer::{Json, Payload, Ser};
 
 /// Which family of MCP revisions the peer speaks; it decides the era-specific bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

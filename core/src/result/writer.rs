@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::escaping::EscapingSink;
 use super::Era;
-use crate::json::{self, Describe, EncodeError, Sink, Value};
+use crate::json::{self, Describe, EncodeError, Sink, ToJson, Value};
 
 /// `{"structuredContent":`
 pub(crate) const STRUCTURED_HEAD: &[u8] = b"{\"structuredContent\":";
@@ -81,6 +81,21 @@ impl Sink for FirstByte {
             }
             None => Ok(()),
         }
+    }
+}
+
+/// A value that writes its own JSON as a payload.
+pub(crate) struct Json<'a>(pub(crate) &'a dyn ToJson);
+
+impl Payload for Json<'_> {
+    fn write<S: Sink + ?Sized>(&self, mut sink: &mut S) -> Result<(), EncodeError> {
+        self.0.to_json(&mut sink)
+    }
+
+    fn is_object(&self) -> Result<bool, EncodeError> {
+        let mut probe = FirstByte(None);
+        let result = self.0.to_json(&mut probe);
+        probe.verdict(result)
     }
 }
 

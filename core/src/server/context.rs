@@ -12,8 +12,8 @@ use core::task::Poll;
 
 use serde::Serialize;
 
-use crate::json::{EncodeError, Sink, SliceSink};
-use crate::protocol::{write_log, write_progress, LogLevel};
+use crate::json::{EncodeError, Serde, Sink, SliceSink, ToJson};
+use crate::protocol::{write_log_json, write_progress, LogLevel};
 
 use super::config::Clock;
 
@@ -266,13 +266,24 @@ impl<'c> Context<'c> {
         logger: Option<&str>,
         data: &T,
     ) -> bool {
+        self.log_json(level, logger, &Serde(data)).await
+    }
+
+    /// [`Context::log`] for data that writes its own JSON ([`ToJson`]: `#[derive(McpSchema)]`
+    /// types, numbers, strings, arrays of them), the same line without serde's code per type.
+    pub async fn log_json(
+        &mut self,
+        level: LogLevel,
+        logger: Option<&str>,
+        data: &dyn ToJson,
+    ) -> bool {
         if !self.logs(level) {
             return false;
         }
         self.link.release_held().await;
         if !self
             .link
-            .put(Slot::Send, |s| write_log(s, level, logger, data))
+            .put(Slot::Send, |s| write_log_json(s, level, logger, data))
         {
             return false;
         }

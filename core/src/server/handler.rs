@@ -6,7 +6,9 @@ use core::ops::Range;
 use serde::de::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
-use crate::json::{self, DecodeError, Describe, EncodeError, Piece, Sink, SliceSink, Value};
+use crate::json::{
+    self, DecodeError, Describe, EncodeError, Piece, Sink, SliceSink, ToJson, Value,
+};
 use crate::protocol::Version;
 use crate::result::{self, Era, Payload, ResultWriter};
 
@@ -136,6 +138,17 @@ impl<T: Serialize + ?Sized> Serialize for Wrapped<'_, T> {
     }
 }
 
+/// Writes a value as `{"result": value}`.
+struct WrappedJson<'t>(&'t dyn ToJson);
+
+impl ToJson for WrappedJson<'_> {
+    fn to_json(&self, sink: &mut dyn Sink) -> Result<(), EncodeError> {
+        sink.put(b"{\"result\":")?;
+        self.0.to_json(sink)?;
+        sink.put_byte(b'}')
+    }
+}
+
 /// True when `value` serialises to a JSON object (the codec's probe: only its first byte is
 /// produced; a value that fails before writing anything is not an object).
 fn serializes_to_object<T: Serialize + ?Sized>(value: &T) -> bool {
@@ -164,14 +177,29 @@ impl<'o> Output<'o> {
 
     /// A structured result: `value` as `structuredContent` and as JSON text in a `text` block.
     pub fn structured<T: Serialize + ?Sized>(self, value: &T) -> Done {
-        match self.shape {
-            Shape::Wrap => Done::from_encoded(
-                result::encode_structured(self.buf, self.era, &Wrapped(value)),
-                false,
-            ),
-            Shape::Object if !serializes_to_object(value) => Done::failed(Failure::NotAnObject),
-            _ => Done::from_encoded(result::encode_structured(self.buf, self.era, value), false),
-        }
+        self.structured_json(&json::Serde(value))
+    }
+
+    /// [`Output::structured`] for a value that writes its own JSON ([`ToJson`], as
+    /// `#[derive(McpSchema)]` types do; the typed tools answer through it): one copy of the
+    /// result writer for every value type.
+    #[inline(never)]
+    pub fn structured_json(self, value: &dyn ToJson) -> Done {
+        let wrapped;
+        let value = match self.shape {
+            Shape::Wrap => {
+                wrapped = WrappedJson(value);
+                &wrapped as &dyn ToJson
+            }
+            Shape::Object if !result::Json(value).is_object().unwrap_or(false) => {
+                return Done::failed(Failure::NotAnObject)
+            }
+            _ => value,
+        };
+        Done::from_encoded(
+            result::encode_structured_json(self.buf, self.era, value),
+            false,
+        )
     }
 
     /// A structured result followed by more content blocks written by `more` (for example an

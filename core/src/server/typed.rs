@@ -129,6 +129,63 @@ pub fn reply<T: Serialize, E: ToolFailure>(out: Output<'_>, outcome: Result<T, E
     }
 }
 
+/// How the generated handler reads a tool's arguments: by their derived
+/// [`FromJson`](crate::json::FromJson) when the type has it, else by serde (autoref
+/// specialization on the concrete type: `(&&Args::<T>::NEW).arguments(call, scratch)`).
+#[doc(hidden)]
+pub mod args {
+    use core::marker::PhantomData;
+
+    use serde::de::Deserialize;
+
+    use crate::json::{from_value_json, DecodeError, FromJson};
+    use crate::server::Call;
+
+    /// The arguments type being read.
+    pub struct Args<T>(PhantomData<fn() -> T>);
+
+    impl<T> Args<T> {
+        /// The picker.
+        pub const NEW: Self = Self(PhantomData);
+    }
+
+    /// By the derived reader.
+    pub trait ByFromJson<'a> {
+        /// The arguments type.
+        type Out;
+        /// Reads the call's arguments.
+        fn arguments(
+            &self,
+            call: &Call<'a>,
+            scratch: &'a mut [u8],
+        ) -> Result<Self::Out, DecodeError>;
+    }
+    impl<'a, T: FromJson<'a>> ByFromJson<'a> for &Args<T> {
+        type Out = T;
+        fn arguments(&self, call: &Call<'a>, scratch: &'a mut [u8]) -> Result<T, DecodeError> {
+            from_value_json(call.arguments(), scratch)
+        }
+    }
+
+    /// By serde.
+    pub trait BySerde<'a> {
+        /// The arguments type.
+        type Out;
+        /// Reads the call's arguments.
+        fn arguments(
+            &self,
+            call: &Call<'a>,
+            scratch: &'a mut [u8],
+        ) -> Result<Self::Out, DecodeError>;
+    }
+    impl<'a, T: Deserialize<'a>> BySerde<'a> for Args<T> {
+        type Out = T;
+        fn arguments(&self, call: &Call<'a>, scratch: &'a mut [u8]) -> Result<T, DecodeError> {
+            call.parse(scratch)
+        }
+    }
+}
+
 impl<H: Toolbox<N>, const N: usize> Server<'static, H, N> {
     /// A server for the typed tools of `handler` (see [`Toolbox`]) with [`Config::DEFAULT`]:
     /// the programs are the derive's static data, so nothing is compiled and no

@@ -10,6 +10,7 @@
 
 use core::future::Future;
 
+use embedded_mcp::json::FixedPoint;
 use embedded_mcp::server::{Annotations, ToolError};
 use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
@@ -49,7 +50,7 @@ struct LedSwitch {
 struct ChipTemperature {
     // Degrees Celsius, to a hundredth.
     #[mcp(minimum = -40, maximum = 125)]
-    value: f32,
+    value: FixedPoint<2>,
     // Always `"°C"`.
     unit: Unit,
     // Which sensor (`Chip::SENSOR_ID`).
@@ -85,7 +86,7 @@ impl<C: Chip> ChipTools<C> {
     async fn read_temperature(&mut self) -> Result<ChipTemperature, ToolError> {
         let centi = self.chip.temperature_centi().await?;
         Ok(ChipTemperature {
-            value: centi as f32 / 100.0,
+            value: FixedPoint(centi),
             unit: Unit::Celsius,
             sensor_id: C::SENSOR_ID,
         })

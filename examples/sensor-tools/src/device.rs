@@ -11,13 +11,13 @@
 
 use core::marker::PhantomData;
 
+use embedded_mcp::json::FixedPoint;
 use embedded_mcp::protocol::LogLevel;
 use embedded_mcp::server::{Annotations, Context};
 use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
 
 use crate::board::Board;
-use crate::hundredths;
 use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature};
 
 /// Number of tools (`Device<B>` is a `Toolbox<TOOL_COUNT>`).
@@ -72,8 +72,9 @@ impl Default for SampleArgs {
     }
 }
 
-// `sample_temperature`'s start message (logged at `info`).
-#[derive(Serialize)]
+// `sample_temperature`'s start message (logged at `info`). The log messages derive `McpSchema`
+// for its writer (`ToJson`, logged with `log_json`: much less flash than serde's code per type).
+#[derive(McpSchema, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Sampling {
     sensor_id: SensorId,
@@ -82,21 +83,21 @@ struct Sampling {
 }
 
 // A reading out of its normal range (logged at `warning`).
-#[derive(Serialize)]
+#[derive(McpSchema, Serialize)]
 struct OutOfRange {
     sample: u8,
-    value: f32,
-    low: f32,
-    high: f32,
+    value: FixedPoint<2>,
+    low: FixedPoint<2>,
+    high: FixedPoint<2>,
 }
 
 // `sample_temperature`'s result.
 #[derive(McpSchema, Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Sampled {
-    average: f32,
-    min: f32,
-    max: f32,
+    average: FixedPoint<2>,
+    min: FixedPoint<2>,
+    max: FixedPoint<2>,
     #[mcp(minimum = 1)]
     samples: u8,
     sensor_id: SensorId,
@@ -184,7 +185,7 @@ impl<B: Board> Device<B> {
     async fn set_led(&mut self, args: LedArgs, cx: &mut Context<'_>) -> LedLevel {
         self.count();
         let level = self.sensors.set_led(args.led, args.brightness);
-        cx.log(LogLevel::Info, Some("set_led"), &level).await;
+        cx.log_json(LogLevel::Info, Some("set_led"), &level).await;
         level
     }
 
@@ -224,10 +225,10 @@ impl<B: Board> Device<B> {
             samples,
             interval_ms,
         };
-        cx.log(LogLevel::Info, Some("sample_temperature"), &start)
+        cx.log_json(LogLevel::Info, Some("sample_temperature"), &start)
             .await;
-        // In hundredths (integers: no soft-float arithmetic, see crate::hundredths), converted
-        // to `f32` for the messages and the result.
+        // In hundredths (integers: no soft-float arithmetic), sent as `FixedPoint<2>` (no float
+        // formatter either).
         let (low, high) = NORMAL_RANGE[sensor_id.index()];
         let (mut sum, mut min, mut max) = (0i32, i32::MAX, i32::MIN);
         for i in 1..=samples {
@@ -241,20 +242,20 @@ impl<B: Board> Device<B> {
             if !(low..=high).contains(&value) {
                 let warning = OutOfRange {
                     sample: i,
-                    value: hundredths::to_f32(value),
-                    low: hundredths::to_f32(low),
-                    high: hundredths::to_f32(high),
+                    value: FixedPoint(value),
+                    low: FixedPoint(low),
+                    high: FixedPoint(high),
                 };
-                cx.log(LogLevel::Warning, Some("sample_temperature"), &warning)
+                cx.log_json(LogLevel::Warning, Some("sample_temperature"), &warning)
                     .await;
             }
             cx.progress(u32::from(i), Some(u32::from(samples)), None)
                 .await;
         }
         Sampled {
-            average: hundredths::to_f32(mean(sum, samples)),
-            min: hundredths::to_f32(min),
-            max: hundredths::to_f32(max),
+            average: FixedPoint(mean(sum, samples)),
+            min: FixedPoint(min),
+            max: FixedPoint(max),
             samples,
             sensor_id,
         }

@@ -1,4 +1,6 @@
-//! Hundredths (the sensors' integer unit) as `f32`, without floating-point arithmetic.
+//! Hundredths (the sensors' integer unit) as `f32`, without floating-point arithmetic: how the
+//! results were made before they became `FixedPoint<2>`, kept to prove that the wire did not
+//! change (`fixed_point_writes_the_f32_text`).
 //!
 //! The Cortex-M3 has no FPU: `h as f32 / 100.0` links the soft-float division, conversion and
 //! (for the averages and range checks) addition, multiplication and comparisons, about 2 KB of
@@ -37,6 +39,21 @@ pub fn to_f32(h: i32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::to_f32;
+    use embedded_mcp::json::{to_slice, FixedPoint, SliceSink, ToJson};
+
+    /// Every value the sensors and averages produce is written as `FixedPoint<2>` with the
+    /// bytes its `f32` had.
+    #[test]
+    fn fixed_point_writes_the_f32_text() {
+        let (mut a, mut b) = ([0u8; 32], [0u8; 32]);
+        for h in -20_000..=20_000 {
+            let n = to_slice(&to_f32(h), &mut a).unwrap();
+            let mut sink = SliceSink::new(&mut b);
+            FixedPoint::<2>(h).to_json(&mut sink).unwrap();
+            let m = sink.finish().unwrap();
+            assert_eq!(&a[..n], &b[..m], "hundredths {h}");
+        }
+    }
 
     #[test]
     fn same_bits_as_float_division() {

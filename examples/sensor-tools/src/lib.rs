@@ -13,6 +13,7 @@
 pub mod board;
 pub mod chip;
 pub mod device;
+#[cfg(test)]
 mod hundredths;
 pub mod rx_ring;
 mod sensors;

@@ -3,12 +3,13 @@
 //! Each reading is a slow sine (a 32-step table, one step per sample) plus a little noise from a
 //! xorshift32 generator with a fixed seed, so a given sequence of calls always yields the same
 //! values, and every call yields a new sample. Values are computed in hundredths (integers) and
-//! converted to `f32` once, so their JSON text is short (`21.53`, not `21.529999`).
+//! sent as `FixedPoint<2>`, so their JSON text is short (`21.53`, not `21.529999`) and no float
+//! code is linked.
 
 use embedded_mcp::McpSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::hundredths;
+use embedded_mcp::json::FixedPoint;
 
 /// `sin(2πk/32)`, in thousandths.
 const SINE: [i32; 32] = [
@@ -57,8 +58,8 @@ pub enum Unit {
     Celsius,
 }
 
-// An LED channel, by name (`set_led`'s `led`).
-#[derive(McpSchema, Serialize, Debug, Clone, Copy, PartialEq, Eq)]
+// An LED channel, by name (`set_led`'s `led`; the device reads it with the derived `FromJson`).
+#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Led {
     /// The red channel.
@@ -75,7 +76,7 @@ pub enum Led {
 pub struct Temperature {
     // Degrees Celsius, in the sensors' range.
     #[mcp(minimum = -40, maximum = 125)]
-    pub value: f32,
+    pub value: FixedPoint<2>,
     // Always `"°C"`.
     pub unit: Unit,
     // Which sensor.
@@ -88,7 +89,7 @@ pub struct Temperature {
 // `read_acceleration`'s result: `[x, y, z]` in m/s² (an array: wrapped as `{"result": [...]}`
 // for 2025 peers by the engine).
 #[derive(McpSchema, Serialize, Debug, PartialEq)]
-pub struct Acceleration(#[mcp(minimum = -40, maximum = 40)] pub [f32; 3]);
+pub struct Acceleration(#[mcp(minimum = -40, maximum = 40)] pub [FixedPoint<2>; 3]);
 
 // `set_led`'s result.
 #[derive(McpSchema, Serialize, Debug)]
@@ -101,29 +102,6 @@ pub struct LedLevel {
     // Its brightness before the call, percent.
     #[mcp(maximum = 100)]
     pub previous: u8,
-}
-
-// Read by name as a string. (serde's derive for an enum goes through an enum visitor and a
-// variant identifier; this is the same mapping in less flash.)
-impl<'de> Deserialize<'de> for Led {
-    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Name;
-        impl serde::de::Visitor<'_> for Name {
-            type Value = Led;
-            fn expecting(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-                f.write_str("red, green or blue")
-            }
-            fn visit_str<E: serde::de::Error>(self, name: &str) -> Result<Led, E> {
-                match name {
-                    "red" => Ok(Led::Red),
-                    "green" => Ok(Led::Green),
-                    "blue" => Ok(Led::Blue),
-                    _ => Err(E::unknown_variant(name, &["red", "green", "blue"])),
-                }
-            }
-        }
-        deserializer.deserialize_str(Name)
-    }
 }
 
 /// The simulated hardware: generator state, sample counters and LED levels.
@@ -161,7 +139,7 @@ impl Sensors {
     pub fn temperature(&mut self, sensor_id: SensorId) -> Temperature {
         let (hundredths, sample) = self.temperature_hundredths(sensor_id);
         Temperature {
-            value: hundredths::to_f32(hundredths),
+            value: FixedPoint(hundredths),
             unit: Unit::Celsius,
             sensor_id,
             sample,
@@ -189,7 +167,7 @@ impl Sensors {
         let x = SINE[step] * 200 / 1000 + self.noise(3);
         let y = SINE[(step + 8) % 32] * 100 / 1000 + self.noise(3);
         let z = 981 - x.abs() / 4 + self.noise(3);
-        Acceleration([x, y, z].map(hundredths::to_f32))
+        Acceleration([x, y, z].map(FixedPoint))
     }
 
     /// Sets LED channel `led` to `brightness` percent; returns the new and the previous level.

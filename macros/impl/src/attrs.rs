@@ -39,6 +39,8 @@ pub(crate) struct SerdeMember {
     pub(crate) skip_ser: bool,
     pub(crate) skip_de: bool,
     pub(crate) skip_ser_if: bool,
+    /// The function of `skip_serializing_if = "path"`.
+    pub(crate) skip_ser_if_path: Option<LitStr>,
     /// `default` (`Some(None)`) or `default = "path"` (`Some(Some(path))`).
     pub(crate) default: Option<Option<String>>,
 }
@@ -153,7 +155,7 @@ impl SerdeMember {
             } else if p.is_ident("skip_deserializing") {
                 out.skip_de = true;
             } else if p.is_ident("skip_serializing_if") {
-                skip_value(meta)?;
+                out.skip_ser_if_path = Some(meta.value()?.parse()?);
                 out.skip_ser_if = true;
             } else if p.is_ident("default") {
                 if meta.input.peek(Token![=]) {

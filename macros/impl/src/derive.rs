@@ -40,7 +40,9 @@ pub(crate) fn macros_path(core: &TokenStream) -> TokenStream {
 
 pub(crate) fn derive(input: &DeriveInput) -> syn::Result<TokenStream> {
     let (macros, body) = first_stage(input)?;
-    Ok(quote!(#macros::__compose! { #body }))
+    let writer = crate::writer::to_json(input)?;
+    let reader = crate::reader::from_json(input)?;
+    Ok(quote!(#macros::__compose! { #body } #writer #reader))
 }
 
 /// The second stage's path and input for `input`.

@@ -14,11 +14,13 @@ mod case;
 mod compose;
 mod derive;
 mod emit;
+mod reader;
 mod render;
 mod shape;
 mod source;
 mod template;
 mod tools;
+mod writer;
 
 use proc_macro2::TokenStream;
 

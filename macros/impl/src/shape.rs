@@ -85,6 +85,10 @@ pub(crate) fn shape(ty: &Type, needs: &mut Vec<syn::Path>) -> syn::Result<Shape>
                     "use a fixed-width integer of at most 64 bits (the range must not depend on the target)",
                 ),
                 ("f32" | "f64", []) => Ok(Shape::Number),
+                // `embedded_mcp::json::FixedPoint<PLACES>`: a decimal written without float code.
+                ("FixedPoint", [GenericArgument::Const(_) | GenericArgument::Type(_)]) => {
+                    Ok(Shape::Number)
+                }
                 ("char", []) => Ok(Shape::Char),
                 ("Option", [GenericArgument::Type(t)]) => Ok(Shape::Option(Box::new(shape(t, needs)?))),
                 ("String", []) => Ok(Shape::Str { max: None }),

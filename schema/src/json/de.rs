@@ -51,7 +51,7 @@ pub fn from_value<'a, T: de::Deserialize<'a>>(
     })
 }
 
-struct Scratch<'a> {
+pub(crate) struct Scratch<'a> {
     buf: &'a mut [u8],
     /// Address of the start of the document, to report offsets.
     base: usize,
@@ -62,12 +62,38 @@ struct Scratch<'a> {
 }
 
 impl<'a> Scratch<'a> {
-    fn offset(&self, v: &Value<'_>) -> usize {
+    /// A scratch over `buf` for a document starting at `value`.
+    pub(crate) fn new(buf: &'a mut [u8], value: &Value<'a>) -> Self {
+        Self {
+            buf,
+            base: value.raw().as_ptr() as usize,
+            end: None,
+        }
+    }
+
+    /// Deserialises `value` with serde (a field type without `FromJson`).
+    pub(crate) fn deserialize<T: de::Deserialize<'a>>(
+        &mut self,
+        value: Value<'a>,
+    ) -> Result<T, DecodeError> {
+        self.end = None;
+        T::deserialize(ValueDeserializer {
+            value,
+            scratch: self,
+        })
+    }
+
+    /// The offset of the byte at `addr` in the document.
+    pub(crate) fn offset_at(&self, addr: *const u8) -> usize {
+        (addr as usize).saturating_sub(self.base)
+    }
+
+    pub(crate) fn offset(&self, v: &Value<'_>) -> usize {
         (v.raw().as_ptr() as usize).saturating_sub(self.base)
     }
 
     /// The decoded text of `s`, borrowed from the input or from the scratch buffer.
-    fn text(&mut self, s: JsonStr<'a>) -> Result<&'a str, DecodeError> {
+    pub(crate) fn text(&mut self, s: JsonStr<'a>) -> Result<&'a str, DecodeError> {
         if let Some(plain) = s.as_plain() {
             return Ok(plain);
         }

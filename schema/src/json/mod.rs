@@ -15,6 +15,8 @@ mod describe;
 mod display;
 mod error;
 mod escape;
+mod fixed;
+mod from_json;
 // Compiled always, so that the tests compare it with `ryu` whatever the features.
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;
@@ -24,6 +26,7 @@ mod scan;
 mod ser;
 mod shift;
 mod sink;
+mod to_json;
 mod value;
 
 pub use compact::write_compact;
@@ -35,6 +38,10 @@ pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 #[doc(hidden)]
 pub use escape::{escape_mask, plain_run};
 pub use escape::{write_escaped, write_string};
+pub use fixed::FixedPoint;
+#[doc(hidden)]
+pub use from_json::pick;
+pub use from_json::{from_value_json, FromJson, Reader};
 pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
 #[doc(hidden)]
 pub use scan::{check_utf8, find_byte, Observer, Scanner};
@@ -43,4 +50,7 @@ pub use ser::{to_sink, to_slice, Serializer};
 #[doc(hidden)]
 pub use shift::{copy_bytes, move_within};
 pub use sink::{CountingSink, Sink, SliceSink};
+#[doc(hidden)]
+pub use to_json::{member, member_after, members_end, object, via};
+pub use to_json::{Serde, ToJson, Written};
 pub use value::{Elements, JsonStr, Kind, Members, Value};

@@ -211,7 +211,7 @@ const EXPONENT_SATURATION: i64 = 1 << 48;
 /// exponent minus the fraction's length plus the trailing zeros. It is an integer exactly when
 /// there are no significant digits or `scale >= 0`. No floating point is involved, so no
 /// float-parsing code is linked.
-fn exact_integer(raw: &str) -> Option<(bool, u64)> {
+pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     let bytes = raw.as_bytes();
     let (negative, rest) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),

@@ -204,7 +204,10 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
         );
         quote! {
             let mut __scratch = [0u8; #scratch];
-            let __args: #args = __call.parse(&mut __scratch)?;
+            #[allow(unused_imports)]
+            use #core::server::typed::args::{ByFromJson as _, BySerde as _};
+            let __args: #args =
+                (&&#core::server::typed::args::Args::<#args>::NEW).arguments(__call, &mut __scratch)?;
         }
     });
     let params = t.sig.params.iter().map(|p| match p {
@@ -217,10 +220,24 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
         quote!(Self::#method)
     };
     let awaited = t.sig.is_async.then(|| quote!(.await));
+    // The output through its derived `ToJson` (serde's `Serialize` for a type without one).
+    let json = |v: TokenStream| {
+        quote! {{
+            #[allow(unused_imports)]
+            use #core::json::via::{ByNothing as _, BySerde as _, ByToJson as _};
+            __out.structured_json((&&&#core::json::via::Via(#core::json::Serde(&#v))).pick())
+        }}
+    };
     let write = if t.sig.fallible {
-        quote!(#core::server::typed::reply(__out, __outcome))
+        let ok = json(quote!(__value));
+        quote! {
+            match __outcome {
+                ::core::result::Result::Ok(__value) => #ok,
+                ::core::result::Result::Err(__e) => __out.failure(&__e),
+            }
+        }
     } else {
-        quote!(__out.structured(&__outcome))
+        json(quote!(__outcome))
     };
     quote! {
         #name => {
@@ -278,6 +295,7 @@ fn expand(attr: TokenStream, block: &mut ItemImpl) -> syn::Result<TokenStream> {
     let s = quote!(#core::server);
     let handler = if is_async {
         quote! {
+            #[allow(clippy::needless_borrow)]
             impl #impl_g #s::AsyncHandler for #self_ty #where_c {
                 type Error = #s::ToolError;
                 async fn call(
@@ -295,6 +313,7 @@ fn expand(attr: TokenStream, block: &mut ItemImpl) -> syn::Result<TokenStream> {
         }
     } else {
         quote! {
+            #[allow(clippy::needless_borrow)]
             impl #impl_g #s::Handler for #self_ty #where_c {
                 type Error = #s::ToolError;
                 fn call(
