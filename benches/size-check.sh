@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Fails when the QEMU firmware (examples/qemu-sensors, release build for thumbv7m-none-eabi, the
 # build the QEMU tests use) grows more than 5 % past the flash or RAM recorded in
-# benches/size-baseline.txt.
+# benches/size-baseline.txt, or when the one-tool firmware without the validator
+# (examples/size-one-tool --no-default-features, thumbv7m-none-eabi) grows more than 5 % past
+# its recorded flash (a firmware without the feature `validator` must link no evaluator).
 #
 #   benches/size-check.sh            # check (builds the firmware if it is not built yet)
 #   benches/size-check.sh --update   # record the current sizes as the new baseline
@@ -24,23 +26,31 @@ fi
 (cd "$firmware" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
     -u CARGO_BUILD_TARGET cargo build --release --quiet --target thumbv7m-none-eabi)
 read -r flash ram < <("$SIZE" -B "$elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 }')
+(cd "$root/examples/size-one-tool" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
+    -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET cargo build --release --quiet \
+    --no-default-features --target thumbv7m-none-eabi)
+one_tool_elf="$root/examples/size-one-tool/target/thumbv7m-none-eabi/release/size-one-tool"
+one_tool=$("$SIZE" -B "$one_tool_elf" | awk 'NR == 2 { print $1 + $2 }')
 
 if [ "${1:-}" = "--update" ]; then
     cat >"$baseline" <<EOF
 # Recorded by benches/size-check.sh --update: examples/qemu-sensors, release build for
 # thumbv7m-none-eabi (opt-level "z", its default features), llvm-size -B.
-# flash = text + data, ram = data + bss (bytes). CI fails when either grows more than 5 %.
+# flash = text + data, ram = data + bss (bytes). CI fails when any of them grows more than 5 %.
 flash $flash
 ram $ram
+# examples/size-one-tool --no-default-features (no validator, no floats), thumbv7m-none-eabi:
+one_tool $one_tool
 EOF
-    echo "size-check: baseline recorded: flash $flash, ram $ram"
+    echo "size-check: baseline recorded: flash $flash, ram $ram, one-tool flash $one_tool"
     exit 0
 fi
 
 base_flash=$(awk '$1 == "flash" { print $2 }' "$baseline")
 base_ram=$(awk '$1 == "ram" { print $2 }' "$baseline")
+base_one_tool=$(awk '$1 == "one_tool" { print $2 }' "$baseline")
 status=0
-for what in flash ram; do
+for what in flash ram one_tool; do
     now=${!what}
     base_name="base_$what"
     base=${!base_name}

@@ -113,6 +113,7 @@ pub(crate) fn compile_all<
 
 /// Why a value was not accepted by a tool's schema.
 #[derive(Debug, Clone, Copy)]
+#[cfg_attr(not(feature = "validator"), allow(dead_code))]
 pub(crate) enum Rejection {
     /// The schema's verdict.
     Violation(Violation),
@@ -148,19 +149,33 @@ pub(crate) const fn keywords_of(programs: &[ToolSchemas<'_>]) -> KeywordSet {
 /// keyword, or one built for the keywords of programs known at compile time (the derive's,
 /// served by [`Server::from_tools`](super::Server::from_tools)). Only the evaluators a
 /// firmware's constructors choose are linked.
+/// Without the feature `validator` it holds nothing, so that no evaluator is linked.
 #[derive(Clone, Copy)]
-pub(crate) struct Validator(fn(&Program<'_>, Value<'_>) -> Result<(), Violation>);
+pub(crate) struct Validator {
+    #[cfg(feature = "validator")]
+    run: fn(&Program<'_>, Value<'_>) -> Result<(), Violation>,
+}
 
 impl Validator {
     /// Every keyword ([`Program::validate`]).
     pub(crate) fn full() -> Self {
-        Self(|program, value| program.validate(value))
+        Self {
+            #[cfg(feature = "validator")]
+            run: |program, value| program.validate(value),
+        }
     }
 
     /// The evaluator built for `K` ([`Program::validate_for`]); `K::SET` must cover the
     /// programs (another keyword is refused, never accepted).
+    #[cfg_attr(
+        not(feature = "validator"),
+        allow(clippy::extra_unused_type_parameters)
+    )]
     pub(crate) fn built_for<K: Keywords>() -> Self {
-        Self(|program, value| program.validate_for::<K>(value))
+        Self {
+            #[cfg(feature = "validator")]
+            run: |program, value| program.validate_for::<K>(value),
+        }
     }
 }
 
@@ -172,14 +187,15 @@ impl core::fmt::Debug for Validator {
 
 /// Compiled validators of every tool's schemas.
 #[derive(Debug)]
+#[cfg_attr(not(feature = "validator"), allow(dead_code))]
 pub(crate) struct Checks<'p, const TOOLS: usize> {
     pub(crate) schemas: [Option<ToolSchemas<'p>>; TOOLS],
     /// The evaluator that runs them.
-    #[cfg_attr(not(feature = "validator"), allow(dead_code))]
     pub(crate) validator: Validator,
 }
 
 impl<const TOOLS: usize> Checks<'_, TOOLS> {
+    #[cfg_attr(not(feature = "validator"), allow(dead_code))]
     fn schemas(&self, tool: usize) -> Result<&ToolSchemas<'_>, Rejection> {
         self.schemas
             .get(tool)
@@ -187,28 +203,28 @@ impl<const TOOLS: usize> Checks<'_, TOOLS> {
             .ok_or(Rejection::Missing)
     }
 
-    /// Checks a call's arguments against the tool's `inputSchema` (accepts everything without
-    /// the feature `validator`).
+    /// Checks a call's arguments against the tool's `inputSchema`.
+    #[cfg(feature = "validator")]
     pub(crate) fn input(&self, tool: usize, arguments: Value<'_>) -> Result<(), Rejection> {
-        #[cfg(not(feature = "validator"))]
-        {
-            let _ = (tool, arguments);
-            return Ok(());
-        }
-        #[cfg_attr(not(feature = "validator"), allow(unreachable_code))]
-        (self.validator.0)(&self.schemas(tool)?.input, arguments).map_err(Rejection::Violation)
+        (self.validator.run)(&self.schemas(tool)?.input, arguments).map_err(Rejection::Violation)
     }
 
-    /// Checks structured output against the tool's `outputSchema` (accepts everything without
-    /// the feature `validator`).
+    /// Without the feature `validator`: accepts everything.
+    #[cfg(not(feature = "validator"))]
+    pub(crate) fn input(&self, _tool: usize, _arguments: Value<'_>) -> Result<(), Rejection> {
+        Ok(())
+    }
+
+    /// Checks structured output against the tool's `outputSchema`.
+    #[cfg(feature = "validator")]
     pub(crate) fn output(&self, tool: usize, value: Value<'_>) -> Result<(), Rejection> {
-        #[cfg(not(feature = "validator"))]
-        {
-            let _ = (tool, value);
-            return Ok(());
-        }
-        #[cfg_attr(not(feature = "validator"), allow(unreachable_code))]
         let output = self.schemas(tool)?.output.ok_or(Rejection::Missing)?;
-        (self.validator.0)(&output, value).map_err(Rejection::Violation)
+        (self.validator.run)(&output, value).map_err(Rejection::Violation)
+    }
+
+    /// Without the feature `validator`: accepts everything.
+    #[cfg(not(feature = "validator"))]
+    pub(crate) fn output(&self, _tool: usize, _value: Value<'_>) -> Result<(), Rejection> {
+        Ok(())
     }
 }
