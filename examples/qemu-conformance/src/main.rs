@@ -15,6 +15,8 @@
 mod log;
 #[path = "../../qemu-sensors/src/clock.rs"]
 mod clock;
+#[path = "../../qemu-sensors/src/div.rs"]
+mod div;
 #[path = "../../qemu-sensors/src/executor.rs"]
 mod executor;
 #[path = "../../qemu-sensors/src/fault.rs"]
