@@ -160,6 +160,7 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or_else(|e| match e {
                 embedded_mcp::server::ServeError::Read(e) => match e {},
                 embedded_mcp::server::ServeError::Write(e) => match e {},
+                other => panic!("the in-memory writer takes every byte: {other:?}"),
             });
         assert_eq!(
             writer.bytes,

@@ -7,13 +7,18 @@
 //! - the program loaded back from its postcard form gives the same verdict;
 //! - a violation has a keyword (for `Invalid`) and a message, and its `Display` starts with its
 //!   instance path;
-//! - an instance the validator accepts is JSON to `serde_json`.
+//! - an instance the validator accepts is JSON to `serde_json`;
+//! - the evaluator built for the derive's keywords (`validate_for::<DerivedKeywords>`) gives the
+//!   full verdict, byte for byte, on every program those keywords cover, and the full verdict or
+//!   `Unsupported` (never another) on every other.
 #![no_main]
 
 use embedded_mcp::json::{Limits, Value};
 use embedded_mcp::schema::{
-    compile, Program, Storage, ValidationLimits, ViolationKind, DEFAULT_MAX_STEPS,
+    compile, KeywordSet, Keywords, Program, Storage, ValidationLimits, ViolationKind,
+    DEFAULT_MAX_STEPS,
 };
+use embedded_mcp_fuzz::derived::DerivedKeywords;
 use embedded_mcp_fuzz::serde_json_accepts;
 use libfuzzer_sys::fuzz_target;
 
@@ -45,6 +50,21 @@ fuzz_target!(|data: &[u8]| {
                 "parsed an instance that is not JSON"
             );
             assert_eq!(program.validate_with(value, &limits), verdict);
+            let built = program.validate_for_with::<DerivedKeywords>(value, &limits);
+            let shown = |r: &Result<(), _>| {
+                r.as_ref()
+                    .map_err(|v: &embedded_mcp::schema::Violation| v.to_string())
+                    .err()
+            };
+            if DerivedKeywords::SET.covers(KeywordSet::of(&program)) {
+                assert_eq!(built, verdict, "covered by the derive's keywords");
+                assert_eq!(shown(&built), shown(&verdict), "the same message");
+            } else if !matches!(&built, Err(v) if v.kind == ViolationKind::Unsupported) {
+                assert_eq!(
+                    built, verdict,
+                    "not covered: the full verdict or Unsupported"
+                );
+            }
         }
         Err(_) => assert_eq!(
             verdict.map_err(|v| v.kind),

@@ -375,6 +375,7 @@ pub fn check_response_line(bytes: &[u8]) -> Vec<(String, Box<RawValue>)> {
     members
 }
 
+pub mod derived;
 pub mod device;
 pub mod schema_check;
 pub mod schema_gen;
