@@ -9,7 +9,7 @@
 //! and the violation are exactly those of [`Program::validate`], which is the same evaluator
 //! built for [`AllKeywords`].
 
-use super::program::{Op, Program, Str, NONE};
+use super::program::{payload_ops, Op, Program, Str, NONE};
 
 /// Most `required` names the validator checks in one pass (a bit each in a `u64`).
 pub(crate) const REQUIRED_BATCH: usize = 64;
@@ -162,23 +162,7 @@ pub(crate) const fn keyword_bit(op: Op) -> u64 {
         Op::UnevaluatedItems(_) => bit::UNEVALUATED_ITEMS,
         Op::UnevaluatedProperties(_) => bit::UNEVALUATED_PROPERTIES,
         // Payloads: read by their keyword.
-        Op::MinContains(_)
-        | Op::MaxContains(_)
-        | Op::Child(_)
-        | Op::EnumValue(_)
-        | Op::Name(_)
-        | Op::Prop { .. }
-        | Op::PatternProp { .. }
-        | Op::Regex { .. }
-        | Op::ReChar(_)
-        | Op::ReAny
-        | Op::ReClass { .. }
-        | Op::ReSplit(..)
-        | Op::ReJmp(_)
-        | Op::ReStart
-        | Op::ReEnd
-        | Op::ReMatch
-        | Op::ReRange { .. } => 0,
+        payload_ops!() | Op::Regex { .. } => 0,
     }
 }
 

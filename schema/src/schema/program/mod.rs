@@ -16,6 +16,7 @@ mod op;
 mod verify;
 mod wire;
 
+pub(crate) use self::op::payload_ops;
 pub use self::op::{Op, Str};
 pub(crate) use self::verify::{find_loop, verify_structure};
 

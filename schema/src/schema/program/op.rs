@@ -16,6 +16,30 @@ impl Str {
     }
 }
 
+/// The pattern of the payload ops: those read by the keyword op before them, the `Regex` header
+/// aside (one list for every exhaustive `match` over [`Op`] that passes over them).
+macro_rules! payload_ops {
+    () => {
+        Op::MinContains(_)
+            | Op::MaxContains(_)
+            | Op::Child(_)
+            | Op::EnumValue(_)
+            | Op::Name(_)
+            | Op::Prop { .. }
+            | Op::PatternProp { .. }
+            | Op::ReChar(_)
+            | Op::ReAny
+            | Op::ReClass { .. }
+            | Op::ReSplit(..)
+            | Op::ReJmp(_)
+            | Op::ReStart
+            | Op::ReEnd
+            | Op::ReMatch
+            | Op::ReRange { .. }
+    };
+}
+pub(crate) use payload_ops;
+
 /// One instruction. Payload ops (`Child`, `EnumValue`, `Name`, `Prop`, `PatternProp`,
 /// `MinContains`, `MaxContains`) only appear right after the keyword op that counts them; a
 /// `Regex` block (its header, then `len` `Re*` ops) only right after `Pattern` or a

@@ -1,7 +1,7 @@
 //! The checks run on a program before it is used: every index in range, every string whole,
 //! every op where its keyword allows it, and no loop of in-place applicators.
 
-use super::op::{Op, Str};
+use super::op::{payload_ops, Op, Str};
 use super::{skip, Program, Scratch, NONE};
 use crate::json::{Kind, Limits, Value};
 use crate::schema::error::LoadError;
@@ -289,23 +289,7 @@ pub(super) fn verify_node(program: &Program<'_>, ops: &[Op]) -> Result<(), LoadE
                 optional(otherwise)?;
             }
             // A payload op where a keyword is expected.
-            Op::MinContains(_)
-            | Op::MaxContains(_)
-            | Op::Child(_)
-            | Op::EnumValue(_)
-            | Op::Name(_)
-            | Op::Prop { .. }
-            | Op::PatternProp { .. }
-            | Op::Regex { .. }
-            | Op::ReChar(_)
-            | Op::ReAny
-            | Op::ReClass { .. }
-            | Op::ReSplit(..)
-            | Op::ReJmp(_)
-            | Op::ReStart
-            | Op::ReEnd
-            | Op::ReMatch
-            | Op::ReRange { .. } => return Err(LoadError::Corrupt),
+            payload_ops!() | Op::Regex { .. } => return Err(LoadError::Corrupt),
         }
     }
     Ok(())

@@ -6,7 +6,7 @@ use super::{payload, Eval, Path, Stop, REQUIRED_BATCH};
 use crate::json::Piece::{Of, Text};
 use crate::json::{Kind, Value};
 use crate::schema::keywords::{bit, keyword_bit, Keywords};
-use crate::schema::program::{skip, Op, NONE};
+use crate::schema::program::{payload_ops, skip, Op, NONE};
 
 use super::display::Brief;
 
@@ -266,22 +266,7 @@ impl<K: Keywords> Eval<'_, '_, K> {
                 // An automaton is read by the `Pattern` before it.
                 Op::Regex { len, .. } => i = skip(i, len),
                 // Payloads are consumed by their keyword.
-                Op::MinContains(_)
-                | Op::MaxContains(_)
-                | Op::Child(_)
-                | Op::EnumValue(_)
-                | Op::Name(_)
-                | Op::Prop { .. }
-                | Op::PatternProp { .. }
-                | Op::ReChar(_)
-                | Op::ReAny
-                | Op::ReClass { .. }
-                | Op::ReSplit(..)
-                | Op::ReJmp(_)
-                | Op::ReStart
-                | Op::ReEnd
-                | Op::ReMatch
-                | Op::ReRange { .. } => {}
+                payload_ops!() => {}
             }
         }
         Ok(None)
