@@ -274,30 +274,7 @@ mod tests {
 
     use super::*;
     use crate::server::{self, SensorServer};
-    use crate::test_support::{self, call};
-
-    /// A board whose clock stands at 1234 ms and whose timer is always due.
-    struct TestBoard;
-
-    impl Board for TestBoard {
-        const FIRMWARE: &'static str = "test-firmware";
-        const VERSION: &'static str = "9.9.9";
-        const NAME: &'static str = "test-board";
-
-        fn uptime_ms() -> u64 {
-            1234
-        }
-        fn rx_free() -> usize {
-            200
-        }
-        fn stack_peak() -> usize {
-            3000
-        }
-        fn stack_size() -> usize {
-            16384
-        }
-        async fn sleep_ms(_ms: u64) {}
-    }
+    use crate::test_support::{self, call, TestBoard};
 
     fn test_server() -> SensorServer<TestBoard> {
         server::server::<TestBoard>(ServerInfo::new("sensors", "1")).expect("server")

@@ -84,33 +84,13 @@ mod tests {
     use embedded_mcp::server::Toolbox;
 
     use super::*;
-
-    struct AnyBoard;
-
-    impl Board for AnyBoard {
-        const FIRMWARE: &'static str = "f";
-        const VERSION: &'static str = "1";
-        const NAME: &'static str = "b";
-        fn uptime_ms() -> u64 {
-            0
-        }
-        fn rx_free() -> usize {
-            0
-        }
-        fn stack_peak() -> usize {
-            0
-        }
-        fn stack_size() -> usize {
-            0
-        }
-        async fn sleep_ms(_ms: u64) {}
-    }
+    use crate::test_support::TestBoard;
 
     #[test]
     fn the_definitions_are_checked_while_compiling() {
         // `Some`: the firmware carries no run-time definition checks (see
         // `Server::from_tools`); `device_info`'s output is an object.
-        let checked = <Device<AnyBoard> as Toolbox<TOOL_COUNT>>::CHECKED;
+        let checked = <Device<TestBoard> as Toolbox<TOOL_COUNT>>::CHECKED;
         assert_eq!(checked, Some(Ok([true, false, true, true, true])));
     }
 }

@@ -6,6 +6,8 @@ use std::string::String;
 use std::vec;
 
 use embedded_mcp::server::{AsyncHandler, Server};
+
+use crate::board::Board;
 use embedded_mcp::transport::LineReader;
 
 /// Polls a future whose I/O never waits (in-memory streams) and whose timers are ready.
@@ -41,4 +43,27 @@ pub fn call(id: u32, tool: &str, arguments: &str) -> String {
     std::format!(
         r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{{META},"name":"{tool}","arguments":{arguments}}}}}"#
     ) + "\n"
+}
+
+/// A board whose clock stands at 1234 ms and whose timer is always due.
+pub struct TestBoard;
+
+impl Board for TestBoard {
+    const FIRMWARE: &'static str = "test-firmware";
+    const VERSION: &'static str = "9.9.9";
+    const NAME: &'static str = "test-board";
+
+    fn uptime_ms() -> u64 {
+        1234
+    }
+    fn rx_free() -> usize {
+        200
+    }
+    fn stack_peak() -> usize {
+        3000
+    }
+    fn stack_size() -> usize {
+        16384
+    }
+    async fn sleep_ms(_ms: u64) {}
 }
