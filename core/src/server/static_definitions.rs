@@ -188,14 +188,10 @@ const fn is_word(body: &[u8], after: &[u8], word: &[u8]) -> bool {
     if token != word.len().wrapping_add(1) {
         return false;
     }
-    let (mut body, mut word) = (body, word);
-    while let ([x, more_body @ ..], [y, more_word @ ..]) = (body, word) {
-        if *x != *y {
-            return false;
-        }
-        (body, word) = (more_body, more_word);
+    match body.split_at_checked(word.len()) {
+        Some((head, _)) => same(head, word),
+        None => false,
     }
-    true
 }
 
 /// True when the token from `body` to `after` (a suffix of it) has a backslash.

@@ -35,8 +35,8 @@ pub fn copy_bytes(to: &mut [u8], from: &[u8]) -> bool {
     if to.len() != from.len() {
         return false;
     }
-    // The one `copy_from_slice` of the firmware: inlined here, right after the same check,
-    // its own check folds away (and the copy stays a `memcpy`).
+    // The one `copy_from_slice` of the core and schema code: inlined here, right after the
+    // same check, its own check folds away (and the copy stays a `memcpy`).
     to.copy_from_slice(from);
     true
 }

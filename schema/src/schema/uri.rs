@@ -5,6 +5,8 @@
 //! that (no case folding, no percent-decoding): two URIs name the same resource when their
 //! resolved texts are equal.
 
+use crate::json::copy_bytes;
+
 /// Longest URI handled, in bytes.
 pub(crate) const URI_CAPACITY: usize = 256;
 
@@ -29,9 +31,7 @@ impl Uri {
 
     fn push(&mut self, s: &str) -> Option<()> {
         let end = self.len.checked_add(s.len())?;
-        self.buf
-            .get_mut(self.len..end)?
-            .copy_from_slice(s.as_bytes());
+        copy_bytes(self.buf.get_mut(self.len..end)?, s.as_bytes());
         self.len = end;
         Some(())
     }

@@ -2,7 +2,7 @@
 //! search that reuses an identical earlier string.
 
 use super::{Compiler, Halt};
-use crate::json::JsonStr;
+use crate::json::{copy_bytes, JsonStr};
 use crate::schema::program::{Scratch, Str};
 
 /// How far back the text area is searched for an identical string to reuse.
@@ -15,7 +15,7 @@ impl<'s> Compiler<'s, '_, '_> {
         // `n_text <= text.len()`, and two lengths of byte slices do not wrap.
         let end = self.n_text.wrapping_add(bytes.len());
         let dst = self.text.get_mut(self.n_text..end).ok_or(Halt::TextFull)?;
-        dst.copy_from_slice(bytes);
+        copy_bytes(dst, bytes);
         self.commit_text(bytes.len())
     }
 
