@@ -124,7 +124,6 @@ impl<'a> Value<'a> {
     pub fn members(&self) -> Option<Members<'a>> {
         (self.kind() == Kind::Object).then(|| Members {
             scan: Scanner::at(self.raw, 1),
-            first: true,
         })
     }
 
@@ -132,7 +131,6 @@ impl<'a> Value<'a> {
     pub fn elements(&self) -> Option<Elements<'a>> {
         (self.kind() == Kind::Array).then(|| Elements {
             scan: Scanner::at(self.raw, 1),
-            first: true,
         })
     }
 
@@ -197,8 +195,8 @@ fn end_addr(scan: &mut Scanner<'_>, close: u8) -> Option<usize> {
 /// Iterator over the members of an object: `(key, value)` pairs.
 #[derive(Debug, Clone)]
 pub struct Members<'a> {
+    /// At byte 1 (just inside the bracket) until the first item is stepped onto.
     scan: Scanner<'a>,
-    first: bool,
 }
 
 impl<'a> Members<'a> {
@@ -228,17 +226,17 @@ impl<'a> Members<'a> {
     /// Steps over the next key and its colon: the key's span (quotes included) and whether it
     /// holds an escape.
     fn step_key(&mut self) -> Option<(usize, usize, bool)> {
+        let first = self.scan.pos == 1;
         let b = self.scan.peek_token().ok()?;
         if b == b'}' {
             return None;
         }
-        if !self.first {
+        if !first {
             if b != b',' {
                 return None;
             }
             self.scan.bump();
         }
-        self.first = false;
         if self.scan.peek_token().ok()? != b'"' {
             return None;
         }
@@ -289,24 +287,24 @@ impl<'a> Iterator for Members<'a> {
 /// Iterator over the elements of an array.
 #[derive(Debug, Clone)]
 pub struct Elements<'a> {
+    /// At byte 1 (just inside the bracket) until the first item is stepped onto.
     scan: Scanner<'a>,
-    first: bool,
 }
 
 impl<'a> Elements<'a> {
     /// Steps to the next element; the scanner is left at it.
     fn step(&mut self) -> Option<()> {
+        let first = self.scan.pos == 1;
         let b = self.scan.peek_token().ok()?;
         if b == b']' {
             return None;
         }
-        if !self.first {
+        if !first {
             if b != b',' {
                 return None;
             }
             self.scan.bump();
         }
-        self.first = false;
         Some(())
     }
 
@@ -559,5 +557,29 @@ mod tests {
     #[test]
     fn a_string_lookup_fits_two_words() {
         assert!(core::mem::size_of::<Option<JsonStr<'_>>>() <= 2 * core::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn items_after_whitespace_inside_the_brackets() {
+        let v = Value::parse(b"[ {  }, [ ], { \"a\" : [ 1 , 2 ] ,\"b\":{ \"c\" :3 } } ]").unwrap();
+        let items: std::vec::Vec<_> = v.elements().unwrap().collect();
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].members().unwrap().count(), 0);
+        assert_eq!(items[1].elements().unwrap().count(), 0);
+        let keys: std::vec::Vec<_> = items[2]
+            .members()
+            .unwrap()
+            .map(|(k, v)| (k.raw(), v.raw()))
+            .collect();
+        assert_eq!(keys, [("a", "[ 1 , 2 ]"), ("b", "{ \"c\" :3 }")]);
+        let a: std::vec::Vec<_> = items[2]
+            .get("a")
+            .unwrap()
+            .elements()
+            .unwrap()
+            .map(|e| e.raw())
+            .collect();
+        assert_eq!(a, ["1", "2"]);
+        assert_eq!(items[2].get("b").unwrap().get("c").unwrap().raw(), "3");
     }
 }
