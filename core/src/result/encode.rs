@@ -182,7 +182,6 @@ fn encode_payload<P: Payload + ?Sized>(
             ResultWriter::with_payload(&mut count, era, payload)?.finish()?;
             Err(EncodeError::BufferTooSmall {
                 needed: count.count,
-                capacity: buf.len(),
             })
         }
     }
@@ -216,7 +215,6 @@ pub fn encode_structured_with<T: Serialize + ?Sized>(
     value: &T,
     more: impl FnOnce(&mut ResultWriter<'_, SliceSink<'_>>) -> Result<(), EncodeError>,
 ) -> Result<Encoded, EncodeError> {
-    let capacity = buf.len();
     let head = structured_in_place(buf, era, |rest| json::to_slice(value, rest))?;
     let (head_len, structured, rest) = match head {
         Some((pos, structured)) => {
@@ -241,10 +239,7 @@ pub fn encode_structured_with<T: Serialize + ?Sized>(
             len,
             structured: Some(structured),
         }),
-        _ => Err(EncodeError::BufferTooSmall {
-            needed: len,
-            capacity,
-        }),
+        _ => Err(EncodeError::BufferTooSmall { needed: len }),
     }
 }
 
@@ -352,10 +347,7 @@ mod tests {
         let mut short = std::vec![0u8; done.len - 1];
         assert_eq!(
             encode_structured(&mut short, era, value),
-            Err(EncodeError::BufferTooSmall {
-                needed: done.len,
-                capacity: done.len - 1
-            })
+            Err(EncodeError::BufferTooSmall { needed: done.len })
         );
         (out, done.structured)
     }
@@ -436,10 +428,7 @@ mod tests {
         let mut small = [0u8; 10];
         assert_eq!(
             encode_text(&mut small, Era::Legacy, "ok"),
-            Err(EncodeError::BufferTooSmall {
-                needed: 41,
-                capacity: 10
-            })
+            Err(EncodeError::BufferTooSmall { needed: 41 })
         );
     }
 
@@ -458,10 +447,7 @@ mod tests {
         let mut short = [0u8; 40];
         assert_eq!(
             encode_structured_raw(&mut short, Era::Legacy, v),
-            Err(EncodeError::BufferTooSmall {
-                needed: d.len,
-                capacity: 40
-            })
+            Err(EncodeError::BufferTooSmall { needed: d.len })
         );
     }
 
@@ -479,10 +465,7 @@ mod tests {
                 for cap in 0..len {
                     assert_eq!(
                         value.encode(&mut buf[..cap], era),
-                        Err(EncodeError::BufferTooSmall {
-                            needed: len,
-                            capacity: cap
-                        }),
+                        Err(EncodeError::BufferTooSmall { needed: len }),
                         "capacity {cap}"
                     );
                 }
@@ -544,10 +527,7 @@ mod tests {
                 let mut small = std::vec![0u8; cap];
                 assert_eq!(
                     encode_structured_with(&mut small, era, &[1, 2], more),
-                    Err(EncodeError::BufferTooSmall {
-                        needed: done.len,
-                        capacity: cap
-                    }),
+                    Err(EncodeError::BufferTooSmall { needed: done.len }),
                     "capacity {cap}"
                 );
             }

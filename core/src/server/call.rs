@@ -229,10 +229,9 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             error_result(body, era, &message)
         };
         match done.failure {
-            Some(Failure::Encode(crate::json::EncodeError::BufferTooSmall {
-                needed,
-                capacity,
-            })) => {
+            Some(Failure::Encode(crate::json::EncodeError::BufferTooSmall { needed })) => {
+                // The result was written into `body` (`Prepared::output`): its size is the room.
+                let capacity = body.len();
                 return tool_said(
                     body,
                     &[
@@ -244,7 +243,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                         Piece::Dec(capacity as u64),
                         Piece::Text(" available)"),
                     ],
-                )
+                );
             }
             Some(Failure::Encode(e)) => {
                 return tool_said(

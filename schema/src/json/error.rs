@@ -10,12 +10,13 @@ use super::Sink;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum EncodeError {
-    /// The output buffer is too small. `needed` is the exact size the whole output takes.
+    /// The output buffer is too small. `needed` is the exact size the whole output takes;
+    /// the buffer's size is the caller's to tell (it holds the buffer, and
+    /// [`SliceSink::capacity`](super::SliceSink::capacity) says it). One number keeps
+    /// `Result<(), EncodeError>` in two registers on 32-bit targets.
     BufferTooSmall {
         /// Bytes the complete output needs.
         needed: usize,
-        /// Bytes the buffer has.
-        capacity: usize,
     },
     /// A float was NaN or infinite: JSON has no representation for it.
     NonFiniteFloat,
@@ -34,13 +35,11 @@ pub enum EncodeError {
 impl Describe for EncodeError {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
         let text = match self {
-            Self::BufferTooSmall { needed, capacity } => {
+            Self::BufferTooSmall { needed } => {
                 return [
                     Piece::Text("output buffer too small: "),
                     Piece::Dec(*needed as u64),
-                    Piece::Text(" bytes needed, "),
-                    Piece::Dec(*capacity as u64),
-                    Piece::Text(" available"),
+                    Piece::Text(" bytes needed"),
                 ][..]
                     .describe(out)
             }
@@ -222,5 +221,30 @@ impl serde::de::Error for DecodeError {
     }
     fn duplicate_field(field: &'static str) -> Self {
         Self::new(DecodeErrorKind::DuplicateField(field), 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn buffer_too_small_says_the_size_needed() {
+        let e = EncodeError::BufferTooSmall { needed: 41 };
+        assert_eq!(
+            std::format!("{e}"),
+            "output buffer too small: 41 bytes needed"
+        );
+    }
+
+    #[test]
+    fn an_encoding_outcome_fits_two_words() {
+        // Two registers on a 32-bit target: no hidden return pointer at every `?`.
+        assert!(
+            core::mem::size_of::<Result<(), EncodeError>>() <= 2 * core::mem::size_of::<usize>()
+        );
+        assert!(
+            core::mem::size_of::<Result<usize, EncodeError>>() <= 2 * core::mem::size_of::<usize>()
+        );
     }
 }

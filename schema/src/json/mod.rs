@@ -23,6 +23,7 @@ mod float;
 mod number;
 mod parse_float;
 mod scan;
+mod scan_error;
 mod ser;
 mod shift;
 mod sink;
@@ -46,6 +47,8 @@ pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
 #[doc(hidden)]
 pub use scan::{check_utf8, find_byte, Observer, Scanner};
 pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
+#[doc(hidden)]
+pub use scan_error::{Fault, ScanError};
 pub use ser::{to_sink, to_slice, Serializer};
 #[doc(hidden)]
 pub use shift::{copy_bytes, move_within};

@@ -4,8 +4,9 @@
 //! [`MAX_DEPTH_LIMIT`] levels, whatever the input; [`Limits::max_depth`] sets a lower bound per
 //! call. The scanner works on input already checked to be UTF-8.
 
-use super::error::{DecodeError, DecodeErrorKind as K};
+use super::error::{DecodeError, DecodeErrorKind};
 use super::escape::escape_mask;
+use super::scan_error::{Fault as K, ScanError};
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
 pub const DEFAULT_MAX_DEPTH: u8 = 32;
@@ -85,8 +86,14 @@ impl<'a> Scanner<'a> {
     }
 
     #[inline]
-    pub fn err(&self, kind: K) -> DecodeError {
+    pub fn err(&self, kind: DecodeErrorKind) -> DecodeError {
         DecodeError::new(kind, self.pos)
+    }
+
+    /// A scanner error of `fault` at the current position.
+    #[inline]
+    fn fault(&self, fault: K) -> ScanError {
+        ScanError::new(fault, self.pos)
     }
 
     #[inline]
@@ -115,19 +122,19 @@ impl<'a> Scanner<'a> {
 
     /// The next non-whitespace byte, or an end-of-input error.
     #[inline]
-    pub fn peek_token(&mut self) -> Result<u8, DecodeError> {
+    pub fn peek_token(&mut self) -> Result<u8, ScanError> {
         self.skip_ws();
-        self.peek().ok_or_else(|| self.err(K::UnexpectedEnd))
+        self.peek().ok_or_else(|| self.fault(K::UnexpectedEnd))
     }
 
     /// Consumes `b` (after whitespace) or fails.
     #[inline]
-    pub fn expect(&mut self, b: u8) -> Result<(), DecodeError> {
+    pub fn expect(&mut self, b: u8) -> Result<(), ScanError> {
         if self.peek_token()? == b {
             self.bump();
             Ok(())
         } else {
-            Err(self.err(K::UnexpectedByte))
+            Err(self.fault(K::UnexpectedByte))
         }
     }
 
@@ -155,16 +162,16 @@ impl<'a> Scanner<'a> {
 
     /// Scans a string starting at its opening quote (after optional whitespace); true when it
     /// holds an escape.
-    pub fn string(&mut self) -> Result<bool, DecodeError> {
+    pub fn string(&mut self) -> Result<bool, ScanError> {
         if self.peek_token()? != b'"' {
-            return Err(self.err(K::UnexpectedByte));
+            return Err(self.fault(K::UnexpectedByte));
         }
         self.string_at_quote()
     }
 
     /// [`Scanner::string`] with `pos` at the opening quote.
     #[inline]
-    fn string_at_quote(&mut self) -> Result<bool, DecodeError> {
+    fn string_at_quote(&mut self) -> Result<bool, ScanError> {
         let bytes = self.bytes;
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
@@ -190,13 +197,13 @@ impl<'a> Scanner<'a> {
                 }
                 Some(0x00..=0x1f) => {
                     self.pos = i;
-                    return Err(self.err(K::ControlCharacter));
+                    return Err(self.fault(K::ControlCharacter));
                 }
                 // Only within the last seven bytes of the text.
                 Some(_) => i = i.wrapping_add(1),
                 None => {
                     self.pos = i;
-                    return Err(self.err(K::UnexpectedEnd));
+                    return Err(self.fault(K::UnexpectedEnd));
                 }
             }
         }
@@ -285,9 +292,9 @@ impl<'a> Scanner<'a> {
     }
 
     /// Checks one escape; `pos` is just after the backslash.
-    fn escape(&mut self) -> Result<(), DecodeError> {
+    fn escape(&mut self) -> Result<(), ScanError> {
         let Some(b) = self.peek() else {
-            return Err(self.err(K::UnexpectedEnd));
+            return Err(self.fault(K::UnexpectedEnd));
         };
         match b {
             b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => {
@@ -303,31 +310,31 @@ impl<'a> Scanner<'a> {
                         if self.peek() != Some(b'\\')
                             || self.bytes.get(self.pos.wrapping_add(1)).copied() != Some(b'u')
                         {
-                            return Err(DecodeError::new(K::UnpairedSurrogate, at));
+                            return Err(ScanError::new(K::UnpairedSurrogate, at));
                         }
                         self.pos = self.pos.wrapping_add(2);
                         let low = self.hex4()?;
                         if (0xDC00..=0xDFFF).contains(&low) {
                             Ok(())
                         } else {
-                            Err(DecodeError::new(K::UnpairedSurrogate, at))
+                            Err(ScanError::new(K::UnpairedSurrogate, at))
                         }
                     }
-                    0xDC00..=0xDFFF => Err(DecodeError::new(K::UnpairedSurrogate, at)),
+                    0xDC00..=0xDFFF => Err(ScanError::new(K::UnpairedSurrogate, at)),
                     _ => Ok(()),
                 }
             }
-            _ => Err(self.err(K::InvalidEscape)),
+            _ => Err(self.fault(K::InvalidEscape)),
         }
     }
 
-    fn hex4(&mut self) -> Result<u16, DecodeError> {
+    fn hex4(&mut self) -> Result<u16, ScanError> {
         let mut v: u16 = 0;
         for _ in 0..4 {
             let Some(b) = self.peek() else {
-                return Err(self.err(K::UnexpectedEnd));
+                return Err(self.fault(K::UnexpectedEnd));
             };
-            let d = hex_digit(b).ok_or_else(|| self.err(K::InvalidEscape))?;
+            let d = hex_digit(b).ok_or_else(|| self.fault(K::InvalidEscape))?;
             v = (v << 4) | u16::from(d);
             self.bump();
         }
@@ -336,7 +343,7 @@ impl<'a> Scanner<'a> {
 
     /// Where the number at `pos` ends (the scanner does not move).
     #[inline]
-    fn number_end(&self) -> Result<usize, DecodeError> {
+    fn number_end(&self) -> Result<usize, ScanError> {
         let bytes = self.bytes;
         let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
         let digits = |mut i: usize| {
@@ -345,7 +352,7 @@ impl<'a> Scanner<'a> {
             }
             i
         };
-        let invalid = |i: usize| Err(DecodeError::new(K::InvalidNumber, i));
+        let invalid = |i: usize| Err(ScanError::new(K::InvalidNumber, i));
         let mut i = self.pos;
         if at(i) == b'-' {
             i = i.wrapping_add(1);
@@ -379,12 +386,12 @@ impl<'a> Scanner<'a> {
         Ok(i)
     }
 
-    fn literal(&mut self, word: &[u8]) -> Result<(), DecodeError> {
+    fn literal(&mut self, word: &[u8]) -> Result<(), ScanError> {
         let end = self.pos.saturating_add(word.len());
         if self.bytes.get(self.pos..end) == Some(word) {
             self.pos = end;
             if let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9') = self.peek() {
-                return Err(self.err(K::UnexpectedByte));
+                return Err(self.fault(K::UnexpectedByte));
             }
             Ok(())
         } else if self.bytes.len() < end
@@ -394,9 +401,9 @@ impl<'a> Scanner<'a> {
                 .is_some_and(|r| word.starts_with(r))
         {
             self.pos = self.bytes.len();
-            Err(self.err(K::UnexpectedEnd))
+            Err(self.fault(K::UnexpectedEnd))
         } else {
-            Err(self.err(K::UnexpectedByte))
+            Err(self.fault(K::UnexpectedByte))
         }
     }
 
@@ -404,7 +411,7 @@ impl<'a> Scanner<'a> {
     ///
     /// `depth` is the nesting level the value starts at (0 for a document root); containers
     /// that would go past `max_depth` fail with [`K::TooDeep`].
-    pub fn value(&mut self, depth: u8, max_depth: u8) -> Result<(), DecodeError> {
+    pub fn value(&mut self, depth: u8, max_depth: u8) -> Result<(), ScanError> {
         self.value_observed(depth, max_depth, &mut Unobserved)
     }
 
@@ -416,7 +423,7 @@ impl<'a> Scanner<'a> {
         depth: u8,
         max_depth: u8,
         observer: &mut O,
-    ) -> Result<(), DecodeError> {
+    ) -> Result<(), ScanError> {
         let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
         // Bit i of `stack` is 1 when nesting level i+1 (relative) is an object.
         let mut stack: u128 = 0;
@@ -426,11 +433,11 @@ impl<'a> Scanner<'a> {
         'value: loop {
             self.skip_ws();
             let start = self.pos;
-            match self.peek().ok_or_else(|| self.err(K::UnexpectedEnd))? {
+            match self.peek().ok_or_else(|| self.fault(K::UnexpectedEnd))? {
                 open @ (b'{' | b'[') => {
                     // Both below 256 (`level` stays below `max_depth`): no wrap.
                     if u32::from(depth).wrapping_add(level) >= u32::from(max_depth) {
-                        return Err(self.err(K::TooDeep));
+                        return Err(self.fault(K::TooDeep));
                     }
                     if O::LEVELS > 0 && level <= O::LEVELS {
                         if let Some(slot) = starts.get_mut(level as usize) {
@@ -465,7 +472,7 @@ impl<'a> Scanner<'a> {
                 b't' => self.literal(b"true")?,
                 b'f' => self.literal(b"false")?,
                 b'n' => self.literal(b"null")?,
-                _ => return Err(self.err(K::UnexpectedByte)),
+                _ => return Err(self.fault(K::UnexpectedByte)),
             }
             if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
                 observer.value(level, start, self.pos);
@@ -495,7 +502,7 @@ impl<'a> Scanner<'a> {
                             observer.value(level, start, self.pos);
                         }
                     }
-                    _ => return Err(self.err(K::UnexpectedByte)),
+                    _ => return Err(self.fault(K::UnexpectedByte)),
                 }
             }
         }
@@ -503,13 +510,9 @@ impl<'a> Scanner<'a> {
 
     /// Scans `"key" :` inside an object at `level`, telling `observer` about the key.
     #[inline]
-    fn observed_key<O: Observer>(
-        &mut self,
-        level: u32,
-        observer: &mut O,
-    ) -> Result<(), DecodeError> {
+    fn observed_key<O: Observer>(&mut self, level: u32, observer: &mut O) -> Result<(), ScanError> {
         if self.peek_token()? != b'"' {
-            return Err(self.err(K::UnexpectedByte));
+            return Err(self.fault(K::UnexpectedByte));
         }
         let start = self.pos;
         let escaped = self.string_at_quote()?;
@@ -523,7 +526,7 @@ impl<'a> Scanner<'a> {
     }
 
     /// Checks a whole document: one value, surrounded only by whitespace.
-    pub fn document(&mut self, limits: Limits) -> Result<(usize, usize), DecodeError> {
+    pub fn document(&mut self, limits: Limits) -> Result<(usize, usize), ScanError> {
         self.document_observed(limits, &mut Unobserved)
     }
 
@@ -532,14 +535,14 @@ impl<'a> Scanner<'a> {
         &mut self,
         limits: Limits,
         observer: &mut O,
-    ) -> Result<(usize, usize), DecodeError> {
+    ) -> Result<(usize, usize), ScanError> {
         self.skip_ws();
         let start = self.pos;
         self.value_observed(0, limits.max_depth, observer)?;
         let end = self.pos;
         self.skip_ws();
         if self.pos != self.bytes.len() {
-            return Err(self.err(K::TrailingData));
+            return Err(self.fault(K::TrailingData));
         }
         Ok((start, end))
     }
@@ -620,7 +623,8 @@ pub(crate) fn hex_digit(b: u8) -> Option<u8> {
 /// Checks `bytes` as UTF-8, reporting the offset of the first bad byte.
 #[doc(hidden)]
 pub fn check_utf8(bytes: &[u8]) -> Result<&str, DecodeError> {
-    core::str::from_utf8(bytes).map_err(|e| DecodeError::new(K::InvalidUtf8, e.valid_up_to()))
+    core::str::from_utf8(bytes)
+        .map_err(|e| DecodeError::new(DecodeErrorKind::InvalidUtf8, e.valid_up_to()))
 }
 
 #[cfg(test)]
@@ -631,7 +635,7 @@ mod tests {
         Scanner::new(s)
             .document(Limits::default())
             .map(|_| ())
-            .map_err(|e| e.kind)
+            .map_err(|e| e.fault)
     }
 
     #[test]
@@ -692,7 +696,7 @@ mod tests {
         deep[99_999] = b']';
         let deep = core::str::from_utf8(&deep).unwrap();
         let e = Scanner::new(deep).document(Limits::default()).unwrap_err();
-        assert_eq!(e.kind, K::TooDeep);
+        assert_eq!(e.fault, K::TooDeep);
         assert_eq!(e.offset, usize::from(DEFAULT_MAX_DEPTH));
         // Exactly at the limit is fine.
         let mut ok = [0u8; 64];

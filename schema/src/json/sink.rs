@@ -71,10 +71,7 @@ impl<'a> SliceSink<'a> {
     /// [`EncodeError::BufferTooSmall`] with the size that was needed.
     pub fn finish(self) -> Result<usize, EncodeError> {
         if self.len > self.buf.len() {
-            Err(EncodeError::BufferTooSmall {
-                needed: self.len,
-                capacity: self.buf.len(),
-            })
+            Err(EncodeError::BufferTooSmall { needed: self.len })
         } else {
             Ok(self.len)
         }
@@ -82,14 +79,10 @@ impl<'a> SliceSink<'a> {
 
     /// Ends the output and returns the written part of the buffer (see [`SliceSink::finish`]).
     pub fn into_written(self) -> Result<&'a mut [u8], EncodeError> {
-        let capacity = self.buf.len();
         let len = self.len;
         match self.buf.get_mut(..len) {
             Some(done) => Ok(done),
-            None => Err(EncodeError::BufferTooSmall {
-                needed: len,
-                capacity,
-            }),
+            None => Err(EncodeError::BufferTooSmall { needed: len }),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::error::{DecodeError, DecodeErrorKind as K};
 use super::number::Number;
-use super::scan::{check_utf8, hex_digit, Limits, Scanner};
+use super::scan::{check_utf8, find_byte, hex_digit, Limits, Scanner};
 
 /// The six JSON types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,17 +117,13 @@ impl<'a> Value<'a> {
             return None;
         }
         let body = self.raw.get(1..self.raw.len().saturating_sub(1))?;
-        Some(JsonStr {
-            body,
-            escaped: body.contains('\\'),
-        })
+        Some(JsonStr { body })
     }
 
     /// The members of an object, in document order.
     pub fn members(&self) -> Option<Members<'a>> {
         (self.kind() == Kind::Object).then(|| Members {
             scan: Scanner::at(self.raw, 1),
-            first: true,
         })
     }
 
@@ -135,7 +131,6 @@ impl<'a> Value<'a> {
     pub fn elements(&self) -> Option<Elements<'a>> {
         (self.kind() == Kind::Array).then(|| Elements {
             scan: Scanner::at(self.raw, 1),
-            first: true,
         })
     }
 
@@ -200,8 +195,8 @@ fn end_addr(scan: &mut Scanner<'_>, close: u8) -> Option<usize> {
 /// Iterator over the members of an object: `(key, value)` pairs.
 #[derive(Debug, Clone)]
 pub struct Members<'a> {
+    /// At byte 1 (just inside the bracket) until the first item is stepped onto.
     scan: Scanner<'a>,
-    first: bool,
 }
 
 impl<'a> Members<'a> {
@@ -231,17 +226,17 @@ impl<'a> Members<'a> {
     /// Steps over the next key and its colon: the key's span (quotes included) and whether it
     /// holds an escape.
     fn step_key(&mut self) -> Option<(usize, usize, bool)> {
+        let first = self.scan.pos == 1;
         let b = self.scan.peek_token().ok()?;
         if b == b'}' {
             return None;
         }
-        if !self.first {
+        if !first {
             if b != b',' {
                 return None;
             }
             self.scan.bump();
         }
-        self.first = false;
         if self.scan.peek_token().ok()? != b'"' {
             return None;
         }
@@ -280,36 +275,36 @@ impl<'a> Iterator for Members<'a> {
 
     fn next(&mut self) -> Option<Self::Item> {
         // The key's escape flag comes from stepping over it: no second scan of the key.
-        let (start, end, escaped) = self.step_key()?;
+        let (start, end, _) = self.step_key()?;
         let body = self
             .scan
             .slice_str(start.wrapping_add(1), end.saturating_sub(1));
         let value = next_value(&mut self.scan)?;
-        Some((JsonStr { body, escaped }, value))
+        Some((JsonStr { body }, value))
     }
 }
 
 /// Iterator over the elements of an array.
 #[derive(Debug, Clone)]
 pub struct Elements<'a> {
+    /// At byte 1 (just inside the bracket) until the first item is stepped onto.
     scan: Scanner<'a>,
-    first: bool,
 }
 
 impl<'a> Elements<'a> {
     /// Steps to the next element; the scanner is left at it.
     fn step(&mut self) -> Option<()> {
+        let first = self.scan.pos == 1;
         let b = self.scan.peek_token().ok()?;
         if b == b']' {
             return None;
         }
-        if !self.first {
+        if !first {
             if b != b',' {
                 return None;
             }
             self.scan.bump();
         }
-        self.first = false;
         Some(())
     }
 
@@ -346,15 +341,18 @@ impl<'a> Iterator for Elements<'a> {
 /// into a buffer with [`JsonStr::decode_into`]; none of these allocate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct JsonStr<'a> {
+    /// The text between the quotes. Whether it holds an escape is looked up when asked (one
+    /// word less keeps `Option<JsonStr>` in two registers on 32-bit targets).
     body: &'a str,
-    escaped: bool,
 }
 
 impl<'a> JsonStr<'a> {
     /// A string of checked JSON text: `body` is what stands between the quotes.
     #[doc(hidden)]
+    /// `escaped` is the caller's knowledge, not needed: it is looked up when asked.
     pub const fn from_checked(body: &'a str, escaped: bool) -> Self {
-        Self { body, escaped }
+        let _ = escaped;
+        Self { body }
     }
 
     /// The text between the quotes, escapes included.
@@ -364,12 +362,12 @@ impl<'a> JsonStr<'a> {
 
     /// True when the string contains escapes.
     pub fn has_escapes(&self) -> bool {
-        self.escaped
+        find_byte(self.body.as_bytes(), b'\\').is_some()
     }
 
     /// The string itself when it has no escapes (then it can be borrowed as is).
     pub fn as_plain(&self) -> Option<&'a str> {
-        (!self.escaped).then_some(self.body)
+        (!self.has_escapes()).then_some(self.body)
     }
 
     /// The decoded characters.
@@ -381,7 +379,7 @@ impl<'a> JsonStr<'a> {
 
     /// Number of Unicode code points (what JSON Schema `minLength`/`maxLength` count).
     pub fn char_count(&self) -> usize {
-        if self.escaped {
+        if self.has_escapes() {
             self.chars().count()
         } else {
             self.body.chars().count()
@@ -390,7 +388,7 @@ impl<'a> JsonStr<'a> {
 
     /// Length in bytes once decoded as UTF-8.
     pub fn decoded_len(&self) -> usize {
-        if self.escaped {
+        if self.has_escapes() {
             self.chars().map(char::len_utf8).sum()
         } else {
             self.body.len()
@@ -399,10 +397,13 @@ impl<'a> JsonStr<'a> {
 
     /// True when the decoded string equals `s`.
     pub fn eq_str(&self, s: &str) -> bool {
-        if !self.escaped {
-            return self.body == s;
+        // An escape makes the decoded text shorter than the raw text: equal lengths compare
+        // the bytes (and then there must be no escape), a shorter raw text never matches.
+        match self.body.len().cmp(&s.len()) {
+            core::cmp::Ordering::Equal => self.body == s && !self.has_escapes(),
+            core::cmp::Ordering::Greater => self.has_escapes() && self.chars().eq(s.chars()),
+            core::cmp::Ordering::Less => false,
         }
-        self.chars().eq(s.chars())
     }
 
     /// Decodes into `buf` and returns the decoded text.
@@ -520,5 +521,65 @@ mod tests {
     fn rejects_bad_utf8_and_trailing() {
         assert_eq!(Value::parse(b"\"\xff\"").unwrap_err().kind, K::InvalidUtf8);
         assert_eq!(Value::parse(b"{} x").unwrap_err().kind, K::TrailingData);
+    }
+
+    #[test]
+    fn eq_str_compares_decoded_text() {
+        let v = Value::parse(br#"["a\\b", "\u0041", "ab", "a\"b"]"#).unwrap();
+        let s: std::vec::Vec<_> = v.elements().unwrap().map(|e| e.as_str().unwrap()).collect();
+        // `a\\b` is `a\b`: the raw bytes are never the answer when there is an escape.
+        assert!(s[0].eq_str("a\\b"));
+        assert!(!s[0].eq_str("a\\\\b"));
+        assert!(s[1].eq_str("A"));
+        assert!(!s[1].eq_str("\\u0041"));
+        assert!(s[2].eq_str("ab"));
+        assert!(!s[2].eq_str("abc"));
+        assert!(!s[2].eq_str("a"));
+        assert!(s[3].eq_str("a\"b"));
+        assert_eq!(
+            s.iter()
+                .map(|j| j.has_escapes())
+                .collect::<std::vec::Vec<_>>(),
+            [true, true, false, true]
+        );
+        assert_eq!(s[2].as_plain(), Some("ab"));
+        assert_eq!(s[0].as_plain(), None);
+    }
+
+    #[test]
+    fn member_keys_know_their_escapes() {
+        let v = Value::parse(br#"{"a\u0062": 1, "ab": 2}"#).unwrap();
+        let keys: std::vec::Vec<_> = v.members().unwrap().map(|(k, _)| k).collect();
+        assert!(keys[0].has_escapes() && keys[0].eq_str("ab"));
+        assert!(!keys[1].has_escapes() && keys[1].eq_str("ab"));
+    }
+
+    #[test]
+    fn a_string_lookup_fits_two_words() {
+        assert!(core::mem::size_of::<Option<JsonStr<'_>>>() <= 2 * core::mem::size_of::<usize>());
+    }
+
+    #[test]
+    fn items_after_whitespace_inside_the_brackets() {
+        let v = Value::parse(b"[ {  }, [ ], { \"a\" : [ 1 , 2 ] ,\"b\":{ \"c\" :3 } } ]").unwrap();
+        let items: std::vec::Vec<_> = v.elements().unwrap().collect();
+        assert_eq!(items.len(), 3);
+        assert_eq!(items[0].members().unwrap().count(), 0);
+        assert_eq!(items[1].elements().unwrap().count(), 0);
+        let keys: std::vec::Vec<_> = items[2]
+            .members()
+            .unwrap()
+            .map(|(k, v)| (k.raw(), v.raw()))
+            .collect();
+        assert_eq!(keys, [("a", "[ 1 , 2 ]"), ("b", "{ \"c\" :3 }")]);
+        let a: std::vec::Vec<_> = items[2]
+            .get("a")
+            .unwrap()
+            .elements()
+            .unwrap()
+            .map(|e| e.raw())
+            .collect();
+        assert_eq!(a, ["1", "2"]);
+        assert_eq!(items[2].get("b").unwrap().get("c").unwrap().raw(), "3");
     }
 }

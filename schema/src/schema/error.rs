@@ -38,7 +38,6 @@ impl Message {
     pub(crate) fn write_str(&mut self, s: &str) -> Result<(), EncodeError> {
         let full = EncodeError::BufferTooSmall {
             needed: MESSAGE_CAPACITY.wrapping_add(1),
-            capacity: MESSAGE_CAPACITY,
         };
         if self.full {
             return Err(full);
