@@ -8,12 +8,12 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// A line that did not fit the buffer and was discarded up to its LF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Overlong {
+pub struct Overlong<'a> {
     /// Length of the discarded line in bytes, its LF not counted (saturates at `usize::MAX`).
     pub len: usize,
     /// The request id, when the line was a JSON object whose first top-level `"id"` member is a
-    /// string or integer (see [`IdTracker`]).
-    pub id: Option<RecoveredId>,
+    /// string or integer (see [`IdTracker`]); it stays in the line buffer's discard state.
+    pub id: Option<&'a RecoveredId>,
 }
 
 /// One complete line, as the transport hands it on.
@@ -25,7 +25,7 @@ pub enum Frame<'a> {
     /// A complete line that is not valid UTF-8 (its raw bytes).
     InvalidUtf8(&'a [u8]),
     /// A line longer than the buffer, discarded.
-    Overlong(Overlong),
+    Overlong(Overlong<'a>),
 }
 
 /// The outcome of [`LineBuffer::feed`]: at most one frame, and the input not consumed yet.
@@ -69,7 +69,7 @@ impl Discard {
         self.tracker.feed(bytes);
         self.len = self.len.saturating_add(bytes.len());
     }
-    fn finish(&self) -> Overlong {
+    fn finish(&self) -> Overlong<'_> {
         Overlong {
             len: self.len,
             id: self.tracker.id(),
