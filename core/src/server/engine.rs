@@ -41,8 +41,6 @@ pub struct Server<'a, H, const TOOLS: usize> {
     pub(super) salt: u32,
     /// Counters of what the engine has seen.
     pub(super) stats: Stats,
-    /// Smallest output buffer that holds every response other than a tool result.
-    pub(super) required_output: usize,
 }
 
 impl<H, const TOOLS: usize> fmt::Debug for Server<'_, H, TOOLS> {
@@ -150,7 +148,8 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         config: Config,
     ) -> Self {
         let log_level = config.log_level;
-        let mut server = Self {
+        // Built as the return value, not mutated after: no copy of the whole server.
+        Self {
             info,
             tools,
             object_output,
@@ -164,10 +163,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             log_level,
             salt: cursor::salt(tools),
             stats: Stats::default(),
-            required_output: 0,
-        };
-        server.required_output = server.compute_required_output();
-        server
+        }
     }
 
     /// The handler.
@@ -206,11 +202,10 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     /// than the buffer (which becomes an `isError` result saying how much it needed): the
     /// largest of the `initialize` and `server/discover` results, a `tools/list` page holding
     /// the largest tool, and the longest error, each with an id of [`MAX_ID_LEN`] bytes.
+    ///
+    /// Measured on each call (from what the server holds, which does not change): call it
+    /// once, at start-up.
     pub fn required_output_len(&self) -> usize {
-        self.required_output
-    }
-
-    fn compute_required_output(&self) -> usize {
         let mut largest = 0usize;
         let mut measure = |f: &dyn Fn(&mut CountingSink) -> Result<(), EncodeError>| {
             let mut c = CountingSink::default();
