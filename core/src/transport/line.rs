@@ -287,7 +287,8 @@ impl<const N: usize> LineBuffer<N> {
                     Some(i) => {
                         self.discard.take(window.get(..i).unwrap_or_default());
                         self.discarding = false;
-                        self.start = self.start.saturating_add(i).saturating_add(1);
+                        // `start + i < end <= N`: no wrap.
+                        self.start = self.start.wrapping_add(i).wrapping_add(1);
                         self.scanned = self.start;
                         return Pending::Overlong;
                     }
@@ -308,9 +309,9 @@ impl<const N: usize> LineBuffer<N> {
                 }
                 return Pending::Nothing;
             };
-            // Indices inside `buf`: far below `usize::MAX`, so nothing saturates.
-            let (start, stop) = (self.start, self.scanned.saturating_add(i));
-            self.start = stop.saturating_add(1);
+            // Indices inside `buf` (`scanned + i < end <= N`): nothing wraps.
+            let (start, stop) = (self.start, self.scanned.wrapping_add(i));
+            self.start = stop.wrapping_add(1);
             self.scanned = self.start;
             if self.classify(start, stop) {
                 return Pending::Line;
@@ -322,10 +323,12 @@ impl<const N: usize> LineBuffer<N> {
     fn classify(&mut self, mut start: usize, mut stop: usize) -> bool {
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.last() == Some(&b'\r') {
-            stop = stop.saturating_sub(1);
+            // The line is not empty: `stop > start`.
+            stop = stop.wrapping_sub(1);
         }
         if line.starts_with(BOM) {
-            start = start.saturating_add(BOM.len());
+            // The line holds the BOM: `start + 3 <= stop`.
+            start = start.wrapping_add(BOM.len());
         }
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.iter().all(|&b| b == b' ' || b == b'\t') {
