@@ -3,7 +3,7 @@
 
 use crate::json::{check_utf8, DecodeError, JsonStr, Limits, Observer, Scanner, Value};
 
-use super::message::{Invalid, Message};
+use super::message::{Invalid, InvalidReason, Message};
 use super::meta::{
     declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
     PROTOCOL_VERSION_KEY,
@@ -90,7 +90,13 @@ impl<'a> Envelope<'a> {
     /// The message's kind, as [`Message::classify`] of [`Envelope::message`] gives it.
     pub fn classify(&self) -> Result<Message<'a>, Invalid<'a>> {
         if self.message.kind() != crate::json::Kind::Object {
-            return Message::classify(self.message);
+            // What `Message::classify` says of a value that is not an object (without linking
+            // its member walk: the envelope has found the members already).
+            return Err(Invalid {
+                reason: InvalidReason::NotAnObject,
+                id: None,
+                notification: false,
+            });
         }
         Message::from_members(self.jsonrpc, self.id, self.method, self.params, self.reply)
     }
