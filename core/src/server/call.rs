@@ -96,7 +96,8 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             return Err(error_line(out, Some(id), ErrorCode::InvalidParams, text));
         };
         let arguments = match params.arguments {
-            None => Value::parse(b"{}").map_err(|_| None)?,
+            // An empty object: JSON by construction.
+            None => Value::from_checked("{}"),
             Some(a) if a.kind() == Kind::Object => a,
             Some(_) => {
                 return Err(error_line(

@@ -42,9 +42,9 @@ pub(super) fn error_line(
     reply(out, id, |s| write_error(s, id, code, message))
 }
 
-/// The request id held in a recovered id text (of an overlong or too deep line).
+/// The request id held in a recovered id text (of an overlong or too deep line): checked JSON
+/// text of one string or integer, without whitespace (see
+/// [`RecoveredId`](crate::transport::RecoveredId)), so it is not parsed again.
 pub(super) fn recovered_id(text: &str) -> Option<RequestId<'_>> {
-    Value::parse(text.as_bytes())
-        .ok()
-        .and_then(RequestId::from_value)
+    RequestId::from_value(Value::from_checked(text))
 }
