@@ -1,7 +1,9 @@
 //! `tools/call`: argument checks, the handler, and the output check before anything is sent.
 
-use crate::json::{self, Describe, Kind, Piece, SliceSink, Value};
-use crate::protocol::{write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version};
+use crate::json::{self, Describe, Kind, Limits, Piece, SliceSink, Value};
+use crate::protocol::{
+    parse_value, write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version,
+};
 use crate::result::{self, Era, ResultWriter};
 
 use super::handler::{Failed, Failure, Shape, ToolFailure};
@@ -281,7 +283,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 // Written by the crate's serializer just now (`Output::structured`): JSON by
                 // construction, so it is not parsed again; the schema check follows.
                 Some(range) => written.get(range).and_then(Value::from_serialized),
-                None => Value::parse(written)
+                None => parse_value(written, Limits::default())
                     .ok()
                     .and_then(|r| r.get("structuredContent")),
             };

@@ -7,7 +7,8 @@
 //! in the line. Only a string or an integer of at most [`MAX_RECOVERED_ID_LEN`] bytes of JSON
 //! text is recovered; a key written with escapes (`"\u0069d"`) is not recognised.
 
-use crate::json::{Kind, Value};
+use crate::json::{Kind, Limits};
+use crate::protocol::parse_value;
 
 /// The longest id (its JSON text: quotes and escapes of a string included) that can be
 /// recovered from a discarded line.
@@ -49,7 +50,7 @@ impl RecoveredId {
     /// True when the captured bytes are exactly the JSON text of a string or an integer.
     fn is_id(&self) -> bool {
         let raw = self.bytes();
-        let Ok(value) = Value::parse(raw) else {
+        let Ok(value) = parse_value(raw, Limits::default()) else {
             return false;
         };
         let ok = match value.kind() {
@@ -62,7 +63,7 @@ impl RecoveredId {
 
     /// The id's JSON text, to be echoed as is (`"abc"` with its quotes, or `42`).
     pub fn as_str(&self) -> &str {
-        // Checked by `Value::parse` when it was recovered.
+        // Checked as JSON (so UTF-8) when it was recovered.
         core::str::from_utf8(self.bytes()).unwrap_or_default()
     }
 }
