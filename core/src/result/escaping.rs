@@ -5,7 +5,7 @@
 //! works byte by byte, which is correct for UTF-8 because every byte of a multi-byte sequence
 //! is at least 0x80 and is copied unchanged.
 
-use crate::json::{self, escape_mask, plain_run, EncodeError, Sink};
+use crate::json::{self, escape_mask, EncodeError, Sink};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -52,32 +52,22 @@ impl<'s, S: Sink + ?Sized> EscapingSink<'s, S> {
     }
 }
 
+/// Bytes escaped at a time by [`EscapingSink`]: each becomes at most six (`\u00XX`).
+const CHUNK: usize = 16;
+
 impl<S: Sink + ?Sized> Sink for EscapingSink<'_, S> {
     fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        let mut rest = bytes;
-        loop {
-            let (plain, tail) = rest
-                .split_at_checked(plain_run(rest))
-                .unwrap_or((rest, &[]));
-            if !plain.is_empty() {
-                self.inner.put(plain)?;
-            }
-            let Some((&b, after)) = tail.split_first() else {
-                return Ok(());
-            };
-            let (esc, n) = escape_of(b);
-            self.inner.put(esc.get(..n).unwrap_or_default())?;
-            rest = after;
+        // Through `escape_into`, a few bytes at a time: one escaping loop in the crate.
+        let mut escaped = [0u8; 6 * CHUNK];
+        for chunk in bytes.chunks(CHUNK) {
+            let n = escape_into(chunk, &mut escaped).unwrap_or_default();
+            self.inner.put(escaped.get(..n).unwrap_or_default())?;
         }
+        Ok(())
     }
 
     fn put_byte(&mut self, byte: u8) -> Result<(), EncodeError> {
-        if needs_escape(byte) {
-            let (esc, n) = escape_of(byte);
-            self.inner.put(esc.get(..n).unwrap_or_default())
-        } else {
-            self.inner.put_byte(byte)
-        }
+        self.put(&[byte])
     }
 }
 
