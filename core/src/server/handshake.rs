@@ -6,7 +6,7 @@ use crate::protocol::{
     self, write_result_start, write_supported_versions, Envelope, ErrorCode, RequestId, Version,
 };
 
-use super::list::write_icons;
+use super::list::{member_opt, member_str, write_icons};
 use super::reply::{error_line, reply};
 use super::Server;
 
@@ -48,23 +48,12 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Writes the `Implementation` object (`serverInfo`) as `version` shows it.
     fn write_implementation(&self, s: &mut dyn Sink, version: Version) -> Result<(), EncodeError> {
         let info = &self.info;
-        s.put(b"{\"name\":")?;
-        write_string(s, info.name)?;
-        s.put(b",\"version\":")?;
-        write_string(s, info.version)?;
-        if let Some(title) = info.title {
-            s.put(b",\"title\":")?;
-            write_string(s, title)?;
-        }
+        member_str(s, b"{\"name\":", info.name)?;
+        member_str(s, b",\"version\":", info.version)?;
+        member_opt(s, b",\"title\":", info.title)?;
         if version != Version::V2025_06_18 {
-            if let Some(description) = info.description {
-                s.put(b",\"description\":")?;
-                write_string(s, description)?;
-            }
-            if let Some(url) = info.website_url {
-                s.put(b",\"websiteUrl\":")?;
-                write_string(s, url)?;
-            }
+            member_opt(s, b",\"description\":", info.description)?;
+            member_opt(s, b",\"websiteUrl\":", info.website_url)?;
         }
         if version.has_icons() {
             write_icons(s, info.icons)?;
@@ -74,11 +63,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
 
     /// Writes `,"instructions":…` when the server has instructions.
     fn write_instructions(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
-        if let Some(instructions) = self.info.instructions {
-            s.put(b",\"instructions\":")?;
-            write_string(s, instructions)?;
-        }
-        Ok(())
+        member_opt(s, b",\"instructions\":", self.info.instructions)
     }
 
     /// Writes the `initialize` result object for `version`.
@@ -87,8 +72,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
         s: &mut dyn Sink,
         version: Version,
     ) -> Result<(), EncodeError> {
-        s.put(b"{\"protocolVersion\":")?;
-        write_string(s, version.as_str())?;
+        member_str(s, b"{\"protocolVersion\":", version.as_str())?;
         s.put(
             b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":",
         )?;

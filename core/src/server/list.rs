@@ -8,9 +8,22 @@ use super::reply::{error_line, fallback};
 use super::tool::{Annotations, Icon};
 use super::{Server, Tool};
 
-fn member_str(sink: &mut dyn Sink, key: &[u8], value: &str) -> Result<(), EncodeError> {
+/// Writes `key` (the member's text up to its `:`) and `value` as a JSON string.
+pub(super) fn member_str(sink: &mut dyn Sink, key: &[u8], value: &str) -> Result<(), EncodeError> {
     sink.put(key)?;
     write_string(sink, value)
+}
+
+/// [`member_str`] when `value` is present; nothing otherwise.
+pub(super) fn member_opt(
+    sink: &mut dyn Sink,
+    key: &[u8],
+    value: Option<&str>,
+) -> Result<(), EncodeError> {
+    match value {
+        Some(value) => member_str(sink, key, value),
+        None => Ok(()),
+    }
 }
 
 fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeError> {
@@ -53,9 +66,7 @@ pub(crate) fn write_icons(sink: &mut dyn Sink, icons: &[Icon]) -> Result<(), Enc
             sink.put_byte(b',')?;
         }
         member_str(sink, b"{\"src\":", icon.src)?;
-        if let Some(m) = icon.mime_type {
-            member_str(sink, b",\"mimeType\":", m)?;
-        }
+        member_opt(sink, b",\"mimeType\":", icon.mime_type)?;
         if !icon.sizes.is_empty() {
             sink.put(b",\"sizes\":[")?;
             for (j, size) in icon.sizes.iter().enumerate() {
@@ -83,12 +94,8 @@ pub(crate) fn write_tool(
     object_output: bool,
 ) -> Result<(), EncodeError> {
     member_str(sink, b"{\"name\":", tool.name)?;
-    if let Some(title) = tool.title {
-        member_str(sink, b",\"title\":", title)?;
-    }
-    if let Some(description) = tool.description {
-        member_str(sink, b",\"description\":", description)?;
-    }
+    member_opt(sink, b",\"title\":", tool.title)?;
+    member_opt(sink, b",\"description\":", tool.description)?;
     sink.put(b",\"inputSchema\":")?;
     write_compact(sink, tool.input_schema.as_bytes())?;
     if let Some(output) = tool.output_schema {
