@@ -14,6 +14,12 @@ pub(super) fn member_str(sink: &mut dyn Sink, key: &[u8], value: &str) -> Result
     write_string(sink, value)
 }
 
+/// Writes `key` and `json` (JSON text, written compact).
+fn member_json(sink: &mut dyn Sink, key: &[u8], json: &str) -> Result<(), EncodeError> {
+    sink.put(key)?;
+    write_compact(sink, json.as_bytes())
+}
+
 /// [`member_str`] when `value` is present; nothing otherwise.
 pub(super) fn member_opt(
     sink: &mut dyn Sink,
@@ -96,16 +102,14 @@ pub(crate) fn write_tool(
     member_str(sink, b"{\"name\":", tool.name)?;
     member_opt(sink, b",\"title\":", tool.title)?;
     member_opt(sink, b",\"description\":", tool.description)?;
-    sink.put(b",\"inputSchema\":")?;
-    write_compact(sink, tool.input_schema.as_bytes())?;
+    member_json(sink, b",\"inputSchema\":", tool.input_schema)?;
     if let Some(output) = tool.output_schema {
-        sink.put(b",\"outputSchema\":")?;
         if version.is_legacy() && !object_output {
-            sink.put(b"{\"type\":\"object\",\"properties\":{\"result\":")?;
-            write_compact(sink, output.as_bytes())?;
+            let head = b",\"outputSchema\":{\"type\":\"object\",\"properties\":{\"result\":";
+            member_json(sink, head, output)?;
             sink.put(b"},\"required\":[\"result\"]}")?;
         } else {
-            write_compact(sink, output.as_bytes())?;
+            member_json(sink, b",\"outputSchema\":", output)?;
         }
     }
     if !tool.annotations.is_empty() {
@@ -115,8 +119,7 @@ pub(crate) fn write_tool(
         write_icons(sink, tool.icons)?;
     }
     if let Some(meta) = tool.meta {
-        sink.put(b",\"_meta\":")?;
-        write_compact(sink, meta.as_bytes())?;
+        member_json(sink, b",\"_meta\":", meta)?;
     }
     sink.put_byte(b'}')
 }
