@@ -133,8 +133,10 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         let limits = Limits {
             max_depth: self.config.max_depth,
         };
-        // One pass checks the line and finds the members read below.
-        let envelope = match Envelope::parse_str(line, limits) {
+        // One pass checks the line and finds the members read below (read in place, where
+        // the parse put them: the envelope is not copied out of the result).
+        let parsed = Envelope::parse_str(line, limits);
+        let envelope = match &parsed {
             Ok(envelope) => envelope,
             Err(e) if e.kind == DecodeErrorKind::TooDeep => {
                 self.stats.too_deep = self.stats.too_deep.wrapping_add(1);
@@ -180,7 +182,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                     )
                     .into();
                 }
-                self.request(id, method, &envelope, out)
+                self.request(id, method, envelope, out)
             }
         }
     }
