@@ -207,35 +207,42 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     /// once, at start-up.
     pub fn required_output_len(&self) -> usize {
         let mut largest = 0usize;
-        let mut measure = |f: &dyn Fn(&mut CountingSink) -> Result<(), EncodeError>| {
-            let mut c = CountingSink::default();
-            if f(&mut c).is_ok() {
-                largest = largest.max(c.count);
-            }
-        };
         for version in Version::ALL {
-            measure(&|s| {
+            largest = largest.max(written_len(|s| {
                 if version.is_legacy() {
                     self.write_initialize_result(s, version)
                 } else {
                     self.write_discover_result(s)
                 }
-            });
+            }));
             for (index, tool) in self.tools.iter().enumerate() {
                 let object = self.object_output.get(index).copied().unwrap_or(false);
-                measure(&|s| {
+                largest = largest.max(written_len(|s| {
                     s.put(b"{\"tools\":[")?;
                     write_tool(s, tool, version, object)?;
                     self.write_list_tail(s, version, Some(1))
-                });
+                }));
             }
         }
         // The longest error: -32022 echoing the longest requested version it echoes.
         let requested = [b'x'; protocol::MAX_REQUESTED_ECHO];
         let requested = core::str::from_utf8(&requested).unwrap_or_default();
-        measure(&|s| write_unsupported_version(s, None, requested));
-        measure(&|s| write_error(s, None, ErrorCode::InternalError, RESPONSE_TOO_LARGE));
+        largest = largest.max(written_len(|s| {
+            write_unsupported_version(s, None, requested)
+        }));
+        largest = largest.max(written_len(|s| {
+            write_error(s, None, ErrorCode::InternalError, RESPONSE_TOO_LARGE)
+        }));
         // Envelope: `{"jsonrpc":"2.0","id":` ID `,"result":` ... `}` LF.
         largest.saturating_add(36).saturating_add(MAX_ID_LEN)
+    }
+}
+
+/// The number of bytes `f` writes (0 when it fails).
+fn written_len(f: impl FnOnce(&mut dyn Sink) -> Result<(), EncodeError>) -> usize {
+    let mut count = CountingSink::default();
+    match f(&mut count) {
+        Ok(()) => count.count,
+        Err(_) => 0,
     }
 }
