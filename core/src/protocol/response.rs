@@ -2,7 +2,7 @@
 
 use crate::json::{write_i64, write_string, EncodeError, Sink};
 
-use super::{ErrorCode, RequestId, Version};
+use super::{ErrorCode, RequestId};
 
 /// Writes `{"jsonrpc":"2.0","id":ID,"result":` — the result value and `}` follow.
 pub fn write_result_start(sink: &mut dyn Sink, id: RequestId<'_>) -> Result<(), EncodeError> {
@@ -108,22 +108,20 @@ pub fn write_unsupported_version(
     sink.put(b"\"}}}")
 }
 
-/// Writes `["2026-07-28","2025-11-25","2025-06-18"]`.
+/// [`Version::ALL`](super::Version::ALL) as a JSON array (checked against it by a unit test):
+/// one write, no loop.
+const SUPPORTED_VERSIONS: &[u8] = br#"["2026-07-28","2025-11-25","2025-06-18"]"#;
+
+/// Writes `["2026-07-28","2025-11-25","2025-06-18"]` (every supported version, newest first).
 pub fn write_supported_versions(sink: &mut dyn Sink) -> Result<(), EncodeError> {
-    sink.put_byte(b'[')?;
-    for (i, v) in Version::ALL.iter().enumerate() {
-        if i > 0 {
-            sink.put_byte(b',')?;
-        }
-        write_string(sink, v.as_str())?;
-    }
-    sink.put_byte(b']')
+    sink.put(SUPPORTED_VERSIONS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::{SliceSink, Value};
+    use crate::protocol::Version;
 
     fn text(f: impl FnOnce(&mut SliceSink<'_>) -> Result<(), EncodeError>) -> std::string::String {
         let mut buf = [0u8; 256];
@@ -131,6 +129,21 @@ mod tests {
         f(&mut sink).unwrap();
         let n = sink.finish().unwrap();
         std::string::String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn supported_versions_are_version_all() {
+        let mut expected = std::string::String::from("[");
+        for (i, v) in Version::ALL.iter().enumerate() {
+            if i > 0 {
+                expected.push(',');
+            }
+            expected.push('"');
+            expected.push_str(v.as_str());
+            expected.push('"');
+        }
+        expected.push(']');
+        assert_eq!(text(|s| write_supported_versions(s)), expected);
     }
 
     #[test]
