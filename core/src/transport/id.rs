@@ -150,6 +150,8 @@ impl IdTracker {
         }
     }
 
+    // Not inlined: four call sites, on the rare bytes of a captured id only.
+    #[inline(never)]
     fn push(&mut self, b: u8) {
         if !self.cap.push(b) {
             self.cap_overflow = true;
