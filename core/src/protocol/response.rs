@@ -1,6 +1,6 @@
 //! Writers of JSON-RPC responses (compact JSON, no line feed: framing adds it).
 
-use crate::json::{write_i64, write_string, EncodeError, Sink};
+use crate::json::{write_string, EncodeError, Sink};
 
 use super::{ErrorCode, RequestId};
 
@@ -27,9 +27,22 @@ pub fn write_error_start(
         sink.put_byte(b',')?;
     }
     sink.put(b"\"error\":{\"code\":")?;
-    write_i64(sink, i64::from(code.code()))?;
+    sink.put(code_text(code).as_bytes())?;
     sink.put(b",\"message\":")?;
     write_string(sink, message)
+}
+
+/// The JSON text of `code` (what writing [`ErrorCode::code`] as a number gives; a unit test
+/// compares them).
+const fn code_text(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::ParseError => "-32700",
+        ErrorCode::InvalidRequest => "-32600",
+        ErrorCode::MethodNotFound => "-32601",
+        ErrorCode::InvalidParams => "-32602",
+        ErrorCode::InternalError => "-32603",
+        ErrorCode::UnsupportedProtocolVersion => "-32022",
+    }
 }
 
 /// Writes a complete error response without `data`.
@@ -129,6 +142,20 @@ mod tests {
         f(&mut sink).unwrap();
         let n = sink.finish().unwrap();
         std::string::String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn code_text_is_the_code() {
+        for code in [
+            ErrorCode::ParseError,
+            ErrorCode::InvalidRequest,
+            ErrorCode::MethodNotFound,
+            ErrorCode::InvalidParams,
+            ErrorCode::InternalError,
+            ErrorCode::UnsupportedProtocolVersion,
+        ] {
+            assert_eq!(code_text(code), std::format!("{}", code.code()));
+        }
     }
 
     #[test]
