@@ -20,13 +20,14 @@ pub fn write_error_start(
     code: ErrorCode,
     message: &str,
 ) -> Result<(), EncodeError> {
-    sink.put(b"{\"jsonrpc\":\"2.0\",")?;
-    if let Some(id) = id {
-        sink.put(b"\"id\":")?;
-        sink.put(id.raw().as_bytes())?;
-        sink.put_byte(b',')?;
+    match id {
+        Some(id) => {
+            sink.put(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
+            sink.put(id.raw().as_bytes())?;
+            sink.put(b",\"error\":{\"code\":")?;
+        }
+        None => sink.put(b"{\"jsonrpc\":\"2.0\",\"error\":{\"code\":")?,
     }
-    sink.put(b"\"error\":{\"code\":")?;
     sink.put(code_text(code).as_bytes())?;
     sink.put(b",\"message\":")?;
     write_string(sink, message)
