@@ -111,9 +111,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 let Some(id_text) = overlong.id else {
                     return Step::Reply(None);
                 };
-                let Some(id) = recovered_id(id_text.as_str()) else {
-                    return Step::Reply(None);
-                };
+                let id = recovered_id(id_text);
                 error_line(
                     out,
                     Some(id),
@@ -145,9 +143,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 let Some(id_text) = tracker.id() else {
                     return Step::Reply(None);
                 };
-                let Some(id) = recovered_id(id_text.as_str()) else {
-                    return Step::Reply(None);
-                };
+                let id = recovered_id(id_text);
                 return error_line(
                     out,
                     Some(id),
