@@ -3,7 +3,9 @@
 # build the QEMU tests use) grows more than 5 % past the flash or RAM recorded in
 # benches/size-baseline.txt, or when the one-tool firmware without the validator
 # (examples/size-one-tool --no-default-features, thumbv7m-none-eabi) grows more than 5 % past
-# its recorded flash (a firmware without the feature `validator` must link no evaluator).
+# its recorded flash (a firmware without the feature `validator` must link no evaluator), or
+# when that firmware has a `.data` section at all: its statics (`LineReader::new`,
+# `SchemaStorage::new`, ...) must be all zero bits, so they land in `.bss` and take no flash.
 #
 #   benches/size-check.sh            # check (builds the firmware if it is not built yet)
 #   benches/size-check.sh --update   # record the current sizes as the new baseline
@@ -30,7 +32,7 @@ read -r flash ram < <("$SIZE" -B "$elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 
     -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET cargo build --release --quiet \
     --no-default-features --target thumbv7m-none-eabi)
 one_tool_elf="$root/examples/size-one-tool/target/thumbv7m-none-eabi/release/size-one-tool"
-one_tool=$("$SIZE" -B "$one_tool_elf" | awk 'NR == 2 { print $1 + $2 }')
+read -r one_tool one_tool_data < <("$SIZE" -B "$one_tool_elf" | awk 'NR == 2 { print $1 + $2, $2 }')
 
 if [ "${1:-}" = "--update" ]; then
     cat >"$baseline" <<EOF
@@ -50,6 +52,12 @@ base_flash=$(awk '$1 == "flash" { print $2 }' "$baseline")
 base_ram=$(awk '$1 == "ram" { print $2 }' "$baseline")
 base_one_tool=$(awk '$1 == "one_tool" { print $2 }' "$baseline")
 status=0
+if [ "$one_tool_data" -ne 0 ]; then
+    echo "size-check: the one-tool firmware has $one_tool_data bytes of .data (expected 0): a static's const initializer is not all zero bits, so it is copied from flash; see llvm-size -A $one_tool_elf" >&2
+    status=1
+else
+    echo "size-check: one-tool data 0 bytes (its statics are all zero bits, in .bss)"
+fi
 for what in flash ram one_tool; do
     now=${!what}
     base_name="base_$what"

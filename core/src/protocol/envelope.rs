@@ -3,7 +3,7 @@
 
 use crate::json::{check_utf8, DecodeError, JsonStr, Limits, Observer, Scanner, Value};
 
-use super::message::{Invalid, Message};
+use super::message::{Invalid, InvalidReason, Message};
 use super::meta::{
     declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
     PROTOCOL_VERSION_KEY,
@@ -62,35 +62,45 @@ impl<'a> Envelope<'a> {
     pub fn parse_str(text: &'a str, limits: Limits) -> Result<Self, DecodeError> {
         let mut finder = Finder::default();
         let (start, end) = Scanner::new(text).document_observed(limits, &mut finder)?;
-        let value = |slot: usize| -> Option<Value<'a>> {
+        // Every slot's value in one loop (slot `i` is the `i`-th name below, asserted at the
+        // slot constants).
+        let values: [Option<Value<'a>>; SLOTS] = core::array::from_fn(|slot| {
             let (start, end) = finder.spans.get(slot).copied().flatten()?;
             text.get(start..end).map(Value::from_checked)
-        };
+        });
+        let [jsonrpc, id, method, params, meta, name, arguments, cursor, protocol_version, meta_version, meta_capabilities, progress_token, meta_log_level, request_id, level] =
+            values;
         Ok(Self {
             message: Value::from_checked(text.get(start..end).unwrap_or_default()),
-            jsonrpc: value(JSONRPC),
-            id: value(ID),
-            method: value(METHOD),
-            params: value(PARAMS),
+            jsonrpc,
+            id,
+            method,
+            params,
             reply: finder.reply,
-            meta: value(META),
-            name: value(NAME),
-            arguments: value(ARGUMENTS),
-            cursor: value(CURSOR),
-            protocol_version: value(PROTOCOL_VERSION),
-            meta_version: value(META_VERSION),
-            meta_capabilities: value(META_CAPABILITIES),
-            progress_token: value(PROGRESS_TOKEN),
-            meta_log_level: value(META_LOG_LEVEL),
-            request_id: value(REQUEST_ID),
-            level: value(LEVEL),
+            meta,
+            name,
+            arguments,
+            cursor,
+            protocol_version,
+            meta_version,
+            meta_capabilities,
+            progress_token,
+            meta_log_level,
+            request_id,
+            level,
         })
     }
 
     /// The message's kind, as [`Message::classify`] of [`Envelope::message`] gives it.
     pub fn classify(&self) -> Result<Message<'a>, Invalid<'a>> {
         if self.message.kind() != crate::json::Kind::Object {
-            return Message::classify(self.message);
+            // What `Message::classify` says of a value that is not an object (without linking
+            // its member walk: the envelope has found the members already).
+            return Err(Invalid {
+                reason: InvalidReason::NotAnObject,
+                id: None,
+                notification: false,
+            });
         }
         Message::from_members(self.jsonrpc, self.id, self.method, self.params, self.reply)
     }
@@ -101,6 +111,14 @@ impl<'a> Envelope<'a> {
     pub fn declared_version(&self) -> Result<Option<Version>, MetaError<'a>> {
         declared_from(self.meta_version, self.meta_capabilities)
     }
+}
+
+/// Checks `bytes` as one JSON document, exactly as [`Value::parse_with`] does (the same value,
+/// the same errors), through the envelope's scanner: the engine's other parses (schemas at
+/// start-up, a result's `structuredContent`, a recovered id) share the one copy of the JSON
+/// checker that reads every request, instead of linking a second one (about 1 KB of flash).
+pub(crate) fn parse_value(bytes: &[u8], limits: Limits) -> Result<Value<'_>, DecodeError> {
+    Envelope::parse(bytes, limits).map(|envelope| envelope.message)
 }
 
 // Slots of the members found.
@@ -120,6 +138,25 @@ const META_LOG_LEVEL: usize = 12;
 const REQUEST_ID: usize = 13;
 const LEVEL: usize = 14;
 const SLOTS: usize = 15;
+// `Envelope::parse_str` destructures the slots in this order.
+const _: () = assert!(
+    JSONRPC == 0
+        && ID == 1
+        && METHOD == 2
+        && PARAMS == 3
+        && META == 4
+        && NAME == 5
+        && ARGUMENTS == 6
+        && CURSOR == 7
+        && PROTOCOL_VERSION == 8
+        && META_VERSION == 9
+        && META_CAPABILITIES == 10
+        && PROGRESS_TOKEN == 11
+        && META_LOG_LEVEL == 12
+        && REQUEST_ID == 13
+        && LEVEL == 14
+        && SLOTS == 15
+);
 
 /// A key that is not looked for, or whose first occurrence was already found.
 const OTHER: u8 = u8::MAX;

@@ -24,6 +24,12 @@ impl<'a> RequestId<'a> {
         ok.then_some(Self { raw: value.raw() })
     }
 
+    /// The id whose JSON text `raw` is known to be a string or an integer (a recovered id,
+    /// checked when it was captured).
+    pub(crate) fn from_checked(raw: &'a str) -> Self {
+        Self { raw }
+    }
+
     /// The id's JSON text.
     pub fn raw(&self) -> &'a str {
         self.raw

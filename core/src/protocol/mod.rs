@@ -21,6 +21,7 @@ mod notification;
 mod response;
 mod version;
 
+pub(crate) use envelope::parse_value;
 pub use envelope::Envelope;
 pub use error::ErrorCode;
 pub use level::LogLevel;

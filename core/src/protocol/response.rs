@@ -1,8 +1,8 @@
 //! Writers of JSON-RPC responses (compact JSON, no line feed: framing adds it).
 
-use crate::json::{write_i64, write_string, EncodeError, Sink};
+use crate::json::{write_string, EncodeError, Sink};
 
-use super::{ErrorCode, RequestId, Version};
+use super::{ErrorCode, RequestId};
 
 /// Writes `{"jsonrpc":"2.0","id":ID,"result":` — the result value and `}` follow.
 pub fn write_result_start(sink: &mut dyn Sink, id: RequestId<'_>) -> Result<(), EncodeError> {
@@ -20,16 +20,30 @@ pub fn write_error_start(
     code: ErrorCode,
     message: &str,
 ) -> Result<(), EncodeError> {
-    sink.put(b"{\"jsonrpc\":\"2.0\",")?;
-    if let Some(id) = id {
-        sink.put(b"\"id\":")?;
-        sink.put(id.raw().as_bytes())?;
-        sink.put_byte(b',')?;
+    match id {
+        Some(id) => {
+            sink.put(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
+            sink.put(id.raw().as_bytes())?;
+            sink.put(b",\"error\":{\"code\":")?;
+        }
+        None => sink.put(b"{\"jsonrpc\":\"2.0\",\"error\":{\"code\":")?,
     }
-    sink.put(b"\"error\":{\"code\":")?;
-    write_i64(sink, i64::from(code.code()))?;
+    sink.put(code_text(code).as_bytes())?;
     sink.put(b",\"message\":")?;
     write_string(sink, message)
+}
+
+/// The JSON text of `code` (what writing [`ErrorCode::code`] as a number gives; a unit test
+/// compares them).
+const fn code_text(code: ErrorCode) -> &'static str {
+    match code {
+        ErrorCode::ParseError => "-32700",
+        ErrorCode::InvalidRequest => "-32600",
+        ErrorCode::MethodNotFound => "-32601",
+        ErrorCode::InvalidParams => "-32602",
+        ErrorCode::InternalError => "-32603",
+        ErrorCode::UnsupportedProtocolVersion => "-32022",
+    }
 }
 
 /// Writes a complete error response without `data`.
@@ -108,22 +122,20 @@ pub fn write_unsupported_version(
     sink.put(b"\"}}}")
 }
 
-/// Writes `["2026-07-28","2025-11-25","2025-06-18"]`.
+/// [`Version::ALL`](super::Version::ALL) as a JSON array (checked against it by a unit test):
+/// one write, no loop.
+const SUPPORTED_VERSIONS: &[u8] = br#"["2026-07-28","2025-11-25","2025-06-18"]"#;
+
+/// Writes `["2026-07-28","2025-11-25","2025-06-18"]` (every supported version, newest first).
 pub fn write_supported_versions(sink: &mut dyn Sink) -> Result<(), EncodeError> {
-    sink.put_byte(b'[')?;
-    for (i, v) in Version::ALL.iter().enumerate() {
-        if i > 0 {
-            sink.put_byte(b',')?;
-        }
-        write_string(sink, v.as_str())?;
-    }
-    sink.put_byte(b']')
+    sink.put(SUPPORTED_VERSIONS)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::{SliceSink, Value};
+    use crate::protocol::Version;
 
     fn text(f: impl FnOnce(&mut SliceSink<'_>) -> Result<(), EncodeError>) -> std::string::String {
         let mut buf = [0u8; 256];
@@ -131,6 +143,35 @@ mod tests {
         f(&mut sink).unwrap();
         let n = sink.finish().unwrap();
         std::string::String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn code_text_is_the_code() {
+        for code in [
+            ErrorCode::ParseError,
+            ErrorCode::InvalidRequest,
+            ErrorCode::MethodNotFound,
+            ErrorCode::InvalidParams,
+            ErrorCode::InternalError,
+            ErrorCode::UnsupportedProtocolVersion,
+        ] {
+            assert_eq!(code_text(code), std::format!("{}", code.code()));
+        }
+    }
+
+    #[test]
+    fn supported_versions_are_version_all() {
+        let mut expected = std::string::String::from("[");
+        for (i, v) in Version::ALL.iter().enumerate() {
+            if i > 0 {
+                expected.push(',');
+            }
+            expected.push('"');
+            expected.push_str(v.as_str());
+            expected.push('"');
+        }
+        expected.push(']');
+        assert_eq!(text(|s| write_supported_versions(s)), expected);
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! works byte by byte, which is correct for UTF-8 because every byte of a multi-byte sequence
 //! is at least 0x80 and is copied unchanged.
 
-use crate::json::{self, escape_mask, plain_run, EncodeError, Sink};
+use crate::json::{escape_mask, EncodeError, Sink};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -13,26 +13,6 @@ const HEX: &[u8; 16] = b"0123456789abcdef";
 #[inline]
 fn needs_escape(b: u8) -> bool {
     b < 0x20 || b == b'"' || b == b'\\'
-}
-
-/// The escape sequence for a byte that [`needs_escape`]: its bytes and their count (2 or 6).
-#[inline]
-fn escape_of(b: u8) -> ([u8; 6], usize) {
-    let short = match b {
-        b'"' => b'"',
-        b'\\' => b'\\',
-        b'\n' => b'n',
-        b'\r' => b'r',
-        b'\t' => b't',
-        0x08 => b'b',
-        0x0c => b'f',
-        _ => {
-            let hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
-            let lo = HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0');
-            return ([b'\\', b'u', b'0', b'0', hi, lo], 6);
-        }
-    };
-    ([b'\\', short, 0, 0, 0, 0], 2)
 }
 
 /// A [`Sink`] adapter that escapes everything written through it as the body of a JSON string.
@@ -52,32 +32,22 @@ impl<'s, S: Sink + ?Sized> EscapingSink<'s, S> {
     }
 }
 
+/// Bytes escaped at a time by [`EscapingSink`]: each becomes at most six (`\u00XX`).
+const CHUNK: usize = 16;
+
 impl<S: Sink + ?Sized> Sink for EscapingSink<'_, S> {
     fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
-        let mut rest = bytes;
-        loop {
-            let (plain, tail) = rest
-                .split_at_checked(plain_run(rest))
-                .unwrap_or((rest, &[]));
-            if !plain.is_empty() {
-                self.inner.put(plain)?;
-            }
-            let Some((&b, after)) = tail.split_first() else {
-                return Ok(());
-            };
-            let (esc, n) = escape_of(b);
-            self.inner.put(esc.get(..n).unwrap_or_default())?;
-            rest = after;
+        // Through `escape_into`, a few bytes at a time: one escaping loop in the crate.
+        let mut escaped = [0u8; 6 * CHUNK];
+        for chunk in bytes.chunks(CHUNK) {
+            let n = escape_into(chunk, &mut escaped).unwrap_or_default();
+            self.inner.put(escaped.get(..n).unwrap_or_default())?;
         }
+        Ok(())
     }
 
     fn put_byte(&mut self, byte: u8) -> Result<(), EncodeError> {
-        if needs_escape(byte) {
-            let (esc, n) = escape_of(byte);
-            self.inner.put(esc.get(..n).unwrap_or_default())
-        } else {
-            self.inner.put_byte(byte)
-        }
+        self.put(&[byte])
     }
 }
 
@@ -127,21 +97,37 @@ pub(crate) fn escape_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     Some(capacity.saturating_sub(out.len()))
 }
 
-/// Writes the escape of `b` (a byte that [`needs_escape`]) at the start of `dst`.
-#[inline]
+/// Writes the escape of `b` (a byte that [`needs_escape`]) at the start of `dst`: `\x` for
+/// the bytes JSON has a short form for, `\u00XX` for the other control characters. Fixed-size
+/// stores only (a variable-length copy is a `memcpy` call).
 fn escape_byte(b: u8, dst: &mut [u8]) -> Option<usize> {
-    if b == b'"' || b == b'\\' {
-        // The common case, with fixed-size stores (a variable-length copy is a `memcpy` call).
+    let short = match b {
+        b'"' | b'\\' => b,
+        b'\n' => b'n',
+        b'\r' => b'r',
+        b'\t' => b't',
+        0x08 => b'b',
+        0x0c => b'f',
+        _ => 0,
+    };
+    if short != 0 {
         let [backslash, byte, ..] = dst else {
             return None;
         };
         *backslash = b'\\';
-        *byte = b;
+        *byte = short;
         return Some(2);
     }
-    let (esc, n) = escape_of(b);
-    json::copy_bytes(dst.get_mut(..n)?, esc.get(..n)?);
-    Some(n)
+    let [backslash, u, zero, zero2, hi, lo, ..] = dst else {
+        return None;
+    };
+    *backslash = b'\\';
+    *u = b'u';
+    *zero = b'0';
+    *zero2 = b'0';
+    *hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
+    *lo = HEX.get(usize::from(b & 0xf)).copied().unwrap_or(b'0');
+    Some(6)
 }
 
 #[cfg(test)]

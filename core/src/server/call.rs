@@ -1,8 +1,10 @@
 //! `tools/call`: argument checks, the handler, and the output check before anything is sent.
 
-use crate::json::{self, Describe, Kind, Piece, SliceSink, Value};
-use crate::protocol::{write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version};
-use crate::result::{self, Era, ResultWriter};
+use crate::json::{self, Describe, Kind, Limits, Piece, SliceSink, Value};
+use crate::protocol::{
+    parse_value, write_result_start, Envelope, ErrorCode, LogLevel, RequestId, Version,
+};
+use crate::result::{Era, ResultWriter};
 
 use super::handler::{Failed, Failure, Shape, ToolFailure};
 use super::reply::{error_line, fallback};
@@ -11,26 +13,26 @@ use super::{Call, Done, Output, Server};
 /// Longest client-supplied tool name echoed in an "Unknown tool" error.
 const MAX_ECHOED_NAME: usize = 64;
 
+/// The text of the `isError` result written when a tool's message does not fit.
+const SHORT_FAILURE: &str = "Tool failed; its message does not fit the output buffer";
+
 /// Writes an `isError` result whose text is `message`, into `body`; its length. When the
-/// message does not fit, a short fixed one is written instead.
+/// message does not fit, a short fixed one is written instead (by the same writer).
 fn error_result(body: &mut [u8], era: Era, message: &dyn Describe) -> Option<usize> {
-    let mut sink = SliceSink::new(&mut *body);
-    let written = (|| {
-        let mut w = ResultWriter::new(&mut sink, era);
-        w.text_of(message)?;
-        w.set_error(true);
-        w.finish()
-    })();
-    if let Ok(n) = written.and_then(|()| sink.finish()) {
-        return Some(n);
+    let short = [Piece::Text(SHORT_FAILURE)];
+    for message in [message, &short] {
+        let mut sink = SliceSink::new(&mut *body);
+        let written = (|| {
+            let mut w = ResultWriter::new(&mut sink, era);
+            w.text_of(message)?;
+            w.set_error(true);
+            w.finish()
+        })();
+        if let Ok(n) = written.and_then(|()| sink.finish()) {
+            return Some(n);
+        }
     }
-    result::encode_error(
-        body,
-        era,
-        "Tool failed; its message does not fit the output buffer",
-    )
-    .ok()
-    .map(|e| e.len)
+    None
 }
 
 /// A `tools/call` ready for its handler: the tool found, the arguments checked, and the
@@ -96,7 +98,8 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             return Err(error_line(out, Some(id), ErrorCode::InvalidParams, text));
         };
         let arguments = match params.arguments {
-            None => Value::parse(b"{}").map_err(|_| None)?,
+            // An empty object: JSON by construction.
+            None => Value::from_checked("{}"),
             Some(a) if a.kind() == Kind::Object => a,
             Some(_) => {
                 return Err(error_line(
@@ -279,7 +282,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 // Written by the crate's serializer just now (`Output::structured`): JSON by
                 // construction, so it is not parsed again; the schema check follows.
                 Some(range) => written.get(range).and_then(Value::from_serialized),
-                None => Value::parse(written)
+                None => parse_value(written, Limits::default())
                     .ok()
                     .and_then(|r| r.get("structuredContent")),
             };

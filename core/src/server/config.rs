@@ -2,8 +2,10 @@
 
 use core::fmt;
 
-use crate::json::{self, write_string, write_u64, EncodeError, Sink};
+use crate::json::{self, write_u64, EncodeError, Sink};
 use crate::protocol::LogLevel;
+
+use super::list::member_str;
 
 /// Longest request id accepted, in bytes of its JSON text (quotes included). Longer ids are
 /// refused with -32600 and no `id`, so that every error response has a bounded size.
@@ -105,8 +107,7 @@ impl Config {
     pub(super) fn write_cache_tail(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         s.put(b",\"ttlMs\":")?;
         write_u64(s, u64::from(self.ttl_ms))?;
-        s.put(b",\"cacheScope\":")?;
-        write_string(s, self.cache_scope.as_str())?;
+        member_str(s, b",\"cacheScope\":", self.cache_scope.as_str())?;
         s.put(b",\"resultType\":\"complete\"")
     }
 }

@@ -2,6 +2,7 @@
 //! [`Tool::check_static`] again for every tool.
 
 use crate::json::{self, Kind, Limits, Value};
+use crate::protocol::parse_value;
 
 use super::{is_allowed_icon_src, DefinitionError, SchemaRole, ServerInfo, Tool};
 
@@ -39,7 +40,8 @@ pub(super) fn check_definitions<const TOOLS: usize>(
             }
         }
         if let Some(meta) = tool.meta {
-            let ok = Value::parse(meta.as_bytes()).is_ok_and(|v| v.kind() == Kind::Object);
+            let ok = parse_value(meta.as_bytes(), Limits::default())
+                .is_ok_and(|v| v.kind() == Kind::Object);
             if !ok {
                 return Err(DefinitionError::MetaNotObject { tool: index });
             }
@@ -68,7 +70,7 @@ fn root_is_object(schema: Value<'_>) -> bool {
 
 /// Checks one schema text: JSON, an object; returns whether its root type is `"object"`.
 fn check_schema(text: &str, tool: usize, role: SchemaRole) -> Result<bool, DefinitionError> {
-    let value = Value::parse_with(
+    let value = parse_value(
         text.as_bytes(),
         Limits {
             max_depth: json::MAX_DEPTH_LIMIT,

@@ -111,9 +111,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 let Some(id_text) = overlong.id else {
                     return Step::Reply(None);
                 };
-                let Some(id) = recovered_id(id_text.as_str()) else {
-                    return Step::Reply(None);
-                };
+                let id = recovered_id(id_text);
                 error_line(
                     out,
                     Some(id),
@@ -133,8 +131,10 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         let limits = Limits {
             max_depth: self.config.max_depth,
         };
-        // One pass checks the line and finds the members read below.
-        let envelope = match Envelope::parse_str(line, limits) {
+        // One pass checks the line and finds the members read below (read in place, where
+        // the parse put them: the envelope is not copied out of the result).
+        let parsed = Envelope::parse_str(line, limits);
+        let envelope = match &parsed {
             Ok(envelope) => envelope,
             Err(e) if e.kind == DecodeErrorKind::TooDeep => {
                 self.stats.too_deep = self.stats.too_deep.wrapping_add(1);
@@ -143,9 +143,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 let Some(id_text) = tracker.id() else {
                     return Step::Reply(None);
                 };
-                let Some(id) = recovered_id(id_text.as_str()) else {
-                    return Step::Reply(None);
-                };
+                let id = recovered_id(id_text);
                 return error_line(
                     out,
                     Some(id),
@@ -180,7 +178,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                     )
                     .into();
                 }
-                self.request(id, method, &envelope, out)
+                self.request(id, method, envelope, out)
             }
         }
     }

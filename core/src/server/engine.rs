@@ -41,8 +41,6 @@ pub struct Server<'a, H, const TOOLS: usize> {
     pub(super) salt: u32,
     /// Counters of what the engine has seen.
     pub(super) stats: Stats,
-    /// Smallest output buffer that holds every response other than a tool result.
-    pub(super) required_output: usize,
 }
 
 impl<H, const TOOLS: usize> fmt::Debug for Server<'_, H, TOOLS> {
@@ -150,7 +148,8 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         config: Config,
     ) -> Self {
         let log_level = config.log_level;
-        let mut server = Self {
+        // Built as the return value, not mutated after: no copy of the whole server.
+        Self {
             info,
             tools,
             object_output,
@@ -164,10 +163,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             log_level,
             salt: cursor::salt(tools),
             stats: Stats::default(),
-            required_output: 0,
-        };
-        server.required_output = server.compute_required_output();
-        server
+        }
     }
 
     /// The handler.
@@ -206,41 +202,47 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     /// than the buffer (which becomes an `isError` result saying how much it needed): the
     /// largest of the `initialize` and `server/discover` results, a `tools/list` page holding
     /// the largest tool, and the longest error, each with an id of [`MAX_ID_LEN`] bytes.
+    ///
+    /// Measured on each call (from what the server holds, which does not change): call it
+    /// once, at start-up.
     pub fn required_output_len(&self) -> usize {
-        self.required_output
-    }
-
-    fn compute_required_output(&self) -> usize {
         let mut largest = 0usize;
-        let mut measure = |f: &dyn Fn(&mut CountingSink) -> Result<(), EncodeError>| {
-            let mut c = CountingSink::default();
-            if f(&mut c).is_ok() {
-                largest = largest.max(c.count);
-            }
-        };
         for version in Version::ALL {
-            measure(&|s| {
+            largest = largest.max(written_len(|s| {
                 if version.is_legacy() {
                     self.write_initialize_result(s, version)
                 } else {
                     self.write_discover_result(s)
                 }
-            });
+            }));
             for (index, tool) in self.tools.iter().enumerate() {
                 let object = self.object_output.get(index).copied().unwrap_or(false);
-                measure(&|s| {
+                largest = largest.max(written_len(|s| {
                     s.put(b"{\"tools\":[")?;
                     write_tool(s, tool, version, object)?;
                     self.write_list_tail(s, version, Some(1))
-                });
+                }));
             }
         }
         // The longest error: -32022 echoing the longest requested version it echoes.
         let requested = [b'x'; protocol::MAX_REQUESTED_ECHO];
         let requested = core::str::from_utf8(&requested).unwrap_or_default();
-        measure(&|s| write_unsupported_version(s, None, requested));
-        measure(&|s| write_error(s, None, ErrorCode::InternalError, RESPONSE_TOO_LARGE));
+        largest = largest.max(written_len(|s| {
+            write_unsupported_version(s, None, requested)
+        }));
+        largest = largest.max(written_len(|s| {
+            write_error(s, None, ErrorCode::InternalError, RESPONSE_TOO_LARGE)
+        }));
         // Envelope: `{"jsonrpc":"2.0","id":` ID `,"result":` ... `}` LF.
         largest.saturating_add(36).saturating_add(MAX_ID_LEN)
+    }
+}
+
+/// The number of bytes `f` writes (0 when it fails).
+fn written_len(f: impl FnOnce(&mut dyn Sink) -> Result<(), EncodeError>) -> usize {
+    let mut count = CountingSink::default();
+    match f(&mut count) {
+        Ok(()) => count.count,
+        Err(_) => 0,
     }
 }

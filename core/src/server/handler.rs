@@ -9,7 +9,7 @@ use serde::ser::{Serialize, SerializeMap, Serializer};
 use crate::json::{
     self, DecodeError, Describe, EncodeError, Piece, Sink, SliceSink, ToJson, Value,
 };
-use crate::protocol::Version;
+use crate::protocol::{parse_value, Version};
 use crate::result::{self, Era, Payload, ResultWriter};
 
 use super::Tool;
@@ -305,7 +305,7 @@ impl<'o> Output<'o> {
                 let is_error = self
                     .buf
                     .get(..len)
-                    .and_then(|b| Value::parse(b).ok())
+                    .and_then(|b| parse_value(b, json::Limits::default()).ok())
                     .and_then(|v| v.get("isError"))
                     .and_then(|v| v.as_bool())
                     .unwrap_or(false);

@@ -1,14 +1,17 @@
 //! The handshake: legacy `initialize`, 2026 `server/discover`, and the implementation info
 //! (`serverInfo`, `instructions`) both send.
 
-use crate::json::{write_string, EncodeError, Sink};
+use crate::json::{EncodeError, Sink};
 use crate::protocol::{
-    self, write_result_start, write_supported_versions, Envelope, ErrorCode, RequestId, Version,
+    write_result_start, write_supported_versions, Envelope, ErrorCode, RequestId, Version,
 };
 
-use super::list::write_icons;
+use super::list::{member_opt, member_str, write_icons};
 use super::reply::{error_line, reply};
 use super::Server;
+
+/// What `server/discover` writes after `supportedVersions`, up to `serverInfo`'s value.
+const DISCOVER_CAPABILITIES_META: &[u8] = b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":";
 
 impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Answers `initialize`: negotiates the stream's legacy revision and remembers it.
@@ -48,23 +51,12 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Writes the `Implementation` object (`serverInfo`) as `version` shows it.
     fn write_implementation(&self, s: &mut dyn Sink, version: Version) -> Result<(), EncodeError> {
         let info = &self.info;
-        s.put(b"{\"name\":")?;
-        write_string(s, info.name)?;
-        s.put(b",\"version\":")?;
-        write_string(s, info.version)?;
-        if let Some(title) = info.title {
-            s.put(b",\"title\":")?;
-            write_string(s, title)?;
-        }
+        member_str(s, b"{\"name\":", info.name)?;
+        member_str(s, b",\"version\":", info.version)?;
+        member_opt(s, b",\"title\":", info.title)?;
         if version != Version::V2025_06_18 {
-            if let Some(description) = info.description {
-                s.put(b",\"description\":")?;
-                write_string(s, description)?;
-            }
-            if let Some(url) = info.website_url {
-                s.put(b",\"websiteUrl\":")?;
-                write_string(s, url)?;
-            }
+            member_opt(s, b",\"description\":", info.description)?;
+            member_opt(s, b",\"websiteUrl\":", info.website_url)?;
         }
         if version.has_icons() {
             write_icons(s, info.icons)?;
@@ -74,11 +66,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
 
     /// Writes `,"instructions":…` when the server has instructions.
     fn write_instructions(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
-        if let Some(instructions) = self.info.instructions {
-            s.put(b",\"instructions\":")?;
-            write_string(s, instructions)?;
-        }
-        Ok(())
+        member_opt(s, b",\"instructions\":", self.info.instructions)
     }
 
     /// Writes the `initialize` result object for `version`.
@@ -87,8 +75,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
         s: &mut dyn Sink,
         version: Version,
     ) -> Result<(), EncodeError> {
-        s.put(b"{\"protocolVersion\":")?;
-        write_string(s, version.as_str())?;
+        member_str(s, b"{\"protocolVersion\":", version.as_str())?;
         s.put(
             b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":",
         )?;
@@ -101,13 +88,22 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     pub(super) fn write_discover_result(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         s.put(b"{\"supportedVersions\":")?;
         write_supported_versions(s)?;
-        s.put(b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{")?;
-        write_string(s, protocol::SERVER_INFO_KEY)?;
-        s.put_byte(b':')?;
+        // `_meta`'s key is `protocol::SERVER_INFO_KEY` (a unit test compares them).
+        s.put(DISCOVER_CAPABILITIES_META)?;
         self.write_implementation(s, Version::V2026_07_28)?;
         s.put_byte(b'}')?;
         self.write_instructions(s)?;
         self.config.write_cache_tail(s)?;
         s.put_byte(b'}')
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn discover_meta_key_is_server_info_key() {
+        let key = std::format!("\"_meta\":{{\"{}\":", crate::protocol::SERVER_INFO_KEY);
+        let head = core::str::from_utf8(super::DISCOVER_CAPABILITIES_META).unwrap();
+        assert!(head.ends_with(&key), "{head}");
     }
 }

@@ -8,9 +8,28 @@ use super::reply::{error_line, fallback};
 use super::tool::{Annotations, Icon};
 use super::{Server, Tool};
 
-fn member_str(sink: &mut dyn Sink, key: &[u8], value: &str) -> Result<(), EncodeError> {
+/// Writes `key` (the member's text up to its `:`) and `value` as a JSON string.
+pub(super) fn member_str(sink: &mut dyn Sink, key: &[u8], value: &str) -> Result<(), EncodeError> {
     sink.put(key)?;
     write_string(sink, value)
+}
+
+/// Writes `key` and `json` (JSON text, written compact).
+fn member_json(sink: &mut dyn Sink, key: &[u8], json: &str) -> Result<(), EncodeError> {
+    sink.put(key)?;
+    write_compact(sink, json.as_bytes())
+}
+
+/// [`member_str`] when `value` is present; nothing otherwise.
+pub(super) fn member_opt(
+    sink: &mut dyn Sink,
+    key: &[u8],
+    value: Option<&str>,
+) -> Result<(), EncodeError> {
+    match value {
+        Some(value) => member_str(sink, key, value),
+        None => Ok(()),
+    }
 }
 
 fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeError> {
@@ -53,9 +72,7 @@ pub(crate) fn write_icons(sink: &mut dyn Sink, icons: &[Icon]) -> Result<(), Enc
             sink.put_byte(b',')?;
         }
         member_str(sink, b"{\"src\":", icon.src)?;
-        if let Some(m) = icon.mime_type {
-            member_str(sink, b",\"mimeType\":", m)?;
-        }
+        member_opt(sink, b",\"mimeType\":", icon.mime_type)?;
         if !icon.sizes.is_empty() {
             sink.put(b",\"sizes\":[")?;
             for (j, size) in icon.sizes.iter().enumerate() {
@@ -83,22 +100,16 @@ pub(crate) fn write_tool(
     object_output: bool,
 ) -> Result<(), EncodeError> {
     member_str(sink, b"{\"name\":", tool.name)?;
-    if let Some(title) = tool.title {
-        member_str(sink, b",\"title\":", title)?;
-    }
-    if let Some(description) = tool.description {
-        member_str(sink, b",\"description\":", description)?;
-    }
-    sink.put(b",\"inputSchema\":")?;
-    write_compact(sink, tool.input_schema.as_bytes())?;
+    member_opt(sink, b",\"title\":", tool.title)?;
+    member_opt(sink, b",\"description\":", tool.description)?;
+    member_json(sink, b",\"inputSchema\":", tool.input_schema)?;
     if let Some(output) = tool.output_schema {
-        sink.put(b",\"outputSchema\":")?;
         if version.is_legacy() && !object_output {
-            sink.put(b"{\"type\":\"object\",\"properties\":{\"result\":")?;
-            write_compact(sink, output.as_bytes())?;
+            let head = b",\"outputSchema\":{\"type\":\"object\",\"properties\":{\"result\":";
+            member_json(sink, head, output)?;
             sink.put(b"},\"required\":[\"result\"]}")?;
         } else {
-            write_compact(sink, output.as_bytes())?;
+            member_json(sink, b",\"outputSchema\":", output)?;
         }
     }
     if !tool.annotations.is_empty() {
@@ -108,8 +119,7 @@ pub(crate) fn write_tool(
         write_icons(sink, tool.icons)?;
     }
     if let Some(meta) = tool.meta {
-        sink.put(b",\"_meta\":")?;
-        write_compact(sink, meta.as_bytes())?;
+        member_json(sink, b",\"_meta\":", meta)?;
     }
     sink.put_byte(b'}')
 }

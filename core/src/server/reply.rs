@@ -1,8 +1,9 @@
 //! Writing one complete response line into the output buffer, and the fallbacks when it does
 //! not fit.
 
-use crate::json::{EncodeError, Sink, SliceSink, Value};
+use crate::json::{EncodeError, Sink, SliceSink};
 use crate::protocol::{write_error, ErrorCode, RequestId};
+use crate::transport::RecoveredId;
 
 /// The message of the -32603 error sent when a response does not fit the output buffer.
 pub(super) const RESPONSE_TOO_LARGE: &str =
@@ -42,9 +43,9 @@ pub(super) fn error_line(
     reply(out, id, |s| write_error(s, id, code, message))
 }
 
-/// The request id held in a recovered id text (of an overlong or too deep line).
-pub(super) fn recovered_id(text: &str) -> Option<RequestId<'_>> {
-    Value::parse(text.as_bytes())
-        .ok()
-        .and_then(RequestId::from_value)
+/// The request id held in a recovered id (of an overlong or too deep line): checked JSON text
+/// of one string or integer when it was captured (see
+/// [`RecoveredId`](crate::transport::RecoveredId)), so it is not checked again.
+pub(super) fn recovered_id(id: &RecoveredId) -> RequestId<'_> {
+    RequestId::from_checked(id.as_str())
 }

@@ -183,3 +183,22 @@ fn small_output_buffers_never_truncate() {
     assert!(seen.contains(&"error"));
     assert!(s.required_output_len() > 100);
 }
+
+#[test]
+fn a_tool_message_longer_than_the_buffer_becomes_the_short_one() {
+    static ONE: [Tool; 1] = [Tool::new("fail", r#"{"type":"object"}"#)];
+    fn fail(_: &Call<'_>, _: Output<'_>) -> Result<Done, ToolError> {
+        Err(ToolError::Message(LONG))
+    }
+    const LONG: &str = "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx";
+    let mut server = Server::new(ServerInfo::new("t", "1"), &ONE, storage(), fail as H).unwrap();
+    let line = std::format!(
+        r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{{"name":"fail",{META}}}}}"#
+    );
+    let mut out = [0u8; 300];
+    let n = server.handle_line(line.as_bytes(), &mut out).unwrap();
+    assert_eq!(
+        core::str::from_utf8(&out[..n]).unwrap(),
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Tool failed; its message does not fit the output buffer\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"
+    );
+}

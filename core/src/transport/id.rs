@@ -7,7 +7,8 @@
 //! in the line. Only a string or an integer of at most [`MAX_RECOVERED_ID_LEN`] bytes of JSON
 //! text is recovered; a key written with escapes (`"\u0069d"`) is not recognised.
 
-use crate::json::{self, Kind, Value};
+use crate::json::{Kind, Limits};
+use crate::protocol::parse_value;
 
 /// The longest id (its JSON text: quotes and escapes of a string included) that can be
 /// recovered from a discarded line.
@@ -22,30 +23,48 @@ pub struct RecoveredId {
 }
 
 impl RecoveredId {
-    /// Checks `raw` (the JSON text of a value) and keeps it if it is a string or an integer.
-    fn from_raw(raw: &[u8]) -> Option<Self> {
-        let value = Value::parse(raw).ok()?;
+    /// An empty capture buffer.
+    const fn empty() -> Self {
+        Self {
+            buf: [0; MAX_RECOVERED_ID_LEN],
+            len: 0,
+        }
+    }
+
+    /// The captured bytes.
+    fn bytes(&self) -> &[u8] {
+        self.buf.get(..usize::from(self.len)).unwrap_or_default()
+    }
+
+    /// Appends a byte; false when the buffer is full.
+    fn push(&mut self, b: u8) -> bool {
+        let Some(slot) = self.buf.get_mut(usize::from(self.len)) else {
+            return false;
+        };
+        *slot = b;
+        // At most `MAX_RECOVERED_ID_LEN` (64): fits a `u8`.
+        self.len = self.len.wrapping_add(1);
+        true
+    }
+
+    /// True when the captured bytes are exactly the JSON text of a string or an integer.
+    fn is_id(&self) -> bool {
+        let raw = self.bytes();
+        let Ok(value) = parse_value(raw, Limits::default()) else {
+            return false;
+        };
         let ok = match value.kind() {
             Kind::String => true,
             Kind::Number => value.as_number().is_some_and(|n| n.is_plain_integer()),
             _ => false,
         };
-        if !ok || value.raw().len() != raw.len() {
-            return None;
-        }
-        let mut buf = [0u8; MAX_RECOVERED_ID_LEN];
-        json::copy_bytes(buf.get_mut(..raw.len())?, raw);
-        Some(Self {
-            buf,
-            len: u8::try_from(raw.len()).ok()?,
-        })
+        ok && value.raw().len() == raw.len()
     }
 
     /// The id's JSON text, to be echoed as is (`"abc"` with its quotes, or `42`).
     pub fn as_str(&self) -> &str {
-        let bytes = self.buf.get(..usize::from(self.len)).unwrap_or_default();
-        // Checked by `Value::parse` when it was recovered.
-        core::str::from_utf8(bytes).unwrap_or_default()
+        // Checked as JSON (so UTF-8) when it was recovered.
+        core::str::from_utf8(self.bytes()).unwrap_or_default()
     }
 }
 
@@ -82,10 +101,11 @@ pub struct IdTracker {
     /// The member whose value comes next is `id`.
     value_is_id: bool,
     capturing: bool,
-    cap: [u8; MAX_RECOVERED_ID_LEN],
-    cap_len: usize,
+    /// The value being captured; once `found`, the recovered id (nothing is captured after it).
+    cap: RecoveredId,
     cap_overflow: bool,
-    found: Option<RecoveredId>,
+    /// `cap` holds a complete, checked id.
+    found: bool,
     /// Set once an `id` member was seen, recovered or not: later ones are duplicates.
     id_seen: bool,
 }
@@ -108,17 +128,16 @@ impl IdTracker {
             key_match: None,
             value_is_id: false,
             capturing: false,
-            cap: [0; MAX_RECOVERED_ID_LEN],
-            cap_len: 0,
+            cap: RecoveredId::empty(),
             cap_overflow: false,
-            found: None,
+            found: false,
             id_seen: false,
         }
     }
 
     /// The id found so far (a complete string or integer value of the first `"id"` member).
-    pub fn id(&self) -> Option<RecoveredId> {
-        self.found
+    pub fn id(&self) -> Option<&RecoveredId> {
+        self.found.then_some(&self.cap)
     }
 
     /// Feeds the next bytes of the line.
@@ -131,23 +150,18 @@ impl IdTracker {
         }
     }
 
+    // Not inlined: four call sites, on the rare bytes of a captured id only.
+    #[inline(never)]
     fn push(&mut self, b: u8) {
-        match self.cap.get_mut(self.cap_len) {
-            Some(slot) => {
-                *slot = b;
-                self.cap_len = self.cap_len.saturating_add(1);
-            }
-            None => self.cap_overflow = true,
+        if !self.cap.push(b) {
+            self.cap_overflow = true;
         }
     }
 
     fn end_capture(&mut self) {
         if self.capturing {
             self.capturing = false;
-            if !self.cap_overflow {
-                self.found =
-                    RecoveredId::from_raw(self.cap.get(..self.cap_len).unwrap_or_default());
-            }
+            self.found = !self.cap_overflow && self.cap.is_id();
         }
     }
 
@@ -276,7 +290,7 @@ impl IdTracker {
             self.id_seen = true;
             if scalar {
                 self.capturing = true;
-                self.cap_len = 0;
+                self.cap.len = 0;
                 self.cap_overflow = false;
             }
         }

@@ -8,12 +8,12 @@ const BOM: &[u8] = b"\xEF\xBB\xBF";
 /// A line that did not fit the buffer and was discarded up to its LF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Overlong {
+pub struct Overlong<'a> {
     /// Length of the discarded line in bytes, its LF not counted (saturates at `usize::MAX`).
     pub len: usize,
     /// The request id, when the line was a JSON object whose first top-level `"id"` member is a
-    /// string or integer (see [`IdTracker`]).
-    pub id: Option<RecoveredId>,
+    /// string or integer (see [`IdTracker`]); it stays in the line buffer's discard state.
+    pub id: Option<&'a RecoveredId>,
 }
 
 /// One complete line, as the transport hands it on.
@@ -25,7 +25,7 @@ pub enum Frame<'a> {
     /// A complete line that is not valid UTF-8 (its raw bytes).
     InvalidUtf8(&'a [u8]),
     /// A line longer than the buffer, discarded.
-    Overlong(Overlong),
+    Overlong(Overlong<'a>),
 }
 
 /// The outcome of [`LineBuffer::feed`]: at most one frame, and the input not consumed yet.
@@ -42,12 +42,19 @@ pub enum FeedResult<'buf, 'input> {
     },
 }
 
-/// Indices of a ready frame (so it can be produced without holding a borrow in a loop).
-#[derive(Debug, Clone, Copy)]
-enum Ready {
-    /// A line to hand out: its UTF-8 is checked when it is framed (once).
-    Line(usize, usize),
-    Overlong(Overlong),
+/// The kind of frame found by [`LineBuffer::has_frame`] and not yet handed out.
+///
+/// Fieldless, its empty state first, and kept beside the indices it refers to (not an
+/// `Option` of an enum with data), so that [`LineBuffer::new`] is all zero bits: a
+/// `static` line buffer then lands in `.bss` instead of taking flash in `.data`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Pending {
+    /// Nothing found yet.
+    Nothing,
+    /// The line at [`LineBuffer::line`]: its UTF-8 is checked when it is framed (once).
+    Line,
+    /// The line being discarded ended: [`LineBuffer::discard`] holds its length and id.
+    Overlong,
 }
 
 /// State of a line being discarded because it is too long.
@@ -62,7 +69,7 @@ impl Discard {
         self.tracker.feed(bytes);
         self.len = self.len.saturating_add(bytes.len());
     }
-    fn finish(&self) -> Overlong {
+    fn finish(&self) -> Overlong<'_> {
         Overlong {
             len: self.len,
             id: self.tracker.id(),
@@ -84,6 +91,8 @@ impl Discard {
 /// - Read straight into [`LineBuffer::space`], [`LineBuffer::commit`] the count, then drain
 ///   [`LineBuffer::next_frame`] until `None` (this is what [`LineReader`](super::LineReader)
 ///   does, with no second buffer).
+///
+/// [`LineBuffer::new`] is all zero bits, so a `static` buffer (or reader) takes no flash.
 #[derive(Debug, Clone)]
 pub struct LineBuffer<const N: usize> {
     buf: [u8; N],
@@ -93,9 +102,14 @@ pub struct LineBuffer<const N: usize> {
     end: usize,
     /// `start..scanned` holds no LF.
     scanned: usize,
-    discard: Option<Discard>,
+    /// A line that does not fit is being discarded up to its LF (its state is `discard`).
+    discarding: bool,
+    /// The line being discarded, or the last one (kept for a pending [`Pending::Overlong`]).
+    discard: Discard,
     /// A frame found by [`LineBuffer::has_frame`] and not yet handed out.
-    pending: Option<Ready>,
+    pending: Pending,
+    /// `buf[line.0..line.1]` is the pending [`Pending::Line`].
+    line: (usize, usize),
 }
 
 impl<const N: usize> Default for LineBuffer<N> {
@@ -105,15 +119,20 @@ impl<const N: usize> Default for LineBuffer<N> {
 }
 
 impl<const N: usize> LineBuffer<N> {
-    /// An empty buffer.
+    /// An empty buffer (all zero bits).
     pub const fn new() -> Self {
         Self {
             buf: [0; N],
             start: 0,
             end: 0,
             scanned: 0,
-            discard: None,
-            pending: None,
+            discarding: false,
+            discard: Discard {
+                tracker: IdTracker::new(),
+                len: 0,
+            },
+            pending: Pending::Nothing,
+            line: (0, 0),
         }
     }
 
@@ -127,8 +146,8 @@ impl<const N: usize> LineBuffer<N> {
         self.start = 0;
         self.end = 0;
         self.scanned = 0;
-        self.discard = None;
-        self.pending = None;
+        self.discarding = false;
+        self.pending = Pending::Nothing;
     }
 
     /// Feeds bytes; returns the first line they complete and the input after it.
@@ -148,32 +167,24 @@ impl<const N: usize> LineBuffer<N> {
                 ),
                 None => (input, None),
             };
-            if let Some(discard) = self.discard.as_mut() {
-                discard.take(body);
-                let Some(rest) = rest else {
-                    return FeedResult::Consumed;
-                };
-                let overlong = discard.finish();
-                self.discard = None;
-                return FeedResult::Frame {
-                    frame: Frame::Overlong(overlong),
-                    remaining: rest,
-                };
+            if !self.discarding {
+                // Room for the body, plus the LF when the line ends here.
+                let needed = self
+                    .end
+                    .saturating_add(body.len())
+                    .saturating_add(usize::from(rest.is_some()));
+                if needed > N {
+                    self.begin_discard();
+                }
             }
-            // Room for the body, plus the LF when the line ends here.
-            let needed = self
-                .end
-                .saturating_add(body.len())
-                .saturating_add(usize::from(rest.is_some()));
-            if needed > N {
-                let mut discard = self.begin_discard();
-                discard.take(body);
+            if self.discarding {
+                self.discard.take(body);
                 let Some(rest) = rest else {
-                    self.discard = Some(discard);
                     return FeedResult::Consumed;
                 };
+                self.discarding = false;
                 return FeedResult::Frame {
-                    frame: Frame::Overlong(discard.finish()),
+                    frame: Frame::Overlong(self.discard.finish()),
                     remaining: rest,
                 };
             }
@@ -195,30 +206,29 @@ impl<const N: usize> LineBuffer<N> {
             self.start = 0;
             self.end = 0;
             self.scanned = 0;
-            match self.classify(start, stop) {
-                Some(ready) => {
-                    return FeedResult::Frame {
-                        frame: self.frame(ready),
-                        remaining: rest,
-                    }
-                }
-                None => input = rest,
+            if self.classify(start, stop) {
+                return FeedResult::Frame {
+                    frame: self.frame(Pending::Line),
+                    remaining: rest,
+                };
             }
+            input = rest;
         }
     }
 
-    /// Starts discarding the buffered partial line (it cannot fit): returns the discard state
-    /// holding what was buffered, and empties the buffer.
-    fn begin_discard(&mut self) -> Discard {
-        let mut discard = Discard {
+    /// Starts discarding the buffered partial line (it cannot fit): the discard state takes
+    /// what was buffered, and the buffer is emptied.
+    fn begin_discard(&mut self) {
+        self.discarding = true;
+        self.discard = Discard {
             tracker: IdTracker::new(),
             len: 0,
         };
-        discard.take(self.buf.get(self.start..self.end).unwrap_or_default());
+        self.discard
+            .take(self.buf.get(self.start..self.end).unwrap_or_default());
         self.start = 0;
         self.end = 0;
         self.scanned = 0;
-        discard
     }
 
     /// The free space after the buffered bytes, to read into (compacts the buffer first).
@@ -234,7 +244,7 @@ impl<const N: usize> LineBuffer<N> {
         }
         if self.end >= N {
             // A full buffer without LF: the line is too long.
-            self.discard = Some(self.begin_discard());
+            self.begin_discard();
         }
         self.buf.get_mut(self.end..).unwrap_or_default()
     }
@@ -246,42 +256,48 @@ impl<const N: usize> LineBuffer<N> {
 
     /// The next complete line among the buffered bytes, if any.
     pub fn next_frame(&mut self) -> Option<Frame<'_>> {
-        let ready = match self.pending.take() {
-            Some(ready) => ready,
-            None => self.advance()?,
-        };
+        let ready = self.take_pending()?;
         Some(self.frame(ready))
     }
 
     /// True when [`LineBuffer::next_frame`] has a frame to return (found now and kept, so a
     /// caller can test without holding a borrow; do not call [`LineBuffer::space`] in between).
     pub(crate) fn has_frame(&mut self) -> bool {
-        if self.pending.is_none() {
+        if self.pending == Pending::Nothing {
             self.pending = self.advance();
         }
-        self.pending.is_some()
+        self.pending != Pending::Nothing
     }
 
-    /// Finds the next frame and consumes it, returning indices only.
-    fn advance(&mut self) -> Option<Ready> {
+    /// The pending frame's kind, or the next one found; `None` when there is none.
+    fn take_pending(&mut self) -> Option<Pending> {
+        let ready = match core::mem::replace(&mut self.pending, Pending::Nothing) {
+            Pending::Nothing => self.advance(),
+            ready => ready,
+        };
+        (ready != Pending::Nothing).then_some(ready)
+    }
+
+    /// Finds the next frame and consumes it (a line's indices go to `self.line`).
+    fn advance(&mut self) -> Pending {
         loop {
-            if let Some(discard) = self.discard.as_mut() {
+            if self.discarding {
                 let window = self.buf.get(self.start..self.end).unwrap_or_default();
                 match find_byte(window, b'\n') {
                     Some(i) => {
-                        discard.take(window.get(..i).unwrap_or_default());
-                        let overlong = discard.finish();
-                        self.discard = None;
-                        self.start = self.start.saturating_add(i).saturating_add(1);
+                        self.discard.take(window.get(..i).unwrap_or_default());
+                        self.discarding = false;
+                        // `start + i < end <= N`: no wrap.
+                        self.start = self.start.wrapping_add(i).wrapping_add(1);
                         self.scanned = self.start;
-                        return Some(Ready::Overlong(overlong));
+                        return Pending::Overlong;
                     }
                     None => {
-                        discard.take(window);
+                        self.discard.take(window);
                         self.start = 0;
                         self.end = 0;
                         self.scanned = 0;
-                        return None;
+                        return Pending::Nothing;
                     }
                 }
             }
@@ -289,38 +305,44 @@ impl<const N: usize> LineBuffer<N> {
             let Some(i) = find_byte(window, b'\n') else {
                 self.scanned = self.end;
                 if self.start == 0 && self.end >= N {
-                    self.discard = Some(self.begin_discard());
+                    self.begin_discard();
                 }
-                return None;
+                return Pending::Nothing;
             };
-            // Indices inside `buf`: far below `usize::MAX`, so nothing saturates.
-            let (start, stop) = (self.start, self.scanned.saturating_add(i));
-            self.start = stop.saturating_add(1);
+            // Indices inside `buf` (`scanned + i < end <= N`): nothing wraps.
+            let (start, stop) = (self.start, self.scanned.wrapping_add(i));
+            self.start = stop.wrapping_add(1);
             self.scanned = self.start;
-            if let Some(ready) = self.classify(start, stop) {
-                return Some(ready);
+            if self.classify(start, stop) {
+                return Pending::Line;
             }
         }
     }
 
-    /// Strips CR and BOM from `buf[start..stop]`; `None` for a blank line.
-    fn classify(&self, mut start: usize, mut stop: usize) -> Option<Ready> {
+    /// Strips CR and BOM from `buf[start..stop]` into `self.line`; false for a blank line.
+    fn classify(&mut self, mut start: usize, mut stop: usize) -> bool {
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.last() == Some(&b'\r') {
-            stop = stop.saturating_sub(1);
+            // The line is not empty: `stop > start`.
+            stop = stop.wrapping_sub(1);
         }
         if line.starts_with(BOM) {
-            start = start.saturating_add(BOM.len());
+            // The line holds the BOM: `start + 3 <= stop`.
+            start = start.wrapping_add(BOM.len());
         }
         let line = self.buf.get(start..stop).unwrap_or_default();
         if line.iter().all(|&b| b == b' ' || b == b'\t') {
-            return None;
+            return false;
         }
-        Some(Ready::Line(start, stop))
+        self.line = (start, stop);
+        true
     }
 
-    fn frame(&self, ready: Ready) -> Frame<'_> {
-        frame_in(&self.buf, ready)
+    fn frame(&self, ready: Pending) -> Frame<'_> {
+        match ready {
+            Pending::Overlong => Frame::Overlong(self.discard.finish()),
+            _ => line_in(&self.buf, self.line),
+        }
     }
 
     /// The next frame, and the rest of the buffer after it (the lines already buffered behind
@@ -328,13 +350,13 @@ impl<const N: usize> LineBuffer<N> {
     /// is still borrowed. Bytes committed through the [`Tail`] stay buffered for the frames
     /// that follow.
     pub(crate) fn split_frame(&mut self) -> Option<(Frame<'_>, Tail<'_>)> {
-        let ready = match self.pending.take() {
-            Some(ready) => ready,
-            None => self.advance()?,
-        };
+        let ready = self.take_pending()?;
         let cut = self.start.min(N);
         let (head, rest) = self.buf.split_at_mut(cut);
-        let frame = frame_in(head, ready);
+        let frame = match ready {
+            Pending::Overlong => Frame::Overlong(self.discard.finish()),
+            _ => line_in(head, self.line),
+        };
         let tail = Tail {
             bytes: rest,
             end: &mut self.end,
@@ -345,17 +367,12 @@ impl<const N: usize> LineBuffer<N> {
     }
 }
 
-/// The frame `ready` names in `buf`.
-fn frame_in(buf: &[u8], ready: Ready) -> Frame<'_> {
-    match ready {
-        Ready::Line(a, b) => {
-            let line = buf.get(a..b).unwrap_or_default();
-            match core::str::from_utf8(line) {
-                Ok(text) => Frame::Line(text),
-                Err(_) => Frame::InvalidUtf8(line),
-            }
-        }
-        Ready::Overlong(o) => Frame::Overlong(o),
+/// The line `buf[a..b]`, as text when it is UTF-8.
+fn line_in(buf: &[u8], (a, b): (usize, usize)) -> Frame<'_> {
+    let line = buf.get(a..b).unwrap_or_default();
+    match core::str::from_utf8(line) {
+        Ok(text) => Frame::Line(text),
+        Err(_) => Frame::InvalidUtf8(line),
     }
 }
 
