@@ -195,6 +195,17 @@ mod tests {
     }
 
     #[test]
+    fn the_requested_text_is_echoed_once_as_it_is() {
+        // `Server::required_output_len` counts on it: the longest echo is the empty one plus
+        // `MAX_REQUESTED_ECHO` bytes.
+        let longest = "x".repeat(MAX_REQUESTED_ECHO + 1);
+        assert_eq!(
+            text(|s| write_unsupported_version(s, None, &longest)).len(),
+            text(|s| write_unsupported_version(s, None, "")).len() + MAX_REQUESTED_ECHO
+        );
+    }
+
+    #[test]
     fn long_requested_versions_are_cut_between_escapes() {
         assert_eq!(truncate_escaped("abc", 2), "ab");
         assert_eq!(truncate_escaped("a\\nb", 2), "a");

@@ -224,12 +224,12 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 }));
             }
         }
-        // The longest error: -32022 echoing the longest requested version it echoes.
-        let requested = [b'x'; protocol::MAX_REQUESTED_ECHO];
-        let requested = core::str::from_utf8(&requested).unwrap_or_default();
-        largest = largest.max(written_len(|s| {
-            write_unsupported_version(s, None, requested)
-        }));
+        // The longest error: -32022 echoing the longest requested version it echoes (its
+        // text is put as it is, once: measured without it, plus its longest length).
+        largest = largest.max(
+            written_len(|s| write_unsupported_version(s, None, ""))
+                .saturating_add(protocol::MAX_REQUESTED_ECHO),
+        );
         largest = largest.max(written_len(|s| {
             write_error(s, None, ErrorCode::InternalError, RESPONSE_TOO_LARGE)
         }));
