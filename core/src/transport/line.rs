@@ -220,10 +220,8 @@ impl<const N: usize> LineBuffer<N> {
     /// what was buffered, and the buffer is emptied.
     fn begin_discard(&mut self) {
         self.discarding = true;
-        self.discard = Discard {
-            tracker: IdTracker::new(),
-            len: 0,
-        };
+        self.discard.tracker.reset();
+        self.discard.len = 0;
         self.discard
             .take(self.buf.get(self.start..self.end).unwrap_or_default());
         self.start = 0;
