@@ -67,36 +67,30 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
     if raw.len() <= max {
         return raw;
     }
+    let bytes = raw.as_bytes();
+    // Escapes are skipped whole, other bytes one at a time.
     let mut keep = 0usize;
-    let mut rest = raw.as_bytes();
-    while let Some(&first) = rest.first() {
-        let step = match first {
-            b'\\' => match rest.get(1) {
-                Some(b'u') => {
-                    // A high surrogate, `\uD800` to `\uDBFF` (the body is checked JSON text:
-                    // four hex digits follow every `\u`).
-                    let high = matches!(
-                        rest.get(2..4),
-                        Some([b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B'])
-                    );
-                    if high {
-                        12
-                    } else {
-                        6
-                    }
-                }
+    while let Some(&first) = bytes.get(keep) {
+        let step = if first == b'\\' {
+            match bytes.get(keep.wrapping_add(1)..keep.wrapping_add(4)) {
+                // A high surrogate, `\uD800` to `\uDBFF`, and the low one after it (the body is
+                // checked JSON text: four hex digits follow every `\u`).
+                Some([b'u', b'd' | b'D', b'8' | b'9' | b'a' | b'b' | b'A' | b'B']) => 12,
+                Some([b'u', ..]) => 6,
                 _ => 2,
-            },
-            b if b < 0x80 => 1,
-            b if b >= 0xF0 => 4,
-            b if b >= 0xE0 => 3,
-            _ => 2,
+            }
+        } else {
+            1
         };
         match keep.checked_add(step) {
             Some(next) if next <= max => keep = next,
             _ => break,
         }
-        rest = rest.get(step..).unwrap_or_default();
+    }
+    // Back to the start of the character cut (escapes are ASCII: only a multi-byte
+    // character can be cut).
+    while !raw.is_char_boundary(keep) {
+        keep = keep.wrapping_sub(1);
     }
     raw.get(..keep).unwrap_or_default()
 }
@@ -217,6 +211,10 @@ mod tests {
         assert_eq!(truncate_escaped("a\\uDC00b\\n", 7), "a\\uDC00");
         assert_eq!(truncate_escaped("a\\uD7FFb\\n", 7), "a\\uD7FF");
         assert_eq!(truncate_escaped("aé", 2), "a");
+        for max in 1..5 {
+            assert_eq!(truncate_escaped("a😀", max), "a");
+            assert_eq!(truncate_escaped("a€b", max), if max < 4 { "a" } else { "a€" });
+        }
         let long = "9".repeat(100);
         assert_eq!(
             truncate_escaped(&long, MAX_REQUESTED_ECHO).len(),
