@@ -213,7 +213,10 @@ mod tests {
         assert_eq!(truncate_escaped("aé", 2), "a");
         for max in 1..5 {
             assert_eq!(truncate_escaped("a😀", max), "a");
-            assert_eq!(truncate_escaped("a€b", max), if max < 4 { "a" } else { "a€" });
+            assert_eq!(
+                truncate_escaped("a€b", max),
+                if max < 4 { "a" } else { "a€" }
+            );
         }
         let long = "9".repeat(100);
         assert_eq!(

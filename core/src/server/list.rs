@@ -33,27 +33,24 @@ pub(super) fn member_opt(
 }
 
 fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeError> {
-    sink.put(b",\"annotations\":{")?;
-    let mut first = true;
-    let mut sep = |sink: &mut dyn Sink| -> Result<(), EncodeError> {
-        if !core::mem::replace(&mut first, false) {
-            sink.put_byte(b',')?;
-        }
-        Ok(())
-    };
-    if let Some(title) = a.title {
-        sep(sink)?;
-        member_str(sink, b"\"title\":", title)?;
-    }
-    let hints: [(&[u8], Option<bool>); 4] = [
-        (b"\"readOnlyHint\":", a.read_only),
-        (b"\"destructiveHint\":", a.destructive),
-        (b"\"idempotentHint\":", a.idempotent),
-        (b"\"openWorldHint\":", a.open_world),
+    const HINTS: [&[u8]; 4] = [
+        b"\"readOnlyHint\":",
+        b"\"destructiveHint\":",
+        b"\"idempotentHint\":",
+        b"\"openWorldHint\":",
     ];
-    for (key, hint) in hints {
+    sink.put(b",\"annotations\":{")?;
+    // What goes before the next member: nothing before the first.
+    let mut sep: &[u8] = b"";
+    if let Some(title) = a.title {
+        member_str(sink, b"\"title\":", title)?;
+        sep = b",";
+    }
+    let hints = [a.read_only, a.destructive, a.idempotent, a.open_world];
+    for (key, hint) in HINTS.into_iter().zip(hints) {
         if let Some(hint) = hint {
-            sep(sink)?;
+            sink.put(sep)?;
+            sep = b",";
             sink.put(key)?;
             sink.put(if hint { b"true" } else { b"false" })?;
         }
@@ -63,32 +60,28 @@ fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeE
 
 /// Writes `,"icons":[...]` (nothing for an empty list).
 pub(crate) fn write_icons(sink: &mut dyn Sink, icons: &[Icon]) -> Result<(), EncodeError> {
-    if icons.is_empty() {
-        return Ok(());
-    }
-    sink.put(b",\"icons\":[")?;
-    for (i, icon) in icons.iter().enumerate() {
-        if i > 0 {
-            sink.put_byte(b',')?;
-        }
-        member_str(sink, b"{\"src\":", icon.src)?;
+    // Each icon's head also closes the one before it.
+    let mut head: &[u8] = b",\"icons\":[{\"src\":";
+    for icon in icons {
+        member_str(sink, head, icon.src)?;
+        head = b"},{\"src\":";
         member_opt(sink, b",\"mimeType\":", icon.mime_type)?;
+        let mut key: &[u8] = b",\"sizes\":[";
+        for size in icon.sizes {
+            member_str(sink, key, size)?;
+            key = b",";
+        }
         if !icon.sizes.is_empty() {
-            sink.put(b",\"sizes\":[")?;
-            for (j, size) in icon.sizes.iter().enumerate() {
-                if j > 0 {
-                    sink.put_byte(b',')?;
-                }
-                write_string(sink, size)?;
-            }
             sink.put_byte(b']')?;
         }
         if let Some(theme) = icon.theme {
             member_str(sink, b",\"theme\":", theme.as_str())?;
         }
-        sink.put_byte(b'}')?;
     }
-    sink.put_byte(b']')
+    if icons.is_empty() {
+        return Ok(());
+    }
+    sink.put(b"}]")
 }
 
 /// Writes one tool object as `version` shows it. `object_output` says whether the output
@@ -223,5 +216,48 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
             Ok(n) => Some(n),
             Err(_) => fallback(out, Some(id)),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::server::tool::Theme;
+
+    #[test]
+    fn icons_and_annotations_byte_for_byte() {
+        static ICONS: [Icon; 2] = [
+            Icon::new("https://a/1.png")
+                .mime_type("image/png")
+                .sizes(&["16x16", "any"])
+                .theme(Theme::Dark),
+            Icon::new("data:,x"),
+        ];
+        let annotations = Annotations {
+            title: Some("T"),
+            destructive: Some(false),
+            open_world: Some(true),
+            ..Annotations::NONE
+        };
+        let tool = Tool::new("t", "{}").annotations(annotations).icons(&ICONS);
+        let mut buf = [0u8; 512];
+        let mut sink = SliceSink::new(&mut buf);
+        write_tool(&mut sink, &tool, Version::V2025_11_25, true).unwrap();
+        let n = sink.finish().unwrap();
+        assert_eq!(
+            core::str::from_utf8(&buf[..n]).unwrap(),
+            r#"{"name":"t","inputSchema":{},"annotations":{"title":"T","destructiveHint":false,"openWorldHint":true},"icons":[{"src":"https://a/1.png","mimeType":"image/png","sizes":["16x16","any"],"theme":"dark"},{"src":"data:,x"}]}"#
+        );
+        let hints_only = Tool::new("t", "{}").annotations(Annotations {
+            title: None,
+            ..annotations
+        });
+        let mut sink = SliceSink::new(&mut buf);
+        write_tool(&mut sink, &hints_only, Version::V2025_11_25, true).unwrap();
+        let n = sink.finish().unwrap();
+        assert_eq!(
+            core::str::from_utf8(&buf[..n]).unwrap(),
+            r#"{"name":"t","inputSchema":{},"annotations":{"destructiveHint":false,"openWorldHint":true}}"#
+        );
     }
 }
