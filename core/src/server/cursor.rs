@@ -41,16 +41,20 @@ fn tag(salt: u32, index: u16) -> u32 {
 /// The cursor that resumes the listing at tool `index`: `iiiitttttttt` in lowercase hex.
 pub(super) fn encode_cursor(salt: u32, index: u16) -> [u8; CURSOR_LEN] {
     let mut out = [0u8; CURSOR_LEN];
-    let value = (u64::from(index) << 32) | u64::from(tag(salt, index));
-    for (i, slot) in out.iter_mut().enumerate() {
-        // `i < CURSOR_LEN` (12): the shift is below 48, nothing wraps.
-        let shift = (CURSOR_LEN - 1).wrapping_sub(i).wrapping_mul(4);
-        *slot = HEX
-            .get(usize::try_from((value >> shift) & 0xf).unwrap_or(0))
-            .copied()
-            .unwrap_or(b'0');
+    if let Some((head, tail)) = out.split_first_chunk_mut::<4>() {
+        hex_into(head, u32::from(index));
+        hex_into(tail, tag(salt, index));
     }
     out
+}
+
+/// Writes the low `dst.len()` hex digits of `value` into `dst`, most significant first.
+fn hex_into(dst: &mut [u8], mut value: u32) {
+    for slot in dst.iter_mut().rev() {
+        // `value & 0xf` is below 16: the cast cannot truncate.
+        *slot = HEX.get((value & 0xf) as usize).copied().unwrap_or(b'0');
+        value >>= 4;
+    }
 }
 
 /// The tool index a cursor resumes at, if the cursor is one this tool list issued.
