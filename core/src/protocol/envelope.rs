@@ -60,16 +60,11 @@ impl<'a> Envelope<'a> {
     /// [`Envelope::parse`] of a line already known to be UTF-8 (for example a
     /// [`Frame::Line`](crate::transport::Frame::Line)).
     pub fn parse_str(text: &'a str, limits: Limits) -> Result<Self, DecodeError> {
-        let mut finder = Finder::default();
+        let mut finder = Finder::new(text);
         let (start, end) = Scanner::new(text).document_observed(limits, &mut finder)?;
-        // Every slot's value in one loop (slot `i` is the `i`-th name below, asserted at the
-        // slot constants).
-        let values: [Option<Value<'a>>; SLOTS] = core::array::from_fn(|slot| {
-            let (start, end) = finder.spans.get(slot).copied().flatten()?;
-            text.get(start..end).map(Value::from_checked)
-        });
+        // Slot `i` is the `i`-th name below (asserted at the slot constants).
         let [jsonrpc, id, method, params, meta, name, arguments, cursor, protocol_version, meta_version, meta_capabilities, progress_token, meta_log_level, request_id, level] =
-            values;
+            finder.values;
         Ok(Self {
             message: Value::from_checked(text.get(start..end).unwrap_or_default()),
             jsonrpc,
@@ -218,25 +213,28 @@ fn slot_of_escaped(level: u32, key: &[u8]) -> u8 {
         .map_or(OTHER, |&(_, slot)| slot)
 }
 
-/// The observer that records the spans.
-struct Finder {
-    spans: [Option<(usize, usize)>; SLOTS],
+/// The observer that records the values found.
+struct Finder<'a> {
+    /// The line: the values are spans of it.
+    text: &'a str,
+    values: [Option<Value<'a>>; SLOTS],
     reply: bool,
     /// Per level 1..=3: the slot of the member whose value is being checked, or `OTHER`.
     current: [u8; 3],
 }
 
-impl Default for Finder {
-    fn default() -> Self {
+impl<'a> Finder<'a> {
+    fn new(text: &'a str) -> Self {
         Self {
-            spans: [None; SLOTS],
+            text,
+            values: [None; SLOTS],
             reply: false,
             current: [OTHER; 3],
         }
     }
 }
 
-impl Finder {
+impl Finder<'_> {
     /// The slot a key names at `level`, or [`OTHER`].
     fn slot(&self, level: u32, body: &[u8], escaped: bool) -> u8 {
         // Level 2 only inside the first `params`, level 3 only inside its first `_meta`.
@@ -256,7 +254,7 @@ impl Finder {
             slot_of(level, body)
         };
         let taken = self
-            .spans
+            .values
             .get(usize::from(slot))
             .is_some_and(Option::is_some);
         if taken {
@@ -267,7 +265,7 @@ impl Finder {
     }
 }
 
-impl Observer for Finder {
+impl Observer for Finder<'_> {
     const LEVELS: u32 = 3;
 
     fn key(&mut self, level: u32, body: &[u8], escaped: bool) {
@@ -286,9 +284,9 @@ impl Observer for Finder {
         };
         // An array element has no key: `current` was reset after the member before it.
         let slot = core::mem::replace(current, OTHER);
-        if let Some(span) = self.spans.get_mut(usize::from(slot)) {
-            if span.is_none() {
-                *span = Some((start, end));
+        if let Some(value) = self.values.get_mut(usize::from(slot)) {
+            if value.is_none() {
+                *value = self.text.get(start..end).map(Value::from_checked);
             }
         }
     }
