@@ -60,29 +60,54 @@ impl<'a> Envelope<'a> {
     /// [`Envelope::parse`] of a line already known to be UTF-8 (for example a
     /// [`Frame::Line`](crate::transport::Frame::Line)).
     pub fn parse_str(text: &'a str, limits: Limits) -> Result<Self, DecodeError> {
-        let mut finder = Finder::new(text);
+        let mut finder = Finder {
+            text,
+            envelope: Envelope {
+                message: Value::from_checked(""),
+                jsonrpc: None,
+                id: None,
+                method: None,
+                params: None,
+                reply: false,
+                meta: None,
+                name: None,
+                arguments: None,
+                cursor: None,
+                protocol_version: None,
+                meta_version: None,
+                meta_capabilities: None,
+                progress_token: None,
+                meta_log_level: None,
+                request_id: None,
+                level: None,
+            },
+            current: [OTHER; 3],
+        };
         let (start, end) = Scanner::new(text).document_observed(limits, &mut finder)?;
-        // Slot `i` is the `i`-th name below (asserted at the slot constants).
-        let [jsonrpc, id, method, params, meta, name, arguments, cursor, protocol_version, meta_version, meta_capabilities, progress_token, meta_log_level, request_id, level] =
-            finder.values;
-        Ok(Self {
-            message: Value::from_checked(text.get(start..end).unwrap_or_default()),
-            jsonrpc,
-            id,
-            method,
-            params,
-            reply: finder.reply,
-            meta,
-            name,
-            arguments,
-            cursor,
-            protocol_version,
-            meta_version,
-            meta_capabilities,
-            progress_token,
-            meta_log_level,
-            request_id,
-            level,
+        let mut envelope = finder.envelope;
+        envelope.message = Value::from_checked(text.get(start..end).unwrap_or_default());
+        Ok(envelope)
+    }
+
+    /// The member of slot `slot` (see the slot constants).
+    fn slot_mut(&mut self, slot: u8) -> Option<&mut Option<Value<'a>>> {
+        Some(match usize::from(slot) {
+            JSONRPC => &mut self.jsonrpc,
+            ID => &mut self.id,
+            METHOD => &mut self.method,
+            PARAMS => &mut self.params,
+            META => &mut self.meta,
+            NAME => &mut self.name,
+            ARGUMENTS => &mut self.arguments,
+            CURSOR => &mut self.cursor,
+            PROTOCOL_VERSION => &mut self.protocol_version,
+            META_VERSION => &mut self.meta_version,
+            META_CAPABILITIES => &mut self.meta_capabilities,
+            PROGRESS_TOKEN => &mut self.progress_token,
+            META_LOG_LEVEL => &mut self.meta_log_level,
+            REQUEST_ID => &mut self.request_id,
+            LEVEL => &mut self.level,
+            _ => return None,
         })
     }
 
@@ -116,7 +141,8 @@ pub(crate) fn parse_value(bytes: &[u8], limits: Limits) -> Result<Value<'_>, Dec
     Envelope::parse(bytes, limits).map(|envelope| envelope.message)
 }
 
-// Slots of the members found.
+// Slots of the members found (`Envelope::slot_mut` maps each to its member; `OTHER` and
+// `REPLY`, above them, to none).
 const JSONRPC: usize = 0;
 const ID: usize = 1;
 const METHOD: usize = 2;
@@ -132,26 +158,6 @@ const PROGRESS_TOKEN: usize = 11;
 const META_LOG_LEVEL: usize = 12;
 const REQUEST_ID: usize = 13;
 const LEVEL: usize = 14;
-const SLOTS: usize = 15;
-// `Envelope::parse_str` destructures the slots in this order.
-const _: () = assert!(
-    JSONRPC == 0
-        && ID == 1
-        && METHOD == 2
-        && PARAMS == 3
-        && META == 4
-        && NAME == 5
-        && ARGUMENTS == 6
-        && CURSOR == 7
-        && PROTOCOL_VERSION == 8
-        && META_VERSION == 9
-        && META_CAPABILITIES == 10
-        && PROGRESS_TOKEN == 11
-        && META_LOG_LEVEL == 12
-        && REQUEST_ID == 13
-        && LEVEL == 14
-        && SLOTS == 15
-);
 
 /// A key that is not looked for, or whose first occurrence was already found.
 const OTHER: u8 = u8::MAX;
@@ -213,30 +219,18 @@ fn slot_of_escaped(level: u32, key: &[u8]) -> u8 {
         .map_or(OTHER, |&(_, slot)| slot)
 }
 
-/// The observer that records the values found.
+/// The observer that records the members found, straight into the envelope.
 struct Finder<'a> {
     /// The line: the values are spans of it.
     text: &'a str,
-    values: [Option<Value<'a>>; SLOTS],
-    reply: bool,
+    envelope: Envelope<'a>,
     /// Per level 1..=3: the slot of the member whose value is being checked, or `OTHER`.
     current: [u8; 3],
 }
 
-impl<'a> Finder<'a> {
-    fn new(text: &'a str) -> Self {
-        Self {
-            text,
-            values: [None; SLOTS],
-            reply: false,
-            current: [OTHER; 3],
-        }
-    }
-}
-
 impl Finder<'_> {
     /// The slot a key names at `level`, or [`OTHER`].
-    fn slot(&self, level: u32, body: &[u8], escaped: bool) -> u8 {
+    fn slot(&mut self, level: u32, body: &[u8], escaped: bool) -> u8 {
         // Level 2 only inside the first `params`, level 3 only inside its first `_meta`.
         let inside = |depth: usize, slot: usize| self.current.get(depth) == Some(&(slot as u8));
         let open = match level {
@@ -254,9 +248,9 @@ impl Finder<'_> {
             slot_of(level, body)
         };
         let taken = self
-            .values
-            .get(usize::from(slot))
-            .is_some_and(Option::is_some);
+            .envelope
+            .slot_mut(slot)
+            .is_some_and(|value| value.is_some());
         if taken {
             OTHER
         } else {
@@ -271,7 +265,7 @@ impl Observer for Finder<'_> {
     fn key(&mut self, level: u32, body: &[u8], escaped: bool) {
         let slot = self.slot(level, body, escaped);
         if slot == REPLY {
-            self.reply = true;
+            self.envelope.reply = true;
         }
         if let Some(current) = self.current.get_mut(level.wrapping_sub(1) as usize) {
             *current = slot;
@@ -284,9 +278,10 @@ impl Observer for Finder<'_> {
         };
         // An array element has no key: `current` was reset after the member before it.
         let slot = core::mem::replace(current, OTHER);
-        if let Some(value) = self.values.get_mut(usize::from(slot)) {
+        let text = self.text;
+        if let Some(value) = self.envelope.slot_mut(slot) {
             if value.is_none() {
-                *value = self.text.get(start..end).map(Value::from_checked);
+                *value = text.get(start..end).map(Value::from_checked);
             }
         }
     }
