@@ -5,9 +5,10 @@ use core::ops::Range;
 
 use serde::Serialize;
 
-use super::escaping::escape_into;
+use super::escaping::{escape_into, TwiceCount};
 use super::writer::{
-    Json, Payload, Raw, ResultWriter, Ser, STRUCTURED_HEAD, TEXT_BLOCK_HEAD, WRAP_HEAD,
+    write_payload, Json, Payload, Raw, ResultWriter, Ser, STRUCTURED_HEAD, TEXT_BLOCK_HEAD,
+    WRAP_HEAD,
 };
 use super::Era;
 use crate::json::{self, move_within, CountingSink, EncodeError, Sink, SliceSink, ToJson, Value};
@@ -177,12 +178,16 @@ fn encode_payload<P: Payload + ?Sized>(
     match done {
         Some(done) => Ok(done),
         None => {
-            // Too small: count what the sink path writes (the same bytes) for the exact size.
-            let mut count = CountingSink::default();
-            ResultWriter::with_payload(&mut count, era, payload)?.finish()?;
-            Err(EncodeError::BufferTooSmall {
-                needed: count.count,
-            })
+            // Too small: the exact size of what `structured_in_place` and the tail write,
+            // counted without writing (the payload once as JSON, once escaped).
+            let wrap = era == Era::Legacy && !payload.is_object()?;
+            let mut count = TwiceCount::default();
+            write_payload(&mut count, payload, wrap)?;
+            let fixed = [STRUCTURED_HEAD, TEXT_BLOCK_HEAD, b"\"}", era.tail(false)];
+            let needed = fixed
+                .iter()
+                .fold(count.count, |n, part| n.saturating_add(part.len()));
+            Err(EncodeError::BufferTooSmall { needed })
         }
     }
 }
@@ -344,12 +349,26 @@ mod tests {
         // Exactly `len` bytes is enough; one fewer reports the exact size.
         let mut exact = std::vec![0u8; done.len];
         assert_eq!(encode_structured(&mut exact, era, value).unwrap(), done);
-        let mut short = std::vec![0u8; done.len - 1];
-        assert_eq!(
-            encode_structured(&mut short, era, value),
-            Err(EncodeError::BufferTooSmall { needed: done.len })
-        );
+        for short in 0..done.len {
+            let mut short = std::vec![0u8; short];
+            assert_eq!(
+                encode_structured(&mut short, era, value),
+                Err(EncodeError::BufferTooSmall { needed: done.len })
+            );
+        }
         (out, done.structured)
+    }
+
+    #[test]
+    fn short_buffers_report_the_exact_size() {
+        // Quotes and backslashes (JSON text holds no other byte to escape: its control
+        // characters are escapes already), wrapped (legacy, not an object) and not.
+        let text = "a\"b\\c\u{1}\n\u{1f}é";
+        for era in [Era::Legacy, Era::Stateless] {
+            both(era, text);
+            both(era, &[text]);
+            both(era, &7);
+        }
     }
 
     #[test]

@@ -51,6 +51,29 @@ impl<S: Sink + ?Sized> Sink for EscapingSink<'_, S> {
     }
 }
 
+/// A [`Sink`] that counts every byte twice: once as it is and once escaped (the length of a
+/// structured result's JSON and of its escaped copy in the text block, without writing them).
+#[derive(Debug, Default)]
+pub(crate) struct TwiceCount {
+    /// Bytes counted so far.
+    pub(crate) count: usize,
+}
+
+impl Sink for TwiceCount {
+    fn put(&mut self, bytes: &[u8]) -> Result<(), EncodeError> {
+        for &b in bytes {
+            // The escape's length (see `escape_byte`), plus the byte itself.
+            let twice = match b {
+                b'"' | b'\\' | b'\n' | b'\r' | b'\t' | 0x08 | 0x0c => 3,
+                0..=0x1f => 7,
+                _ => 2,
+            };
+            self.count = self.count.saturating_add(twice);
+        }
+        Ok(())
+    }
+}
+
 /// Copies `src` escaped into the start of `dst`; the number of bytes written, or `None` when
 /// `dst` is too small (its content is then unspecified).
 ///

@@ -113,7 +113,7 @@ impl Payload for Raw<'_> {
 }
 
 /// Writes a payload, inside `{"result":…}` when `wrap` is set.
-fn write_payload<P: Payload + ?Sized, S: Sink + ?Sized>(
+pub(super) fn write_payload<P: Payload + ?Sized, S: Sink + ?Sized>(
     sink: &mut S,
     payload: &P,
     wrap: bool,
