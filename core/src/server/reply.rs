@@ -27,20 +27,30 @@ pub(super) fn reply(
 
 /// The -32603 response used when the real one does not fit.
 pub(super) fn fallback(out: &mut [u8], id: Option<RequestId<'_>>) -> Option<usize> {
+    error_line_or_none(out, id, ErrorCode::InternalError, RESPONSE_TOO_LARGE)
+}
+
+/// Writes a JSON-RPC error response line; `None` when it does not fit.
+fn error_line_or_none(
+    out: &mut [u8],
+    id: Option<RequestId<'_>>,
+    code: ErrorCode,
+    message: &str,
+) -> Option<usize> {
     let mut sink = SliceSink::new(out);
-    write_error(&mut sink, id, ErrorCode::InternalError, RESPONSE_TOO_LARGE).ok()?;
+    write_error(&mut sink, id, code, message).ok()?;
     sink.put_byte(b'\n').ok()?;
     sink.finish().ok()
 }
 
-/// Writes a JSON-RPC error response line.
+/// Writes a JSON-RPC error response line (the -32603 one when it does not fit).
 pub(super) fn error_line(
     out: &mut [u8],
     id: Option<RequestId<'_>>,
     code: ErrorCode,
     message: &str,
 ) -> Option<usize> {
-    reply(out, id, |s| write_error(s, id, code, message))
+    error_line_or_none(out, id, code, message).or_else(|| fallback(out, id))
 }
 
 /// The request id held in a recovered id (of an overlong or too deep line): checked JSON text
