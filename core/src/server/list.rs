@@ -32,6 +32,7 @@ pub(super) fn member_opt(
     }
 }
 
+/// Writes `,"annotations":{…}` (nothing when no member is set).
 fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeError> {
     const HINTS: [&[u8]; 4] = [
         b"\"readOnlyHint\":",
@@ -39,12 +40,13 @@ fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeE
         b"\"idempotentHint\":",
         b"\"openWorldHint\":",
     ];
-    sink.put(b",\"annotations\":{")?;
-    // What goes before the next member: nothing before the first.
-    let mut sep: &[u8] = b"";
+    // What goes before the next member: the object's head before the first (so nothing is
+    // written when there is no member).
+    let mut sep: &[u8] = b",\"annotations\":{";
     if let Some(title) = a.title {
-        member_str(sink, b"\"title\":", title)?;
+        sink.put(sep)?;
         sep = b",";
+        member_str(sink, b"\"title\":", title)?;
     }
     let hints = [a.read_only, a.destructive, a.idempotent, a.open_world];
     for (key, hint) in HINTS.into_iter().zip(hints) {
@@ -55,7 +57,11 @@ fn write_annotations(sink: &mut dyn Sink, a: &Annotations) -> Result<(), EncodeE
             sink.put(if hint { b"true" } else { b"false" })?;
         }
     }
-    sink.put_byte(b'}')
+    // `sep` is `,` once a member was written.
+    if sep.len() == 1 {
+        sink.put_byte(b'}')?;
+    }
+    Ok(())
 }
 
 /// Writes `,"icons":[...]` (nothing for an empty list).
@@ -105,9 +111,7 @@ pub(crate) fn write_tool(
             member_json(sink, b",\"outputSchema\":", output)?;
         }
     }
-    if !tool.annotations.is_empty() {
-        write_annotations(sink, &tool.annotations)?;
-    }
+    write_annotations(sink, &tool.annotations)?;
     if version.has_icons() {
         write_icons(sink, tool.icons)?;
     }
@@ -258,6 +262,13 @@ mod tests {
         assert_eq!(
             core::str::from_utf8(&buf[..n]).unwrap(),
             r#"{"name":"t","inputSchema":{},"annotations":{"destructiveHint":false,"openWorldHint":true}}"#
+        );
+        let mut sink = SliceSink::new(&mut buf);
+        write_tool(&mut sink, &Tool::new("t", "{}"), Version::V2025_11_25, true).unwrap();
+        let n = sink.finish().unwrap();
+        assert_eq!(
+            core::str::from_utf8(&buf[..n]).unwrap(),
+            r#"{"name":"t","inputSchema":{}}"#
         );
     }
 }
