@@ -62,6 +62,23 @@ impl Observer for Unobserved {
     fn value(&mut self, _: u32, _: usize, _: usize) {}
 }
 
+/// An [`Observer`] as the one scanning loop sees it: through a vtable, its levels passed as a
+/// number. The loop is compiled once whatever the observers (a plain check and the envelope's
+/// finder would otherwise each have their own copy in flash).
+trait Watch {
+    fn key(&mut self, level: u32, body: &[u8], escaped: bool);
+    fn value(&mut self, level: u32, start: usize, end: usize);
+}
+
+impl<O: Observer> Watch for O {
+    fn key(&mut self, level: u32, body: &[u8], escaped: bool) {
+        Observer::key(self, level, body, escaped);
+    }
+    fn value(&mut self, level: u32, start: usize, end: usize) {
+        Observer::value(self, level, start, end);
+    }
+}
+
 /// A cursor over checked-UTF-8 JSON text.
 #[derive(Debug, Clone)]
 #[doc(hidden)]
@@ -424,6 +441,19 @@ impl<'a> Scanner<'a> {
         max_depth: u8,
         observer: &mut O,
     ) -> Result<(), ScanError> {
+        self.walk(depth, max_depth, O::LEVELS.min(MAX_OBSERVED), observer)
+    }
+
+    /// The scanning loop of [`Scanner::value_observed`], telling `observer` about levels
+    /// `1..=levels`.
+    #[inline(never)]
+    fn walk(
+        &mut self,
+        depth: u8,
+        max_depth: u8,
+        levels: u32,
+        observer: &mut dyn Watch,
+    ) -> Result<(), ScanError> {
         let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
         // Bit i of `stack` is 1 when nesting level i+1 (relative) is an object.
         let mut stack: u128 = 0;
@@ -439,7 +469,7 @@ impl<'a> Scanner<'a> {
                     if u32::from(depth).wrapping_add(level) >= u32::from(max_depth) {
                         return Err(self.fault(K::TooDeep));
                     }
-                    if O::LEVELS > 0 && level <= O::LEVELS {
+                    if levels > 0 && level <= levels {
                         if let Some(slot) = starts.get_mut(level as usize) {
                             *slot = start;
                         }
@@ -458,7 +488,7 @@ impl<'a> Scanner<'a> {
                         level = level.wrapping_sub(1);
                     } else {
                         if is_obj {
-                            self.observed_key(level, observer)?;
+                            self.observed_key(level, levels, observer)?;
                         }
                         continue 'value;
                     }
@@ -474,7 +504,7 @@ impl<'a> Scanner<'a> {
                 b'n' => self.literal(b"null")?,
                 _ => return Err(self.fault(K::UnexpectedByte)),
             }
-            if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
+            if levels > 0 && level >= 1 && level <= levels {
                 observer.value(level, start, self.pos);
             }
             // After a complete value: close containers or move to the next element.
@@ -487,7 +517,7 @@ impl<'a> Scanner<'a> {
                 match (self.peek_token()?, is_obj) {
                     (b',', true) => {
                         self.bump();
-                        self.observed_key(level, observer)?;
+                        self.observed_key(level, levels, observer)?;
                         continue 'value;
                     }
                     (b',', false) => {
@@ -497,7 +527,7 @@ impl<'a> Scanner<'a> {
                     (b'}', true) | (b']', false) => {
                         self.bump();
                         level = level.wrapping_sub(1);
-                        if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
+                        if levels > 0 && level >= 1 && level <= levels {
                             let start = starts.get(level as usize).copied().unwrap_or_default();
                             observer.value(level, start, self.pos);
                         }
@@ -510,13 +540,18 @@ impl<'a> Scanner<'a> {
 
     /// Scans `"key" :` inside an object at `level`, telling `observer` about the key.
     #[inline]
-    fn observed_key<O: Observer>(&mut self, level: u32, observer: &mut O) -> Result<(), ScanError> {
+    fn observed_key(
+        &mut self,
+        level: u32,
+        levels: u32,
+        observer: &mut dyn Watch,
+    ) -> Result<(), ScanError> {
         if self.peek_token()? != b'"' {
             return Err(self.fault(K::UnexpectedByte));
         }
         let start = self.pos;
         let escaped = self.string_at_quote()?;
-        if O::LEVELS > 0 && level <= O::LEVELS {
+        if levels > 0 && level <= levels {
             let body = self
                 .bytes
                 .get(start.wrapping_add(1)..self.pos.saturating_sub(1));
