@@ -83,9 +83,9 @@ impl<O: Observer> Watch for O {
 #[derive(Debug, Clone)]
 #[doc(hidden)]
 pub struct Scanner<'a> {
-    /// The text, kept as `str` so slicing it needs no second UTF-8 check.
+    /// The text, kept as `str` so slicing it needs no second UTF-8 check (its bytes are
+    /// `text.as_bytes()`: one slice keeps the scanner three words long).
     text: &'a str,
-    bytes: &'a [u8],
     pub pos: usize,
 }
 
@@ -95,11 +95,7 @@ impl<'a> Scanner<'a> {
     }
 
     pub fn at(text: &'a str, pos: usize) -> Self {
-        Self {
-            text,
-            bytes: text.as_bytes(),
-            pos,
-        }
+        Self { text, pos }
     }
 
     #[inline]
@@ -115,13 +111,13 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     pub fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
+        self.text.as_bytes().get(self.pos).copied()
     }
 
     #[inline]
     pub fn skip_ws(&mut self) {
         // Whitespace is at most b' ': one comparison ends the usual case (no whitespace).
-        while let Some(&b) = self.bytes.get(self.pos) {
+        while let Some(&b) = self.text.as_bytes().get(self.pos) {
             if b > b' ' || !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
                 return;
             }
@@ -157,18 +153,18 @@ impl<'a> Scanner<'a> {
 
     /// The length of the text.
     pub(crate) fn len(&self) -> usize {
-        self.bytes.len()
+        self.text.as_bytes().len()
     }
 
     /// The position of the byte at address `addr`, when it is within the text (or just past it).
     pub fn pos_of_addr(&self, addr: usize) -> Option<usize> {
-        addr.checked_sub(self.bytes.as_ptr() as usize)
-            .filter(|&pos| pos <= self.bytes.len())
+        addr.checked_sub(self.text.as_bytes().as_ptr() as usize)
+            .filter(|&pos| pos <= self.text.as_bytes().len())
     }
 
     /// The address of the byte at the current position.
     pub fn addr(&self) -> usize {
-        (self.bytes.as_ptr() as usize).saturating_add(self.pos)
+        (self.text.as_bytes().as_ptr() as usize).saturating_add(self.pos)
     }
 
     pub fn slice_str(&self, start: usize, end: usize) -> &'a str {
@@ -189,7 +185,7 @@ impl<'a> Scanner<'a> {
     /// [`Scanner::string`] with `pos` at the opening quote.
     #[inline]
     fn string_at_quote(&mut self) -> Result<bool, ScanError> {
-        let bytes = self.bytes;
+        let bytes = self.text.as_bytes();
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
@@ -240,7 +236,8 @@ impl<'a> Scanner<'a> {
                 loop {
                     // Straight to the next quote, bracket or brace, eight bytes at a time.
                     // At most the bytes left: `pos` stays at most the length.
-                    let run = until_structural(self.bytes.get(self.pos..).unwrap_or_default());
+                    let run =
+                        until_structural(self.text.as_bytes().get(self.pos..).unwrap_or_default());
                     self.pos = self.pos.wrapping_add(run);
                     match self.peek() {
                         Some(b'"') => {
@@ -266,7 +263,8 @@ impl<'a> Scanner<'a> {
             Some(b'f') => self.pos = self.pos.wrapping_add(5),
             Some(_) => {
                 let rest = self
-                    .bytes
+                    .text
+                    .as_bytes()
                     .get(self.pos.wrapping_add(1)..)
                     .unwrap_or_default();
                 let len = rest
@@ -282,7 +280,7 @@ impl<'a> Scanner<'a> {
     /// Moves past a checked string; `pos` is at its opening quote. True when the string holds
     /// an escape.
     pub fn skip_checked_string(&mut self) -> bool {
-        let bytes = self.bytes;
+        let bytes = self.text.as_bytes();
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
@@ -325,7 +323,8 @@ impl<'a> Scanner<'a> {
                 match unit {
                     0xD800..=0xDBFF => {
                         if self.peek() != Some(b'\\')
-                            || self.bytes.get(self.pos.wrapping_add(1)).copied() != Some(b'u')
+                            || self.text.as_bytes().get(self.pos.wrapping_add(1)).copied()
+                                != Some(b'u')
                         {
                             return Err(ScanError::new(K::UnpairedSurrogate, at));
                         }
@@ -361,7 +360,7 @@ impl<'a> Scanner<'a> {
     /// Where the number at `pos` ends (the scanner does not move).
     #[inline]
     fn number_end(&self) -> Result<usize, ScanError> {
-        let bytes = self.bytes;
+        let bytes = self.text.as_bytes();
         let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
         let digits = |mut i: usize| {
             while at(i).is_ascii_digit() {
@@ -405,19 +404,20 @@ impl<'a> Scanner<'a> {
 
     fn literal(&mut self, word: &[u8]) -> Result<(), ScanError> {
         let end = self.pos.saturating_add(word.len());
-        if self.bytes.get(self.pos..end) == Some(word) {
+        if self.text.as_bytes().get(self.pos..end) == Some(word) {
             self.pos = end;
             if let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9') = self.peek() {
                 return Err(self.fault(K::UnexpectedByte));
             }
             Ok(())
-        } else if self.bytes.len() < end
+        } else if self.text.as_bytes().len() < end
             && self
-                .bytes
+                .text
+                .as_bytes()
                 .get(self.pos..)
                 .is_some_and(|r| word.starts_with(r))
         {
-            self.pos = self.bytes.len();
+            self.pos = self.text.as_bytes().len();
             Err(self.fault(K::UnexpectedEnd))
         } else {
             Err(self.fault(K::UnexpectedByte))
@@ -553,7 +553,8 @@ impl<'a> Scanner<'a> {
         let escaped = self.string_at_quote()?;
         if levels > 0 && level <= levels {
             let body = self
-                .bytes
+                .text
+                .as_bytes()
                 .get(start.wrapping_add(1)..self.pos.saturating_sub(1));
             observer.key(level, body.unwrap_or_default(), escaped);
         }
@@ -576,7 +577,7 @@ impl<'a> Scanner<'a> {
         self.value_observed(0, limits.max_depth, observer)?;
         let end = self.pos;
         self.skip_ws();
-        if self.pos != self.bytes.len() {
+        if self.pos != self.text.as_bytes().len() {
             return Err(self.fault(K::TrailingData));
         }
         Ok((start, end))
