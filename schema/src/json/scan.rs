@@ -5,7 +5,6 @@
 //! call. The scanner works on input already checked to be UTF-8.
 
 use super::error::{DecodeError, DecodeErrorKind};
-use super::escape::escape_mask;
 use super::scan_error::{Fault as K, ScanError};
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
@@ -153,13 +152,13 @@ impl<'a> Scanner<'a> {
 
     /// The length of the text.
     pub(crate) fn len(&self) -> usize {
-        self.text.as_bytes().len()
+        self.text.len()
     }
 
     /// The position of the byte at address `addr`, when it is within the text (or just past it).
     pub fn pos_of_addr(&self, addr: usize) -> Option<usize> {
         addr.checked_sub(self.text.as_bytes().as_ptr() as usize)
-            .filter(|&pos| pos <= self.text.as_bytes().len())
+            .filter(|&pos| pos <= self.text.len())
     }
 
     /// The address of the byte at the current position.
@@ -189,7 +188,7 @@ impl<'a> Scanner<'a> {
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
-            i = skip_words(bytes, i, escape_mask);
+            i = skip_words(bytes, i, escape_word);
             match bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i.wrapping_add(1);
@@ -410,14 +409,14 @@ impl<'a> Scanner<'a> {
                 return Err(self.fault(K::UnexpectedByte));
             }
             Ok(())
-        } else if self.text.as_bytes().len() < end
+        } else if self.text.len() < end
             && self
                 .text
                 .as_bytes()
                 .get(self.pos..)
                 .is_some_and(|r| word.starts_with(r))
         {
-            self.pos = self.text.as_bytes().len();
+            self.pos = self.text.len();
             Err(self.fault(K::UnexpectedEnd))
         } else {
             Err(self.fault(K::UnexpectedByte))
@@ -577,48 +576,60 @@ impl<'a> Scanner<'a> {
         self.value_observed(0, limits.max_depth, observer)?;
         let end = self.pos;
         self.skip_ws();
-        if self.pos != self.text.as_bytes().len() {
+        if self.pos != self.text.len() {
             return Err(self.fault(K::TrailingData));
         }
         Ok((start, end))
     }
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
+/// The word the scanner looks at several bytes at a time: the machine's own (on a 32-bit
+/// target one `u64` operation is two or three instructions, and its code twice the flash).
+type Word = usize;
+/// Bytes in a [`Word`].
+const WORD: usize = core::mem::size_of::<Word>();
+const LO: Word = Word::MAX / 0xff;
+const HI: Word = LO << 7;
 
 /// Bit 7 of each byte of `word` (little-endian) is set where the byte equals `b`. Bytes above
 /// the lowest flagged one may be flagged wrongly (borrows), so only the lowest flag is exact.
 #[inline]
-fn equal_mask(word: u64, b: u8) -> u64 {
-    let x = word ^ (LO * u64::from(b));
+fn equal_mask(word: Word, b: u8) -> Word {
+    let x = word ^ LO.wrapping_mul(Word::from(b));
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// The number of leading bytes before the first byte for which `mask` flags a match, eight
-/// bytes at a time, the tail byte by byte with `is_match`.
+/// Bit 7 of each byte of `word` is set where a byte must be escaped in a JSON string (`"`,
+/// `\`, below 0x20): [`escape_mask`](super::escape::escape_mask) on a [`Word`].
 #[inline]
-fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool) -> usize {
+fn escape_word(word: Word) -> Word {
+    equal_mask(word, b'"') | equal_mask(word, b'\\') | (word.wrapping_sub(LO * 0x20) & !word & HI)
+}
+
+/// The number of leading bytes before the first byte for which `mask` flags a match, a word
+/// at a time, the tail byte by byte with `is_match`.
+#[inline]
+fn until(bytes: &[u8], mask: impl Fn(Word) -> Word, is_match: impl Fn(u8) -> bool) -> usize {
     let n = skip_words(bytes, 0, mask);
     let rest = bytes.get(n..).unwrap_or_default();
     // Both parts together are at most `bytes.len()`.
     n.wrapping_add(rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len()))
 }
 
-/// From `i`, the position of the first byte that `mask` flags, looking eight bytes at a time
-/// while eight are left; where fewer are left, `i` as it then is (the caller looks at the last
+/// From `i`, the position of the first byte that `mask` flags, looking a word at a time while
+/// a word is left; where fewer bytes are left, `i` as it then is (the caller looks at the last
 /// bytes one by one). `mask` flags a byte by bit 7 of its byte in the little-endian word; only
 /// the lowest flag needs to be exact.
 #[inline]
-fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
-    while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
+fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(Word) -> Word) -> usize {
+    while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<WORD>()) {
         // The lowest flag of an OR of masks is the lowest exact flag of one of them.
-        let found = mask(u64::from_le_bytes(word));
+        let found = mask(Word::from_le_bytes(word));
         if found != 0 {
             // Inside the word: below `bytes.len()`.
             return i.wrapping_add((found.trailing_zeros() / 8) as usize);
         }
-        i = i.wrapping_add(8);
+        i = i.wrapping_add(WORD);
     }
     i
 }
