@@ -5,29 +5,34 @@ use super::{EncodeError, Sink};
 
 /// Writes an unsigned integer in decimal.
 pub fn write_u64<S: Sink + ?Sized>(sink: &mut S, v: u64) -> Result<(), EncodeError> {
-    write_u128(sink, u128::from(v))
-}
-
-/// Writes a signed integer in decimal.
-pub fn write_i64<S: Sink + ?Sized>(sink: &mut S, v: i64) -> Result<(), EncodeError> {
-    write_i128(sink, i128::from(v))
-}
-
-pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, v: u128) -> Result<(), EncodeError> {
     // As in `write_escaped`: one copy through `dyn Sink` below 64 bits.
     #[cfg(not(target_pointer_width = "64"))]
     let mut sink = sink;
     #[cfg(not(target_pointer_width = "64"))]
     let sink: &mut dyn Sink = &mut sink;
-    u128_into(sink, v)
+    write_u64_digits(sink, v)
+}
+
+/// Writes a signed integer in decimal.
+pub fn write_i64<S: Sink + ?Sized>(sink: &mut S, v: i64) -> Result<(), EncodeError> {
+    if v < 0 {
+        sink.put_byte(b'-')?;
+    }
+    write_u64(sink, v.unsigned_abs())
+}
+
+/// Writes a 128-bit unsigned integer in decimal (the 128-bit loop is linked only by callers of
+/// 128-bit integers).
+pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, v: u128) -> Result<(), EncodeError> {
+    match u64::try_from(v) {
+        Ok(small) => write_u64(sink, small),
+        Err(_) => u128_into(sink, v),
+    }
 }
 
 fn u128_into<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<(), EncodeError> {
-    // 128-bit division is a slow library call (and costs flash on small targets): values that
-    // fit 64 bits, nearly all of them, are formatted with 64-bit arithmetic.
-    if let Ok(small) = u64::try_from(v) {
-        return write_u64_digits(sink, small);
-    }
+    // 128-bit division is a slow library call (and costs flash on small targets): only values
+    // beyond 64 bits come here.
     let mut buf = [0u8; 39];
     let mut i = buf.len();
     loop {
