@@ -1,6 +1,6 @@
 //! The strict scanner: checks JSON grammar without recursion and without allocation.
 //!
-//! Nesting is tracked in a 128-bit stack, so the deepest document that can be checked is
+//! Nesting is tracked in a 128-bit stack (four 32-bit words), so the deepest document that can be checked is
 //! [`MAX_DEPTH_LIMIT`] levels, whatever the input; [`Limits::max_depth`] sets a lower bound per
 //! call. The scanner works on input already checked to be UTF-8.
 
@@ -75,6 +75,34 @@ impl<O: Observer> Watch for O {
     }
     fn value(&mut self, level: u32, start: usize, end: usize) {
         Observer::value(self, level, start, end);
+    }
+}
+
+/// Which open containers are objects: bit `i` for nesting level `i + 1` (relative), as 32-bit
+/// words (a `u128` shift is a library call on 32-bit targets).
+#[derive(Default)]
+struct Nesting([u32; MAX_DEPTH_LIMIT as usize / 32]);
+
+impl Nesting {
+    /// Records whether the container at bit `i` (below [`MAX_DEPTH_LIMIT`]) is an object.
+    #[inline]
+    fn set(&mut self, i: u32, is_object: bool) {
+        if let Some(word) = self.0.get_mut((i / 32) as usize) {
+            let bit = 1u32 << (i % 32);
+            if is_object {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+    }
+
+    /// True when the container at bit `i` is an object.
+    #[inline]
+    fn is_object(&self, i: u32) -> bool {
+        self.0
+            .get((i / 32) as usize)
+            .is_some_and(|word| word >> (i % 32) & 1 != 0)
     }
 }
 
@@ -454,8 +482,7 @@ impl<'a> Scanner<'a> {
         observer: &mut dyn Watch,
     ) -> Result<(), ScanError> {
         let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
-        // Bit i of `stack` is 1 when nesting level i+1 (relative) is an object.
-        let mut stack: u128 = 0;
+        let mut stack = Nesting::default();
         let mut level: u32 = 0;
         // Where the open containers of the observed levels began.
         let mut starts = [0usize; MAX_OBSERVED as usize + 1];
@@ -475,11 +502,7 @@ impl<'a> Scanner<'a> {
                     }
                     self.bump();
                     let is_obj = open == b'{';
-                    if is_obj {
-                        stack |= 1u128 << level;
-                    } else {
-                        stack &= !(1u128 << level);
-                    }
+                    stack.set(level, is_obj);
                     level = level.wrapping_add(1);
                     let close = if is_obj { b'}' } else { b']' };
                     if self.peek_token()? == close {
@@ -512,7 +535,7 @@ impl<'a> Scanner<'a> {
                     return Ok(());
                 }
                 // level >= 1 here.
-                let is_obj = stack & (1u128 << level.wrapping_sub(1)) != 0;
+                let is_obj = stack.is_object(level.wrapping_sub(1));
                 match (self.peek_token()?, is_obj) {
                     (b',', true) => {
                         self.bump();
