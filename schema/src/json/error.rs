@@ -3,6 +3,7 @@
 use core::fmt;
 
 use super::describe::{fmt_described, Describe, Piece};
+use super::messages::{joined_len, Messages};
 use super::Sink;
 
 /// Why a value could not be written.
@@ -131,44 +132,70 @@ impl DecodeError {
     }
 }
 
+/// The messages of [`DecodeErrorKind`], in the order of its variants (for the two field
+/// variants, the text before the name; a backquote follows the name).
+const DECODE_TEXTS: [&str; 19] = [
+    "unexpected end of input",
+    "unexpected character",
+    "invalid UTF-8",
+    "invalid escape sequence",
+    "unpaired UTF-16 surrogate escape",
+    "unescaped control character in string",
+    "invalid number",
+    "nesting too deep",
+    "trailing data after the JSON value",
+    "scratch buffer too small for unescaped strings",
+    "number out of range",
+    "invalid type",
+    "invalid value",
+    "invalid length",
+    "missing field `",
+    "duplicate field `",
+    "unknown field",
+    "unknown variant",
+    "invalid data",
+];
+
+static DECODE_MESSAGES: Messages<{ joined_len(&DECODE_TEXTS) }, 19> = Messages::join(DECODE_TEXTS);
+
+impl DecodeErrorKind {
+    /// The variant's position (its message in [`DECODE_TEXTS`]) and its field name, if any.
+    fn parts(&self) -> (usize, Option<&'static str>) {
+        match *self {
+            Self::UnexpectedEnd => (0, None),
+            Self::UnexpectedByte => (1, None),
+            Self::InvalidUtf8 => (2, None),
+            Self::InvalidEscape => (3, None),
+            Self::UnpairedSurrogate => (4, None),
+            Self::ControlCharacter => (5, None),
+            Self::InvalidNumber => (6, None),
+            Self::TooDeep => (7, None),
+            Self::TrailingData => (8, None),
+            Self::ScratchTooSmall => (9, None),
+            Self::NumberOutOfRange => (10, None),
+            Self::InvalidType => (11, None),
+            Self::InvalidValue => (12, None),
+            Self::InvalidLength => (13, None),
+            Self::MissingField(name) => (14, Some(name)),
+            Self::DuplicateField(name) => (15, Some(name)),
+            Self::UnknownField => (16, None),
+            Self::UnknownVariant => (17, None),
+            Self::Custom => (18, None),
+        }
+    }
+}
+
 impl Describe for DecodeErrorKind {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
-        let s = match self {
-            Self::UnexpectedEnd => "unexpected end of input",
-            Self::UnexpectedByte => "unexpected character",
-            Self::InvalidUtf8 => "invalid UTF-8",
-            Self::InvalidEscape => "invalid escape sequence",
-            Self::UnpairedSurrogate => "unpaired UTF-16 surrogate escape",
-            Self::ControlCharacter => "unescaped control character in string",
-            Self::InvalidNumber => "invalid number",
-            Self::TooDeep => "nesting too deep",
-            Self::TrailingData => "trailing data after the JSON value",
-            Self::ScratchTooSmall => "scratch buffer too small for unescaped strings",
-            Self::NumberOutOfRange => "number out of range",
-            Self::InvalidType => "invalid type",
-            Self::InvalidValue => "invalid value",
-            Self::InvalidLength => "invalid length",
-            Self::MissingField(name) => {
-                return [
-                    Piece::Text("missing field `"),
-                    Piece::Text(name),
-                    Piece::Text("`"),
-                ][..]
-                    .describe(out)
+        let (index, field) = self.parts();
+        out.put(DECODE_MESSAGES.get(index))?;
+        match field {
+            Some(name) => {
+                out.put(name.as_bytes())?;
+                out.put(b"`")
             }
-            Self::DuplicateField(name) => {
-                return [
-                    Piece::Text("duplicate field `"),
-                    Piece::Text(name),
-                    Piece::Text("`"),
-                ][..]
-                    .describe(out)
-            }
-            Self::UnknownField => "unknown field",
-            Self::UnknownVariant => "unknown variant",
-            Self::Custom => "invalid data",
-        };
-        out.put(s.as_bytes())
+            None => Ok(()),
+        }
     }
 }
 
