@@ -5,6 +5,7 @@
 //! call. The scanner works on input already checked to be UTF-8.
 
 use super::error::{DecodeError, DecodeErrorKind};
+use super::escape::escape_word;
 use super::scan_error::{Fault as K, ScanError};
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
@@ -620,13 +621,6 @@ const HI: Word = LO << 7;
 fn equal_mask(word: Word, b: u8) -> Word {
     let x = word ^ LO.wrapping_mul(Word::from(b));
     x.wrapping_sub(LO) & !x & HI
-}
-
-/// Bit 7 of each byte of `word` is set where a byte must be escaped in a JSON string (`"`,
-/// `\`, below 0x20): [`escape_mask`](super::escape::escape_mask) on a [`Word`].
-#[inline]
-fn escape_word(word: Word) -> Word {
-    equal_mask(word, b'"') | equal_mask(word, b'\\') | (word.wrapping_sub(LO * 0x20) & !word & HI)
 }
 
 /// The number of leading bytes before the first byte for which `mask` flags a match, a word
