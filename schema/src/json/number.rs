@@ -211,38 +211,59 @@ const EXPONENT_SATURATION: i64 = 1 << 48;
 /// Sign and magnitude of a checked number lexeme that is exactly an integer whose magnitude
 /// fits a `u64`; `None` for a fraction or a larger magnitude.
 ///
-/// Exact decimal arithmetic: the value is `digits * 10^scale`, where `digits` are the
-/// significant digits (leading and trailing zeros of the mantissa removed) and `scale` the
-/// exponent minus the fraction's length plus the trailing zeros. It is an integer exactly when
-/// there are no significant digits or `scale >= 0`. No floating point is involved, so no
-/// float-parsing code is linked.
+/// Exact decimal arithmetic in one pass over the mantissa: the value is `digits * 10^scale`,
+/// where `digits` runs from the first to the last non-zero digit (zeros between them are
+/// multiplied in when the next non-zero digit comes, trailing ones are left in `scale`) and
+/// `scale` is the exponent minus the fraction's length plus the trailing zeros. It is an integer
+/// exactly when there are no significant digits or `scale >= 0`; `digits` beyond a `u64` means
+/// the value is too (or is a fraction). No floating point is involved, so no float-parsing
+/// code is linked.
+#[inline(never)]
 pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     let bytes = raw.as_bytes();
     let (negative, rest) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),
     };
-    // The usual case first: a plain integer of at most 19 digits cannot overflow a `u64`.
-    if rest.len() <= 19 {
-        let plain = rest.iter().try_fold(0u64, |acc, &b| {
-            // 19 digits stay below 10^19 < 2^64.
-            b.is_ascii_digit().then(|| {
-                acc.wrapping_mul(10)
-                    .wrapping_add(u64::from(b.wrapping_sub(b'0')))
-            })
-        });
-        if let Some(magnitude) = plain {
-            return Some((negative, magnitude));
-        }
-    }
     let (mantissa, exponent) = match rest.iter().position(|&b| b == b'e' || b == b'E') {
-        Some(at) => (rest.get(..at)?, rest.get(at.wrapping_add(1)..)?),
+        Some(at) => rest.split_at_checked(at)?,
         None => (rest, &[][..]),
     };
-    let (exponent_negative, exponent_digits) = match exponent.split_first() {
-        Some((b'-', digits)) => (true, digits),
-        Some((b'+', digits)) => (false, digits),
-        _ => (false, exponent),
+    let mut digits = 0u64;
+    // Zeros after the last non-zero digit so far, and digits after the decimal point.
+    let mut zeros = 0i64;
+    let mut fraction = 0i64;
+    let mut in_fraction = false;
+    for &b in mantissa {
+        if b == b'.' {
+            in_fraction = true;
+            continue;
+        }
+        if in_fraction {
+            fraction = fraction.saturating_add(1);
+        }
+        if b == b'0' {
+            if digits != 0 {
+                zeros = zeros.saturating_add(1);
+            }
+            continue;
+        }
+        while zeros > 0 {
+            digits = digits.checked_mul(10)?;
+            zeros = zeros.wrapping_sub(1);
+        }
+        digits = digits
+            .checked_mul(10)?
+            .checked_add(u64::from(b.wrapping_sub(b'0')))?;
+    }
+    if digits == 0 {
+        return Some((negative, 0));
+    }
+    // After the `e`: an optional sign, then digits.
+    let (exponent_negative, exponent_digits) = match exponent.get(1..).unwrap_or_default() {
+        [b'-', digits @ ..] => (true, digits),
+        [b'+', digits @ ..] => (false, digits),
+        digits => (false, digits),
     };
     let magnitude = exponent_digits.iter().fold(0i64, |e, &d| {
         e.saturating_mul(10)
@@ -255,47 +276,16 @@ pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     } else {
         magnitude
     };
-    let (int, fraction) = match mantissa.iter().position(|&b| b == b'.') {
-        Some(at) => (mantissa.get(..at)?, mantissa.get(at.wrapping_add(1)..)?),
-        None => (mantissa, &[][..]),
-    };
-    let digits = int.iter().chain(fraction).copied();
-    // Positions of the first and last non-zero digits.
-    let mut first = None;
-    let mut last = 0usize;
-    let mut count = 0usize;
-    for (i, d) in digits.clone().enumerate() {
-        if d != b'0' {
-            first.get_or_insert(i);
-            last = i;
-        }
-        count = i.wrapping_add(1);
-    }
-    let Some(first) = first else {
-        return Some((negative, 0));
-    };
-    // `last < count`: no wrap.
-    let trailing_zeros = count.wrapping_sub(1).wrapping_sub(last);
-    let scale = exponent
-        .saturating_sub(i64::try_from(fraction.len()).ok()?)
-        .saturating_add(i64::try_from(trailing_zeros).ok()?);
-    // A negative scale leaves a non-zero digit behind the decimal point; more than 20
-    // significant digits are at least 10^20, beyond `u64`.
-    // `first <= last`: no wrap.
-    let span = last.wrapping_sub(first);
-    if scale < 0 || span >= 20 {
+    let mut scale = exponent.saturating_sub(fraction).saturating_add(zeros);
+    if scale < 0 {
         return None;
     }
-    let mut value = 0u64;
-    for d in digits.skip(first).take(span.wrapping_add(1)) {
-        value = value
-            .checked_mul(10)?
-            .checked_add(u64::from(d.wrapping_sub(b'0')))?;
+    // At most 20 rounds: `digits` is at least 1 and overflows by then.
+    while scale > 0 {
+        digits = digits.checked_mul(10)?;
+        scale = scale.wrapping_sub(1);
     }
-    for _ in 0..scale {
-        value = value.checked_mul(10)?;
-    }
-    Some((negative, value))
+    Some((negative, digits))
 }
 
 #[cfg(test)]
