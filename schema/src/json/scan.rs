@@ -168,6 +168,14 @@ impl<'a> Scanner<'a> {
         self.peek().ok_or_else(|| self.fault(K::UnexpectedEnd))
     }
 
+    /// The next non-whitespace byte of checked text, if any (an `Option` comes back in
+    /// registers; the `Result` of [`Scanner::peek_token`] through memory).
+    #[inline]
+    pub(crate) fn token(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.peek()
+    }
+
     /// Consumes `b` (after whitespace) or fails.
     #[inline]
     pub fn expect(&mut self, b: u8) -> Result<(), ScanError> {
