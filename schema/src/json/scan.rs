@@ -233,16 +233,9 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b'\\') => {
                     escaped = true;
-                    if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') =
-                        bytes.get(i.wrapping_add(1))
-                    {
-                        // A one-character escape (JSON inside JSON text is full of `\"`).
-                        i = i.wrapping_add(2);
-                    } else {
-                        self.pos = i.wrapping_add(1);
-                        self.escape()?;
-                        i = self.pos;
-                    }
+                    self.pos = i.wrapping_add(1);
+                    self.escape()?;
+                    i = self.pos;
                 }
                 Some(0x00..=0x1f) => {
                     self.pos = i;
