@@ -204,9 +204,10 @@ impl<'a> Number<'a> {
     }
 }
 
-/// Bound of the exponent's magnitude while it is read: far beyond any lexeme length (a value
-/// scaled that far is 0 or out of range whatever its digits), far below `i64` overflow.
-const EXPONENT_SATURATION: i64 = 1 << 48;
+/// Bound of the exponent's magnitude while it is read: beyond any lexeme length that fits in
+/// memory with room to spare (a value scaled that far is 0 or out of range whatever its
+/// digits), far below `usize` overflow.
+const EXPONENT_SATURATION: usize = usize::MAX / 4;
 
 /// Sign and magnitude of a checked number lexeme that is exactly an integer whose magnitude
 /// fits a `u64`; `None` for a fraction or a larger magnitude.
@@ -216,8 +217,8 @@ const EXPONENT_SATURATION: i64 = 1 << 48;
 /// multiplied in when the next non-zero digit comes, trailing ones are left in `scale`) and
 /// `scale` is the exponent minus the fraction's length plus the trailing zeros. It is an integer
 /// exactly when there are no significant digits or `scale >= 0`; `digits` beyond a `u64` means
-/// the value is too (or is a fraction). No floating point is involved, so no float-parsing
-/// code is linked.
+/// the value is too (or is a fraction). Counts are `usize` (machine words); no floating point
+/// is involved, so no float-parsing code is linked.
 #[inline(never)]
 pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     let bytes = raw.as_bytes();
@@ -231,8 +232,8 @@ pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     };
     let mut digits = 0u64;
     // Zeros after the last non-zero digit so far, and digits after the decimal point.
-    let mut zeros = 0i64;
-    let mut fraction = 0i64;
+    let mut zeros = 0usize;
+    let mut fraction = 0usize;
     let mut in_fraction = false;
     for &b in mantissa {
         if b == b'.' {
@@ -248,13 +249,9 @@ pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
             }
             continue;
         }
-        while zeros > 0 {
-            digits = digits.checked_mul(10)?;
-            zeros = zeros.wrapping_sub(1);
-        }
-        digits = digits
-            .checked_mul(10)?
+        digits = times_ten(digits, zeros.saturating_add(1))?
             .checked_add(u64::from(b.wrapping_sub(b'0')))?;
+        zeros = 0;
     }
     if digits == 0 {
         return Some((negative, 0));
@@ -265,27 +262,26 @@ pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
         [b'+', digits @ ..] => (false, digits),
         digits => (false, digits),
     };
-    let magnitude = exponent_digits.iter().fold(0i64, |e, &d| {
+    let magnitude = exponent_digits.iter().fold(0usize, |e, &d| {
         e.saturating_mul(10)
-            .saturating_add(i64::from(d.wrapping_sub(b'0')))
+            .saturating_add(usize::from(d.wrapping_sub(b'0')))
             .min(EXPONENT_SATURATION)
     });
-    let exponent = if exponent_negative {
-        // At most 2^48.
-        magnitude.wrapping_neg()
+    // scale = up - down, each side a sum of two counts of at most a quarter of `usize`.
+    let (up, down) = if exponent_negative {
+        (zeros, magnitude.saturating_add(fraction))
     } else {
-        magnitude
+        (magnitude.saturating_add(zeros), fraction)
     };
-    let mut scale = exponent.saturating_sub(fraction).saturating_add(zeros);
-    if scale < 0 {
-        return None;
+    times_ten(digits, up.checked_sub(down)?).map(|v| (negative, v))
+}
+
+/// `v * 10^n`, or `None` beyond a `u64` (at most 20 rounds for a non-zero `v`).
+fn times_ten(mut v: u64, n: usize) -> Option<u64> {
+    for _ in 0..n {
+        v = v.checked_mul(10)?;
     }
-    // At most 20 rounds: `digits` is at least 1 and overflows by then.
-    while scale > 0 {
-        digits = digits.checked_mul(10)?;
-        scale = scale.wrapping_sub(1);
-    }
-    Some((negative, digits))
+    Some(v)
 }
 
 #[cfg(test)]
