@@ -348,7 +348,7 @@ impl<'a> Scanner<'a> {
             b'u' => {
                 let at = self.pos.saturating_sub(1);
                 self.bump();
-                let unit = self.hex4()?;
+                let unit = self.hex4().ok_or_else(|| self.hex_fault())?;
                 match unit {
                     0xD800..=0xDBFF => {
                         if self.peek() != Some(b'\\')
@@ -358,7 +358,7 @@ impl<'a> Scanner<'a> {
                             return Err(ScanError::new(K::UnpairedSurrogate, at));
                         }
                         self.pos = self.pos.wrapping_add(2);
-                        let low = self.hex4()?;
+                        let low = self.hex4().ok_or_else(|| self.hex_fault())?;
                         if (0xDC00..=0xDFFF).contains(&low) {
                             Ok(())
                         } else {
@@ -373,17 +373,26 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn hex4(&mut self) -> Result<u16, ScanError> {
+    /// Four hex digits of a `\u` escape; the scanner stops at the first byte that is not one
+    /// (an `Option` comes back in registers, the fault is made once in [`Scanner::hex_fault`]).
+    fn hex4(&mut self) -> Option<u16> {
         let mut v: u16 = 0;
         for _ in 0..4 {
-            let Some(b) = self.peek() else {
-                return Err(self.fault(K::UnexpectedEnd));
-            };
-            let d = hex_digit(b).ok_or_else(|| self.fault(K::InvalidEscape))?;
+            let d = hex_digit(self.peek()?)?;
             v = (v << 4) | u16::from(d);
             self.bump();
         }
-        Ok(v)
+        Some(v)
+    }
+
+    /// The fault where [`Scanner::hex4`] stopped: the end of the text or a byte that is not a
+    /// hex digit.
+    fn hex_fault(&self) -> ScanError {
+        self.fault(if self.peek().is_none() {
+            K::UnexpectedEnd
+        } else {
+            K::InvalidEscape
+        })
     }
 
     /// Where the number at `pos` ends (the scanner does not move).
