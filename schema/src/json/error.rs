@@ -159,42 +159,41 @@ const DECODE_TEXTS: [&str; 19] = [
 static DECODE_MESSAGES: Messages<{ joined_len(&DECODE_TEXTS) }, 19> = Messages::join(DECODE_TEXTS);
 
 impl DecodeErrorKind {
-    /// The variant's position (its message in [`DECODE_TEXTS`]) and its field name, if any.
-    fn parts(&self) -> (usize, Option<&'static str>) {
+    /// The variant's position: its message in [`DECODE_TEXTS`].
+    fn index(&self) -> usize {
         match *self {
-            Self::UnexpectedEnd => (0, None),
-            Self::UnexpectedByte => (1, None),
-            Self::InvalidUtf8 => (2, None),
-            Self::InvalidEscape => (3, None),
-            Self::UnpairedSurrogate => (4, None),
-            Self::ControlCharacter => (5, None),
-            Self::InvalidNumber => (6, None),
-            Self::TooDeep => (7, None),
-            Self::TrailingData => (8, None),
-            Self::ScratchTooSmall => (9, None),
-            Self::NumberOutOfRange => (10, None),
-            Self::InvalidType => (11, None),
-            Self::InvalidValue => (12, None),
-            Self::InvalidLength => (13, None),
-            Self::MissingField(name) => (14, Some(name)),
-            Self::DuplicateField(name) => (15, Some(name)),
-            Self::UnknownField => (16, None),
-            Self::UnknownVariant => (17, None),
-            Self::Custom => (18, None),
+            Self::UnexpectedEnd => 0,
+            Self::UnexpectedByte => 1,
+            Self::InvalidUtf8 => 2,
+            Self::InvalidEscape => 3,
+            Self::UnpairedSurrogate => 4,
+            Self::ControlCharacter => 5,
+            Self::InvalidNumber => 6,
+            Self::TooDeep => 7,
+            Self::TrailingData => 8,
+            Self::ScratchTooSmall => 9,
+            Self::NumberOutOfRange => 10,
+            Self::InvalidType => 11,
+            Self::InvalidValue => 12,
+            Self::InvalidLength => 13,
+            Self::MissingField(_) => 14,
+            Self::DuplicateField(_) => 15,
+            Self::UnknownField => 16,
+            Self::UnknownVariant => 17,
+            Self::Custom => 18,
         }
     }
 }
 
 impl Describe for DecodeErrorKind {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
-        let (index, field) = self.parts();
-        out.put(DECODE_MESSAGES.get(index))?;
-        match field {
-            Some(name) => {
+        out.put(DECODE_MESSAGES.get(self.index()))?;
+        match *self {
+            Self::MissingField(name) | Self::DuplicateField(name) => {
                 out.put(name.as_bytes())?;
                 out.put(b"`")
             }
-            None => Ok(()),
+            _ => Ok(()),
         }
     }
 }
