@@ -2,7 +2,7 @@
 
 use core::fmt;
 
-use super::describe::{fmt_described, Describe, Piece};
+use super::describe::{fmt_described, Describe};
 use super::messages::{joined_len, Messages};
 use super::Sink;
 
@@ -37,12 +37,9 @@ impl Describe for EncodeError {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
         let text = match self {
             Self::BufferTooSmall { needed } => {
-                return [
-                    Piece::Text("output buffer too small: "),
-                    Piece::Dec(*needed as u64),
-                    Piece::Text(" bytes needed"),
-                ][..]
-                    .describe(out)
+                out.put(b"output buffer too small: ")?;
+                super::write_u64(out, *needed as u64)?;
+                " bytes needed"
             }
             Self::NonFiniteFloat => "NaN or infinite float cannot be encoded as JSON",
             Self::KeyMustBeString => "JSON object keys must be strings",
@@ -206,12 +203,9 @@ impl fmt::Display for DecodeErrorKind {
 
 impl Describe for DecodeError {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
-        [
-            Piece::Of(&self.kind),
-            Piece::Text(" at byte "),
-            Piece::Dec(self.offset as u64),
-        ][..]
-            .describe(out)
+        self.kind.describe(out)?;
+        out.put(b" at byte ")?;
+        super::write_u64(out, self.offset as u64)
     }
 }
 
