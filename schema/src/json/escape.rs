@@ -55,8 +55,8 @@ pub(crate) fn escape_word(word: usize) -> usize {
 }
 
 /// How many leading bytes of `bytes` a JSON string holds as they are (a machine word at a
-/// time).
-#[inline]
+/// time). Out of line: `write_escaped` and the core's escaping sink share one copy.
+#[inline(never)]
 #[doc(hidden)]
 pub fn plain_run(bytes: &[u8]) -> usize {
     const WORD: usize = core::mem::size_of::<usize>();
