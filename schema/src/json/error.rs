@@ -2,7 +2,8 @@
 
 use core::fmt;
 
-use super::describe::{fmt_described, Describe, Piece};
+use super::describe::{fmt_described, Describe};
+use super::messages::{joined_len, Messages};
 use super::Sink;
 
 /// Why a value could not be written.
@@ -36,12 +37,9 @@ impl Describe for EncodeError {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
         let text = match self {
             Self::BufferTooSmall { needed } => {
-                return [
-                    Piece::Text("output buffer too small: "),
-                    Piece::Dec(*needed as u64),
-                    Piece::Text(" bytes needed"),
-                ][..]
-                    .describe(out)
+                out.put(b"output buffer too small: ")?;
+                super::write_u64(out, *needed as u64)?;
+                " bytes needed"
             }
             Self::NonFiniteFloat => "NaN or infinite float cannot be encoded as JSON",
             Self::KeyMustBeString => "JSON object keys must be strings",
@@ -131,44 +129,69 @@ impl DecodeError {
     }
 }
 
+/// The messages of [`DecodeErrorKind`], in the order of its variants (for the two field
+/// variants, the text before the name; a backquote follows the name).
+const DECODE_TEXTS: [&str; 19] = [
+    "unexpected end of input",
+    "unexpected character",
+    "invalid UTF-8",
+    "invalid escape sequence",
+    "unpaired UTF-16 surrogate escape",
+    "unescaped control character in string",
+    "invalid number",
+    "nesting too deep",
+    "trailing data after the JSON value",
+    "scratch buffer too small for unescaped strings",
+    "number out of range",
+    "invalid type",
+    "invalid value",
+    "invalid length",
+    "missing field `",
+    "duplicate field `",
+    "unknown field",
+    "unknown variant",
+    "invalid data",
+];
+
+static DECODE_MESSAGES: Messages<{ joined_len(&DECODE_TEXTS) }, 19> = Messages::join(DECODE_TEXTS);
+
+impl DecodeErrorKind {
+    /// The variant's position: its message in [`DECODE_TEXTS`].
+    fn index(&self) -> usize {
+        match *self {
+            Self::UnexpectedEnd => 0,
+            Self::UnexpectedByte => 1,
+            Self::InvalidUtf8 => 2,
+            Self::InvalidEscape => 3,
+            Self::UnpairedSurrogate => 4,
+            Self::ControlCharacter => 5,
+            Self::InvalidNumber => 6,
+            Self::TooDeep => 7,
+            Self::TrailingData => 8,
+            Self::ScratchTooSmall => 9,
+            Self::NumberOutOfRange => 10,
+            Self::InvalidType => 11,
+            Self::InvalidValue => 12,
+            Self::InvalidLength => 13,
+            Self::MissingField(_) => 14,
+            Self::DuplicateField(_) => 15,
+            Self::UnknownField => 16,
+            Self::UnknownVariant => 17,
+            Self::Custom => 18,
+        }
+    }
+}
+
 impl Describe for DecodeErrorKind {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
-        let s = match self {
-            Self::UnexpectedEnd => "unexpected end of input",
-            Self::UnexpectedByte => "unexpected character",
-            Self::InvalidUtf8 => "invalid UTF-8",
-            Self::InvalidEscape => "invalid escape sequence",
-            Self::UnpairedSurrogate => "unpaired UTF-16 surrogate escape",
-            Self::ControlCharacter => "unescaped control character in string",
-            Self::InvalidNumber => "invalid number",
-            Self::TooDeep => "nesting too deep",
-            Self::TrailingData => "trailing data after the JSON value",
-            Self::ScratchTooSmall => "scratch buffer too small for unescaped strings",
-            Self::NumberOutOfRange => "number out of range",
-            Self::InvalidType => "invalid type",
-            Self::InvalidValue => "invalid value",
-            Self::InvalidLength => "invalid length",
-            Self::MissingField(name) => {
-                return [
-                    Piece::Text("missing field `"),
-                    Piece::Text(name),
-                    Piece::Text("`"),
-                ][..]
-                    .describe(out)
+        out.put(DECODE_MESSAGES.get(self.index()))?;
+        match *self {
+            Self::MissingField(name) | Self::DuplicateField(name) => {
+                out.put(name.as_bytes())?;
+                out.put(b"`")
             }
-            Self::DuplicateField(name) => {
-                return [
-                    Piece::Text("duplicate field `"),
-                    Piece::Text(name),
-                    Piece::Text("`"),
-                ][..]
-                    .describe(out)
-            }
-            Self::UnknownField => "unknown field",
-            Self::UnknownVariant => "unknown variant",
-            Self::Custom => "invalid data",
-        };
-        out.put(s.as_bytes())
+            _ => Ok(()),
+        }
     }
 }
 
@@ -180,12 +203,9 @@ impl fmt::Display for DecodeErrorKind {
 
 impl Describe for DecodeError {
     fn describe(&self, out: &mut dyn Sink) -> Result<(), EncodeError> {
-        [
-            Piece::Of(&self.kind),
-            Piece::Text(" at byte "),
-            Piece::Dec(self.offset as u64),
-        ][..]
-            .describe(out)
+        self.kind.describe(out)?;
+        out.put(b" at byte ")?;
+        super::write_u64(out, self.offset as u64)
     }
 }
 

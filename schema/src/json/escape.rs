@@ -40,22 +40,38 @@ pub fn escape_mask(word: u64) -> u64 {
         & HI
 }
 
-/// How many leading bytes of `bytes` a JSON string holds as they are (eight at a time).
+/// [`escape_mask`] on a machine word (`usize`): on a 32-bit target one `u64` operation is two
+/// or three instructions, and its code twice the flash.
 #[inline]
+pub(crate) fn escape_word(word: usize) -> usize {
+    const LO: usize = usize::MAX / 0xff;
+    const HI: usize = LO << 7;
+    let quote = word ^ (LO * 0x22);
+    let backslash = word ^ (LO * 0x5c);
+    (quote.wrapping_sub(LO) & !quote
+        | backslash.wrapping_sub(LO) & !backslash
+        | word.wrapping_sub(LO * 0x20) & !word)
+        & HI
+}
+
+/// How many leading bytes of `bytes` a JSON string holds as they are (a machine word at a
+/// time). Out of line: `write_escaped` and the core's escaping sink share one copy.
+#[inline(never)]
 #[doc(hidden)]
 pub fn plain_run(bytes: &[u8]) -> usize {
+    const WORD: usize = core::mem::size_of::<usize>();
     let mut n = 0usize;
-    let mut chunks = bytes.chunks_exact(8);
+    let mut chunks = bytes.chunks_exact(WORD);
     for chunk in &mut chunks {
-        let Ok(word) = <[u8; 8]>::try_from(chunk) else {
+        let Ok(word) = <[u8; WORD]>::try_from(chunk) else {
             break;
         };
-        let mask = escape_mask(u64::from_le_bytes(word));
+        let mask = escape_word(usize::from_le_bytes(word));
         if mask != 0 {
             // `n` and the bytes before the flagged one are at most `bytes.len()`.
             return n.wrapping_add((mask.trailing_zeros() / 8) as usize);
         }
-        n = n.wrapping_add(8);
+        n = n.wrapping_add(WORD);
     }
     let rest = chunks.remainder();
     n.wrapping_add(

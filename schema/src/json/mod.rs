@@ -17,6 +17,7 @@ mod error;
 mod escape;
 mod fixed;
 mod from_json;
+mod messages;
 // Compiled always, so that the tests compare it with `ryu` whatever the features.
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;

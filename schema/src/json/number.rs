@@ -5,29 +5,34 @@ use super::{EncodeError, Sink};
 
 /// Writes an unsigned integer in decimal.
 pub fn write_u64<S: Sink + ?Sized>(sink: &mut S, v: u64) -> Result<(), EncodeError> {
-    write_u128(sink, u128::from(v))
-}
-
-/// Writes a signed integer in decimal.
-pub fn write_i64<S: Sink + ?Sized>(sink: &mut S, v: i64) -> Result<(), EncodeError> {
-    write_i128(sink, i128::from(v))
-}
-
-pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, v: u128) -> Result<(), EncodeError> {
     // As in `write_escaped`: one copy through `dyn Sink` below 64 bits.
     #[cfg(not(target_pointer_width = "64"))]
     let mut sink = sink;
     #[cfg(not(target_pointer_width = "64"))]
     let sink: &mut dyn Sink = &mut sink;
-    u128_into(sink, v)
+    write_u64_digits(sink, v)
+}
+
+/// Writes a signed integer in decimal.
+pub fn write_i64<S: Sink + ?Sized>(sink: &mut S, v: i64) -> Result<(), EncodeError> {
+    if v < 0 {
+        sink.put_byte(b'-')?;
+    }
+    write_u64(sink, v.unsigned_abs())
+}
+
+/// Writes a 128-bit unsigned integer in decimal (the 128-bit loop is linked only by callers of
+/// 128-bit integers).
+pub(crate) fn write_u128<S: Sink + ?Sized>(sink: &mut S, v: u128) -> Result<(), EncodeError> {
+    match u64::try_from(v) {
+        Ok(small) => write_u64(sink, small),
+        Err(_) => u128_into(sink, v),
+    }
 }
 
 fn u128_into<S: Sink + ?Sized>(sink: &mut S, mut v: u128) -> Result<(), EncodeError> {
-    // 128-bit division is a slow library call (and costs flash on small targets): values that
-    // fit 64 bits, nearly all of them, are formatted with 64-bit arithmetic.
-    if let Ok(small) = u64::try_from(v) {
-        return write_u64_digits(sink, small);
-    }
+    // 128-bit division is a slow library call (and costs flash on small targets): only values
+    // beyond 64 bits come here.
     let mut buf = [0u8; 39];
     let mut i = buf.len();
     loop {
@@ -199,98 +204,84 @@ impl<'a> Number<'a> {
     }
 }
 
-/// Bound of the exponent's magnitude while it is read: far beyond any lexeme length (a value
-/// scaled that far is 0 or out of range whatever its digits), far below `i64` overflow.
-const EXPONENT_SATURATION: i64 = 1 << 48;
+/// Bound of the exponent's magnitude while it is read: beyond any lexeme length that fits in
+/// memory with room to spare (a value scaled that far is 0 or out of range whatever its
+/// digits), far below `usize` overflow.
+const EXPONENT_SATURATION: usize = usize::MAX / 4;
 
 /// Sign and magnitude of a checked number lexeme that is exactly an integer whose magnitude
 /// fits a `u64`; `None` for a fraction or a larger magnitude.
 ///
-/// Exact decimal arithmetic: the value is `digits * 10^scale`, where `digits` are the
-/// significant digits (leading and trailing zeros of the mantissa removed) and `scale` the
-/// exponent minus the fraction's length plus the trailing zeros. It is an integer exactly when
-/// there are no significant digits or `scale >= 0`. No floating point is involved, so no
-/// float-parsing code is linked.
+/// Exact decimal arithmetic in one pass over the mantissa: the value is `digits * 10^scale`,
+/// where `digits` runs from the first to the last non-zero digit (zeros between them are
+/// multiplied in when the next non-zero digit comes, trailing ones are left in `scale`) and
+/// `scale` is the exponent minus the fraction's length plus the trailing zeros. It is an integer
+/// exactly when there are no significant digits or `scale >= 0`; `digits` beyond a `u64` means
+/// the value is too (or is a fraction). Counts are `usize` (machine words); no floating point
+/// is involved, so no float-parsing code is linked.
+#[inline(never)]
 pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
     let bytes = raw.as_bytes();
     let (negative, rest) = match bytes.split_first() {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),
     };
-    // The usual case first: a plain integer of at most 19 digits cannot overflow a `u64`.
-    if rest.len() <= 19 {
-        let plain = rest.iter().try_fold(0u64, |acc, &b| {
-            // 19 digits stay below 10^19 < 2^64.
-            b.is_ascii_digit().then(|| {
-                acc.wrapping_mul(10)
-                    .wrapping_add(u64::from(b.wrapping_sub(b'0')))
-            })
-        });
-        if let Some(magnitude) = plain {
-            return Some((negative, magnitude));
-        }
-    }
     let (mantissa, exponent) = match rest.iter().position(|&b| b == b'e' || b == b'E') {
-        Some(at) => (rest.get(..at)?, rest.get(at.wrapping_add(1)..)?),
+        Some(at) => rest.split_at_checked(at)?,
         None => (rest, &[][..]),
     };
-    let (exponent_negative, exponent_digits) = match exponent.split_first() {
-        Some((b'-', digits)) => (true, digits),
-        Some((b'+', digits)) => (false, digits),
-        _ => (false, exponent),
+    let mut digits = 0u64;
+    // Zeros after the last non-zero digit so far, and digits after the decimal point.
+    let mut zeros = 0usize;
+    let mut fraction = 0usize;
+    let mut in_fraction = false;
+    for &b in mantissa {
+        if b == b'.' {
+            in_fraction = true;
+            continue;
+        }
+        if in_fraction {
+            fraction = fraction.saturating_add(1);
+        }
+        if b == b'0' {
+            if digits != 0 {
+                zeros = zeros.saturating_add(1);
+            }
+            continue;
+        }
+        digits = times_ten(digits, zeros.saturating_add(1))?
+            .checked_add(u64::from(b.wrapping_sub(b'0')))?;
+        zeros = 0;
+    }
+    if digits == 0 {
+        return Some((negative, 0));
+    }
+    // After the `e`: an optional sign, then digits.
+    let (exponent_negative, exponent_digits) = match exponent.get(1..).unwrap_or_default() {
+        [b'-', digits @ ..] => (true, digits),
+        [b'+', digits @ ..] => (false, digits),
+        digits => (false, digits),
     };
-    let magnitude = exponent_digits.iter().fold(0i64, |e, &d| {
+    let magnitude = exponent_digits.iter().fold(0usize, |e, &d| {
         e.saturating_mul(10)
-            .saturating_add(i64::from(d.wrapping_sub(b'0')))
+            .saturating_add(usize::from(d.wrapping_sub(b'0')))
             .min(EXPONENT_SATURATION)
     });
-    let exponent = if exponent_negative {
-        // At most 2^48.
-        magnitude.wrapping_neg()
+    // scale = up - down, each side a sum of two counts of at most a quarter of `usize`.
+    let (up, down) = if exponent_negative {
+        (zeros, magnitude.saturating_add(fraction))
     } else {
-        magnitude
+        (magnitude.saturating_add(zeros), fraction)
     };
-    let (int, fraction) = match mantissa.iter().position(|&b| b == b'.') {
-        Some(at) => (mantissa.get(..at)?, mantissa.get(at.wrapping_add(1)..)?),
-        None => (mantissa, &[][..]),
-    };
-    let digits = int.iter().chain(fraction).copied();
-    // Positions of the first and last non-zero digits.
-    let mut first = None;
-    let mut last = 0usize;
-    let mut count = 0usize;
-    for (i, d) in digits.clone().enumerate() {
-        if d != b'0' {
-            first.get_or_insert(i);
-            last = i;
-        }
-        count = i.wrapping_add(1);
+    times_ten(digits, up.checked_sub(down)?).map(|v| (negative, v))
+}
+
+/// `v * 10^n`, or `None` beyond a `u64` (at most 20 rounds for a non-zero `v`).
+fn times_ten(mut v: u64, n: usize) -> Option<u64> {
+    for _ in 0..n {
+        v = v.checked_mul(10)?;
     }
-    let Some(first) = first else {
-        return Some((negative, 0));
-    };
-    // `last < count`: no wrap.
-    let trailing_zeros = count.wrapping_sub(1).wrapping_sub(last);
-    let scale = exponent
-        .saturating_sub(i64::try_from(fraction.len()).ok()?)
-        .saturating_add(i64::try_from(trailing_zeros).ok()?);
-    // A negative scale leaves a non-zero digit behind the decimal point; more than 20
-    // significant digits are at least 10^20, beyond `u64`.
-    // `first <= last`: no wrap.
-    let span = last.wrapping_sub(first);
-    if scale < 0 || span >= 20 {
-        return None;
-    }
-    let mut value = 0u64;
-    for d in digits.skip(first).take(span.wrapping_add(1)) {
-        value = value
-            .checked_mul(10)?
-            .checked_add(u64::from(d.wrapping_sub(b'0')))?;
-    }
-    for _ in 0..scale {
-        value = value.checked_mul(10)?;
-    }
-    Some((negative, value))
+    Some(v)
 }
 
 #[cfg(test)]

@@ -1,11 +1,11 @@
 //! The strict scanner: checks JSON grammar without recursion and without allocation.
 //!
-//! Nesting is tracked in a 128-bit stack, so the deepest document that can be checked is
+//! Nesting is tracked in a 128-bit stack (four 32-bit words), so the deepest document that can be checked is
 //! [`MAX_DEPTH_LIMIT`] levels, whatever the input; [`Limits::max_depth`] sets a lower bound per
 //! call. The scanner works on input already checked to be UTF-8.
 
 use super::error::{DecodeError, DecodeErrorKind};
-use super::escape::escape_mask;
+use super::escape::escape_word;
 use super::scan_error::{Fault as K, ScanError};
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
@@ -62,13 +62,58 @@ impl Observer for Unobserved {
     fn value(&mut self, _: u32, _: usize, _: usize) {}
 }
 
+/// An [`Observer`] as the one scanning loop sees it: through a vtable, its levels passed as a
+/// number. The loop is compiled once whatever the observers (a plain check and the envelope's
+/// finder would otherwise each have their own copy in flash).
+trait Watch {
+    fn key(&mut self, level: u32, body: &[u8], escaped: bool);
+    fn value(&mut self, level: u32, start: usize, end: usize);
+}
+
+impl<O: Observer> Watch for O {
+    fn key(&mut self, level: u32, body: &[u8], escaped: bool) {
+        Observer::key(self, level, body, escaped);
+    }
+    fn value(&mut self, level: u32, start: usize, end: usize) {
+        Observer::value(self, level, start, end);
+    }
+}
+
+/// Which open containers are objects: bit `i` for nesting level `i + 1` (relative), as 32-bit
+/// words (a `u128` shift is a library call on 32-bit targets).
+#[derive(Default)]
+struct Nesting([u32; MAX_DEPTH_LIMIT as usize / 32]);
+
+impl Nesting {
+    /// Records whether the container at bit `i` (below [`MAX_DEPTH_LIMIT`]) is an object.
+    #[inline]
+    fn set(&mut self, i: u32, is_object: bool) {
+        if let Some(word) = self.0.get_mut((i / 32) as usize) {
+            let bit = 1u32 << (i % 32);
+            if is_object {
+                *word |= bit;
+            } else {
+                *word &= !bit;
+            }
+        }
+    }
+
+    /// True when the container at bit `i` is an object.
+    #[inline]
+    fn is_object(&self, i: u32) -> bool {
+        self.0
+            .get((i / 32) as usize)
+            .is_some_and(|word| word >> (i % 32) & 1 != 0)
+    }
+}
+
 /// A cursor over checked-UTF-8 JSON text.
 #[derive(Debug, Clone)]
 #[doc(hidden)]
 pub struct Scanner<'a> {
-    /// The text, kept as `str` so slicing it needs no second UTF-8 check.
+    /// The text, kept as `str` so slicing it needs no second UTF-8 check (its bytes are
+    /// `text.as_bytes()`: one slice keeps the scanner three words long).
     text: &'a str,
-    bytes: &'a [u8],
     pub pos: usize,
 }
 
@@ -78,11 +123,7 @@ impl<'a> Scanner<'a> {
     }
 
     pub fn at(text: &'a str, pos: usize) -> Self {
-        Self {
-            text,
-            bytes: text.as_bytes(),
-            pos,
-        }
+        Self { text, pos }
     }
 
     #[inline]
@@ -98,13 +139,13 @@ impl<'a> Scanner<'a> {
 
     #[inline]
     pub fn peek(&self) -> Option<u8> {
-        self.bytes.get(self.pos).copied()
+        self.text.as_bytes().get(self.pos).copied()
     }
 
     #[inline]
     pub fn skip_ws(&mut self) {
         // Whitespace is at most b' ': one comparison ends the usual case (no whitespace).
-        while let Some(&b) = self.bytes.get(self.pos) {
+        while let Some(&b) = self.text.as_bytes().get(self.pos) {
             if b > b' ' || !matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
                 return;
             }
@@ -127,6 +168,14 @@ impl<'a> Scanner<'a> {
         self.peek().ok_or_else(|| self.fault(K::UnexpectedEnd))
     }
 
+    /// The next non-whitespace byte of checked text, if any (an `Option` comes back in
+    /// registers; the `Result` of [`Scanner::peek_token`] through memory).
+    #[inline]
+    pub(crate) fn token(&mut self) -> Option<u8> {
+        self.skip_ws();
+        self.peek()
+    }
+
     /// Consumes `b` (after whitespace) or fails.
     #[inline]
     pub fn expect(&mut self, b: u8) -> Result<(), ScanError> {
@@ -140,18 +189,18 @@ impl<'a> Scanner<'a> {
 
     /// The length of the text.
     pub(crate) fn len(&self) -> usize {
-        self.bytes.len()
+        self.text.len()
     }
 
     /// The position of the byte at address `addr`, when it is within the text (or just past it).
     pub fn pos_of_addr(&self, addr: usize) -> Option<usize> {
-        addr.checked_sub(self.bytes.as_ptr() as usize)
-            .filter(|&pos| pos <= self.bytes.len())
+        addr.checked_sub(self.text.as_bytes().as_ptr() as usize)
+            .filter(|&pos| pos <= self.text.len())
     }
 
     /// The address of the byte at the current position.
     pub fn addr(&self) -> usize {
-        (self.bytes.as_ptr() as usize).saturating_add(self.pos)
+        (self.text.as_bytes().as_ptr() as usize).saturating_add(self.pos)
     }
 
     pub fn slice_str(&self, start: usize, end: usize) -> &'a str {
@@ -172,11 +221,11 @@ impl<'a> Scanner<'a> {
     /// [`Scanner::string`] with `pos` at the opening quote.
     #[inline]
     fn string_at_quote(&mut self) -> Result<bool, ScanError> {
-        let bytes = self.bytes;
+        let bytes = self.text.as_bytes();
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
-            i = skip_words(bytes, i, escape_mask);
+            i = skip_words(bytes, i, escape_word);
             match bytes.get(i) {
                 Some(b'"') => {
                     self.pos = i.wrapping_add(1);
@@ -184,16 +233,9 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b'\\') => {
                     escaped = true;
-                    if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') =
-                        bytes.get(i.wrapping_add(1))
-                    {
-                        // A one-character escape (JSON inside JSON text is full of `\"`).
-                        i = i.wrapping_add(2);
-                    } else {
-                        self.pos = i.wrapping_add(1);
-                        self.escape()?;
-                        i = self.pos;
-                    }
+                    self.pos = i.wrapping_add(1);
+                    self.escape()?;
+                    i = self.pos;
                 }
                 Some(0x00..=0x1f) => {
                     self.pos = i;
@@ -223,7 +265,8 @@ impl<'a> Scanner<'a> {
                 loop {
                     // Straight to the next quote, bracket or brace, eight bytes at a time.
                     // At most the bytes left: `pos` stays at most the length.
-                    let run = until_structural(self.bytes.get(self.pos..).unwrap_or_default());
+                    let run =
+                        until_structural(self.text.as_bytes().get(self.pos..).unwrap_or_default());
                     self.pos = self.pos.wrapping_add(run);
                     match self.peek() {
                         Some(b'"') => {
@@ -249,7 +292,8 @@ impl<'a> Scanner<'a> {
             Some(b'f') => self.pos = self.pos.wrapping_add(5),
             Some(_) => {
                 let rest = self
-                    .bytes
+                    .text
+                    .as_bytes()
                     .get(self.pos.wrapping_add(1)..)
                     .unwrap_or_default();
                 let len = rest
@@ -265,7 +309,7 @@ impl<'a> Scanner<'a> {
     /// Moves past a checked string; `pos` is at its opening quote. True when the string holds
     /// an escape.
     pub fn skip_checked_string(&mut self) -> bool {
-        let bytes = self.bytes;
+        let bytes = self.text.as_bytes();
         let mut i = self.pos.wrapping_add(1);
         let mut escaped = false;
         loop {
@@ -304,16 +348,17 @@ impl<'a> Scanner<'a> {
             b'u' => {
                 let at = self.pos.saturating_sub(1);
                 self.bump();
-                let unit = self.hex4()?;
+                let unit = self.hex4().ok_or_else(|| self.hex_fault())?;
                 match unit {
                     0xD800..=0xDBFF => {
                         if self.peek() != Some(b'\\')
-                            || self.bytes.get(self.pos.wrapping_add(1)).copied() != Some(b'u')
+                            || self.text.as_bytes().get(self.pos.wrapping_add(1)).copied()
+                                != Some(b'u')
                         {
                             return Err(ScanError::new(K::UnpairedSurrogate, at));
                         }
                         self.pos = self.pos.wrapping_add(2);
-                        let low = self.hex4()?;
+                        let low = self.hex4().ok_or_else(|| self.hex_fault())?;
                         if (0xDC00..=0xDFFF).contains(&low) {
                             Ok(())
                         } else {
@@ -328,23 +373,32 @@ impl<'a> Scanner<'a> {
         }
     }
 
-    fn hex4(&mut self) -> Result<u16, ScanError> {
+    /// Four hex digits of a `\u` escape; the scanner stops at the first byte that is not one
+    /// (an `Option` comes back in registers, the fault is made once in [`Scanner::hex_fault`]).
+    fn hex4(&mut self) -> Option<u16> {
         let mut v: u16 = 0;
         for _ in 0..4 {
-            let Some(b) = self.peek() else {
-                return Err(self.fault(K::UnexpectedEnd));
-            };
-            let d = hex_digit(b).ok_or_else(|| self.fault(K::InvalidEscape))?;
+            let d = hex_digit(self.peek()?)?;
             v = (v << 4) | u16::from(d);
             self.bump();
         }
-        Ok(v)
+        Some(v)
+    }
+
+    /// The fault where [`Scanner::hex4`] stopped: the end of the text or a byte that is not a
+    /// hex digit.
+    fn hex_fault(&self) -> ScanError {
+        self.fault(if self.peek().is_none() {
+            K::UnexpectedEnd
+        } else {
+            K::InvalidEscape
+        })
     }
 
     /// Where the number at `pos` ends (the scanner does not move).
     #[inline]
     fn number_end(&self) -> Result<usize, ScanError> {
-        let bytes = self.bytes;
+        let bytes = self.text.as_bytes();
         let at = |i: usize| bytes.get(i).copied().unwrap_or(0);
         let digits = |mut i: usize| {
             while at(i).is_ascii_digit() {
@@ -388,19 +442,20 @@ impl<'a> Scanner<'a> {
 
     fn literal(&mut self, word: &[u8]) -> Result<(), ScanError> {
         let end = self.pos.saturating_add(word.len());
-        if self.bytes.get(self.pos..end) == Some(word) {
+        if self.text.as_bytes().get(self.pos..end) == Some(word) {
             self.pos = end;
             if let Some(b'a'..=b'z' | b'A'..=b'Z' | b'0'..=b'9') = self.peek() {
                 return Err(self.fault(K::UnexpectedByte));
             }
             Ok(())
-        } else if self.bytes.len() < end
+        } else if self.text.len() < end
             && self
-                .bytes
+                .text
+                .as_bytes()
                 .get(self.pos..)
                 .is_some_and(|r| word.starts_with(r))
         {
-            self.pos = self.bytes.len();
+            self.pos = self.text.len();
             Err(self.fault(K::UnexpectedEnd))
         } else {
             Err(self.fault(K::UnexpectedByte))
@@ -424,9 +479,21 @@ impl<'a> Scanner<'a> {
         max_depth: u8,
         observer: &mut O,
     ) -> Result<(), ScanError> {
+        self.walk(depth, max_depth, O::LEVELS.min(MAX_OBSERVED), observer)
+    }
+
+    /// The scanning loop of [`Scanner::value_observed`], telling `observer` about levels
+    /// `1..=levels`.
+    #[inline(never)]
+    fn walk(
+        &mut self,
+        depth: u8,
+        max_depth: u8,
+        levels: u32,
+        observer: &mut dyn Watch,
+    ) -> Result<(), ScanError> {
         let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
-        // Bit i of `stack` is 1 when nesting level i+1 (relative) is an object.
-        let mut stack: u128 = 0;
+        let mut stack = Nesting::default();
         let mut level: u32 = 0;
         // Where the open containers of the observed levels began.
         let mut starts = [0usize; MAX_OBSERVED as usize + 1];
@@ -439,18 +506,14 @@ impl<'a> Scanner<'a> {
                     if u32::from(depth).wrapping_add(level) >= u32::from(max_depth) {
                         return Err(self.fault(K::TooDeep));
                     }
-                    if O::LEVELS > 0 && level <= O::LEVELS {
+                    if levels > 0 && level <= levels {
                         if let Some(slot) = starts.get_mut(level as usize) {
                             *slot = start;
                         }
                     }
                     self.bump();
                     let is_obj = open == b'{';
-                    if is_obj {
-                        stack |= 1u128 << level;
-                    } else {
-                        stack &= !(1u128 << level);
-                    }
+                    stack.set(level, is_obj);
                     level = level.wrapping_add(1);
                     let close = if is_obj { b'}' } else { b']' };
                     if self.peek_token()? == close {
@@ -458,7 +521,7 @@ impl<'a> Scanner<'a> {
                         level = level.wrapping_sub(1);
                     } else {
                         if is_obj {
-                            self.observed_key(level, observer)?;
+                            self.observed_key(level, levels, observer)?;
                         }
                         continue 'value;
                     }
@@ -474,7 +537,7 @@ impl<'a> Scanner<'a> {
                 b'n' => self.literal(b"null")?,
                 _ => return Err(self.fault(K::UnexpectedByte)),
             }
-            if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
+            if levels > 0 && level >= 1 && level <= levels {
                 observer.value(level, start, self.pos);
             }
             // After a complete value: close containers or move to the next element.
@@ -483,11 +546,11 @@ impl<'a> Scanner<'a> {
                     return Ok(());
                 }
                 // level >= 1 here.
-                let is_obj = stack & (1u128 << level.wrapping_sub(1)) != 0;
+                let is_obj = stack.is_object(level.wrapping_sub(1));
                 match (self.peek_token()?, is_obj) {
                     (b',', true) => {
                         self.bump();
-                        self.observed_key(level, observer)?;
+                        self.observed_key(level, levels, observer)?;
                         continue 'value;
                     }
                     (b',', false) => {
@@ -497,7 +560,7 @@ impl<'a> Scanner<'a> {
                     (b'}', true) | (b']', false) => {
                         self.bump();
                         level = level.wrapping_sub(1);
-                        if O::LEVELS > 0 && level >= 1 && level <= O::LEVELS {
+                        if levels > 0 && level >= 1 && level <= levels {
                             let start = starts.get(level as usize).copied().unwrap_or_default();
                             observer.value(level, start, self.pos);
                         }
@@ -510,15 +573,21 @@ impl<'a> Scanner<'a> {
 
     /// Scans `"key" :` inside an object at `level`, telling `observer` about the key.
     #[inline]
-    fn observed_key<O: Observer>(&mut self, level: u32, observer: &mut O) -> Result<(), ScanError> {
+    fn observed_key(
+        &mut self,
+        level: u32,
+        levels: u32,
+        observer: &mut dyn Watch,
+    ) -> Result<(), ScanError> {
         if self.peek_token()? != b'"' {
             return Err(self.fault(K::UnexpectedByte));
         }
         let start = self.pos;
         let escaped = self.string_at_quote()?;
-        if O::LEVELS > 0 && level <= O::LEVELS {
+        if levels > 0 && level <= levels {
             let body = self
-                .bytes
+                .text
+                .as_bytes()
                 .get(start.wrapping_add(1)..self.pos.saturating_sub(1));
             observer.key(level, body.unwrap_or_default(), escaped);
         }
@@ -541,48 +610,53 @@ impl<'a> Scanner<'a> {
         self.value_observed(0, limits.max_depth, observer)?;
         let end = self.pos;
         self.skip_ws();
-        if self.pos != self.bytes.len() {
+        if self.pos != self.text.len() {
             return Err(self.fault(K::TrailingData));
         }
         Ok((start, end))
     }
 }
 
-const LO: u64 = 0x0101_0101_0101_0101;
-const HI: u64 = 0x8080_8080_8080_8080;
+/// The word the scanner looks at several bytes at a time: the machine's own (on a 32-bit
+/// target one `u64` operation is two or three instructions, and its code twice the flash).
+type Word = usize;
+/// Bytes in a [`Word`].
+const WORD: usize = core::mem::size_of::<Word>();
+const LO: Word = Word::MAX / 0xff;
+const HI: Word = LO << 7;
 
 /// Bit 7 of each byte of `word` (little-endian) is set where the byte equals `b`. Bytes above
 /// the lowest flagged one may be flagged wrongly (borrows), so only the lowest flag is exact.
 #[inline]
-fn equal_mask(word: u64, b: u8) -> u64 {
-    let x = word ^ (LO * u64::from(b));
+fn equal_mask(word: Word, b: u8) -> Word {
+    let x = word ^ LO.wrapping_mul(Word::from(b));
     x.wrapping_sub(LO) & !x & HI
 }
 
-/// The number of leading bytes before the first byte for which `mask` flags a match, eight
-/// bytes at a time, the tail byte by byte with `is_match`.
+/// The number of leading bytes before the first byte for which `mask` flags a match, a word
+/// at a time, the tail byte by byte with `is_match`.
 #[inline]
-fn until(bytes: &[u8], mask: impl Fn(u64) -> u64, is_match: impl Fn(u8) -> bool) -> usize {
+fn until(bytes: &[u8], mask: impl Fn(Word) -> Word, is_match: impl Fn(u8) -> bool) -> usize {
     let n = skip_words(bytes, 0, mask);
     let rest = bytes.get(n..).unwrap_or_default();
     // Both parts together are at most `bytes.len()`.
     n.wrapping_add(rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len()))
 }
 
-/// From `i`, the position of the first byte that `mask` flags, looking eight bytes at a time
-/// while eight are left; where fewer are left, `i` as it then is (the caller looks at the last
+/// From `i`, the position of the first byte that `mask` flags, looking a word at a time while
+/// a word is left; where fewer bytes are left, `i` as it then is (the caller looks at the last
 /// bytes one by one). `mask` flags a byte by bit 7 of its byte in the little-endian word; only
 /// the lowest flag needs to be exact.
 #[inline]
-fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
-    while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<8>()) {
+fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(Word) -> Word) -> usize {
+    while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<WORD>()) {
         // The lowest flag of an OR of masks is the lowest exact flag of one of them.
-        let found = mask(u64::from_le_bytes(word));
+        let found = mask(Word::from_le_bytes(word));
         if found != 0 {
             // Inside the word: below `bytes.len()`.
             return i.wrapping_add((found.trailing_zeros() / 8) as usize);
         }
-        i = i.wrapping_add(8);
+        i = i.wrapping_add(WORD);
     }
     i
 }

@@ -8,7 +8,7 @@
 use serde::ser::{self, Serialize};
 
 use super::escape::{write_escaped, write_string};
-use super::number::{write_f32, write_f64, write_i128, write_u128};
+use super::number::{write_f32, write_f64, write_i128, write_i64, write_u128, write_u64};
 use super::{EncodeError, Sink, SliceSink};
 
 /// Serialises `value` as compact JSON into `buf`; returns the number of bytes written.
@@ -116,31 +116,31 @@ impl<'a, 's, S: Sink + ?Sized> ser::Serializer for &'a mut Serializer<'s, S> {
         self.sink.put(if v { b"true" } else { b"false" })
     }
     fn serialize_i8(self, v: i8) -> Result<(), EncodeError> {
-        write_i128(self.sink, v.into())
+        write_i64(self.sink, v.into())
     }
     fn serialize_i16(self, v: i16) -> Result<(), EncodeError> {
-        write_i128(self.sink, v.into())
+        write_i64(self.sink, v.into())
     }
     fn serialize_i32(self, v: i32) -> Result<(), EncodeError> {
-        write_i128(self.sink, v.into())
+        write_i64(self.sink, v.into())
     }
     fn serialize_i64(self, v: i64) -> Result<(), EncodeError> {
-        write_i128(self.sink, v.into())
+        write_i64(self.sink, v)
     }
     fn serialize_i128(self, v: i128) -> Result<(), EncodeError> {
         write_i128(self.sink, v)
     }
     fn serialize_u8(self, v: u8) -> Result<(), EncodeError> {
-        write_u128(self.sink, v.into())
+        write_u64(self.sink, v.into())
     }
     fn serialize_u16(self, v: u16) -> Result<(), EncodeError> {
-        write_u128(self.sink, v.into())
+        write_u64(self.sink, v.into())
     }
     fn serialize_u32(self, v: u32) -> Result<(), EncodeError> {
-        write_u128(self.sink, v.into())
+        write_u64(self.sink, v.into())
     }
     fn serialize_u64(self, v: u64) -> Result<(), EncodeError> {
-        write_u128(self.sink, v.into())
+        write_u64(self.sink, v)
     }
     fn serialize_u128(self, v: u128) -> Result<(), EncodeError> {
         write_u128(self.sink, v)

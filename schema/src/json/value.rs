@@ -189,7 +189,7 @@ fn resume(scan: &mut Scanner<'_>, value: Value<'_>, end: Option<usize>) {
 
 /// The address just past the container's closing `close`, once the scanner is before it.
 fn end_addr(scan: &mut Scanner<'_>, close: u8) -> Option<usize> {
-    (scan.peek_token().ok()? == close).then(|| scan.addr().saturating_add(1))
+    (scan.token()? == close).then(|| scan.addr().saturating_add(1))
 }
 
 /// Iterator over the members of an object: `(key, value)` pairs.
@@ -227,7 +227,7 @@ impl<'a> Members<'a> {
     /// holds an escape.
     fn step_key(&mut self) -> Option<(usize, usize, bool)> {
         let first = self.scan.pos == 1;
-        let b = self.scan.peek_token().ok()?;
+        let b = self.scan.token()?;
         if b == b'}' {
             return None;
         }
@@ -237,13 +237,16 @@ impl<'a> Members<'a> {
             }
             self.scan.bump();
         }
-        if self.scan.peek_token().ok()? != b'"' {
+        if self.scan.token()? != b'"' {
             return None;
         }
         let start = self.scan.pos;
         let escaped = self.scan.skip_checked_string();
         let end = self.scan.pos;
-        self.scan.expect(b':').ok()?;
+        if self.scan.token()? != b':' {
+            return None;
+        }
+        self.scan.bump();
         Some((start, end, escaped))
     }
 
@@ -295,7 +298,7 @@ impl<'a> Elements<'a> {
     /// Steps to the next element; the scanner is left at it.
     fn step(&mut self) -> Option<()> {
         let first = self.scan.pos == 1;
-        let b = self.scan.peek_token().ok()?;
+        let b = self.scan.token()?;
         if b == b']' {
             return None;
         }
