@@ -226,6 +226,19 @@ pub(crate) fn exact_integer(raw: &str) -> Option<(bool, u64)> {
         Some((b'-', rest)) => (true, rest),
         _ => (false, bytes),
     };
+    // The usual case first: a plain integer of at most 19 digits cannot overflow a `u64`.
+    if rest.len() <= 19 {
+        let plain = rest.iter().try_fold(0u64, |acc, &b| {
+            // 19 digits stay below 10^19 < 2^64.
+            b.is_ascii_digit().then(|| {
+                acc.wrapping_mul(10)
+                    .wrapping_add(u64::from(b.wrapping_sub(b'0')))
+            })
+        });
+        if let Some(magnitude) = plain {
+            return Some((negative, magnitude));
+        }
+    }
     let (mantissa, exponent) = match rest.iter().position(|&b| b == b'e' || b == b'E') {
         Some(at) => rest.split_at_checked(at)?,
         None => (rest, &[][..]),

@@ -62,9 +62,9 @@ impl Observer for Unobserved {
     fn value(&mut self, _: u32, _: usize, _: usize) {}
 }
 
-/// An [`Observer`] as the one scanning loop sees it: through a vtable, its levels passed as a
-/// number. The loop is compiled once whatever the observers (a plain check and the envelope's
-/// finder would otherwise each have their own copy in flash).
+/// An [`Observer`] as the scanning loop sees it, its levels passed as a number. Below 64 bits
+/// the loop takes it through a vtable and is compiled once whatever the observers (a plain
+/// check and the envelope's finder would otherwise each have their own copy in flash).
 trait Watch {
     fn key(&mut self, level: u32, body: &[u8], escaped: bool);
     fn value(&mut self, level: u32, start: usize, end: usize);
@@ -233,9 +233,16 @@ impl<'a> Scanner<'a> {
                 }
                 Some(b'\\') => {
                     escaped = true;
-                    self.pos = i.wrapping_add(1);
-                    self.escape()?;
-                    i = self.pos;
+                    if let Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') =
+                        bytes.get(i.wrapping_add(1))
+                    {
+                        // A one-character escape (JSON inside JSON text is full of `\"`).
+                        i = i.wrapping_add(2);
+                    } else {
+                        self.pos = i.wrapping_add(1);
+                        self.escape()?;
+                        i = self.pos;
+                    }
                 }
                 Some(0x00..=0x1f) => {
                     self.pos = i;
@@ -479,18 +486,22 @@ impl<'a> Scanner<'a> {
         max_depth: u8,
         observer: &mut O,
     ) -> Result<(), ScanError> {
+        // Below 64 bits one copy of the loop serves every observer (flash); on 64-bit hosts
+        // each observer gets its own, with its calls inlined (speed).
+        #[cfg(not(target_pointer_width = "64"))]
+        let observer: &mut dyn Watch = observer;
         self.walk(depth, max_depth, O::LEVELS.min(MAX_OBSERVED), observer)
     }
 
     /// The scanning loop of [`Scanner::value_observed`], telling `observer` about levels
     /// `1..=levels`.
-    #[inline(never)]
-    fn walk(
+    #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+    fn walk<W: Watch + ?Sized>(
         &mut self,
         depth: u8,
         max_depth: u8,
         levels: u32,
-        observer: &mut dyn Watch,
+        observer: &mut W,
     ) -> Result<(), ScanError> {
         let max_depth = max_depth.min(MAX_DEPTH_LIMIT);
         let mut stack = Nesting::default();
@@ -573,11 +584,11 @@ impl<'a> Scanner<'a> {
 
     /// Scans `"key" :` inside an object at `level`, telling `observer` about the key.
     #[inline]
-    fn observed_key(
+    fn observed_key<W: Watch + ?Sized>(
         &mut self,
         level: u32,
         levels: u32,
-        observer: &mut dyn Watch,
+        observer: &mut W,
     ) -> Result<(), ScanError> {
         if self.peek_token()? != b'"' {
             return Err(self.fault(K::UnexpectedByte));
