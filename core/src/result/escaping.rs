@@ -5,7 +5,7 @@
 //! works byte by byte, which is correct for UTF-8 because every byte of a multi-byte sequence
 //! is at least 0x80 and is copied unchanged.
 
-use crate::json::{escape_mask, EncodeError, Sink};
+use crate::json::{escape_word, EncodeError, Sink};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
@@ -74,25 +74,28 @@ impl Sink for TwiceCount {
     }
 }
 
+/// Bytes of a machine word.
+const WORD: usize = core::mem::size_of::<usize>();
+
 /// Copies `src` escaped into the start of `dst`; the number of bytes written, or `None` when
 /// `dst` is too small (its content is then unspecified).
 ///
-/// Eight bytes at a time: each word is copied whole (bytes past the first one to escape are
+/// A machine word at a time: each word is copied whole (bytes past the first one to escape are
 /// overwritten afterwards), so runs between escapes, which are short in JSON text, cost no
 /// variable-length copy.
 pub(crate) fn escape_into(src: &[u8], dst: &mut [u8]) -> Option<usize> {
     let capacity = dst.len();
     let mut src = src;
     let mut out = dst;
-    while let Some(&word) = src.first_chunk::<8>() {
-        let Some(head) = out.first_chunk_mut::<8>() else {
+    while let Some(&word) = src.first_chunk::<WORD>() {
+        let Some(head) = out.first_chunk_mut::<WORD>() else {
             break;
         };
         *head = word;
-        let mask = escape_mask(u64::from_le_bytes(word));
+        let mask = escape_word(usize::from_le_bytes(word));
         // Bytes copied as they are: the whole word, or those before the first to escape.
         let plain = if mask == 0 {
-            8
+            WORD
         } else {
             (mask.trailing_zeros() >> 3) as usize
         };

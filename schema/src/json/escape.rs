@@ -24,26 +24,14 @@ fn short_escape(b: u8) -> Option<u8> {
     }
 }
 
-/// Bit 7 of each byte of `word` (little-endian) is set where a byte must be escaped in a JSON
-/// string (`"`, `\`, below 0x20). Bytes above the lowest flagged one may be flagged wrongly
-/// (borrows), so only the lowest flag is exact: `trailing_zeros() / 8` is the first such byte.
+/// Bit 7 of each byte of `word` (a machine word, little-endian) is set where a byte must be
+/// escaped in a JSON string (`"`, `\`, below 0x20). Bytes above the lowest flagged one may be
+/// flagged wrongly (borrows), so only the lowest flag is exact: `trailing_zeros() / 8` is the
+/// first such byte. A machine word, not a `u64`: on a 32-bit target a `u64` operation is two or
+/// three instructions, and its code twice the flash.
 #[inline]
 #[doc(hidden)]
-pub fn escape_mask(word: u64) -> u64 {
-    const LO: u64 = 0x0101_0101_0101_0101;
-    const HI: u64 = 0x8080_8080_8080_8080;
-    let quote = word ^ (LO * 0x22);
-    let backslash = word ^ (LO * 0x5c);
-    (quote.wrapping_sub(LO) & !quote
-        | backslash.wrapping_sub(LO) & !backslash
-        | word.wrapping_sub(LO * 0x20) & !word)
-        & HI
-}
-
-/// [`escape_mask`] on a machine word (`usize`): on a 32-bit target one `u64` operation is two
-/// or three instructions, and its code twice the flash.
-#[inline]
-pub(crate) fn escape_word(word: usize) -> usize {
+pub fn escape_word(word: usize) -> usize {
     const LO: usize = usize::MAX / 0xff;
     const HI: usize = LO << 7;
     let quote = word ^ (LO * 0x22);

@@ -38,7 +38,7 @@ pub use describe::{describe_displayed, fmt_described, Describe, Piece};
 pub use display::{Dec, Text};
 pub use error::{DecodeError, DecodeErrorKind, EncodeError};
 #[doc(hidden)]
-pub use escape::{escape_mask, plain_run};
+pub use escape::{escape_word, plain_run};
 pub use escape::{write_escaped, write_string};
 pub use fixed::FixedPoint;
 #[doc(hidden)]
