@@ -22,6 +22,7 @@ mod messages;
 #[cfg_attr(not(feature = "compact-float"), allow(dead_code))]
 mod float;
 mod number;
+mod observe;
 mod parse_float;
 mod scan;
 mod scan_error;
@@ -30,6 +31,7 @@ mod shift;
 mod sink;
 mod to_json;
 mod value;
+mod words;
 
 pub use compact::write_compact;
 pub use de::{from_slice, from_value};
@@ -46,7 +48,8 @@ pub use from_json::pick;
 pub use from_json::{from_value_json, FromJson, Reader};
 pub use number::{write_f32, write_f64, write_i64, write_u64, Number};
 #[doc(hidden)]
-pub use scan::{check_utf8, find_byte, Observer, Scanner};
+pub use observe::Observer;
+pub use scan::{check_utf8, Scanner};
 pub use scan::{Limits, DEFAULT_MAX_DEPTH, MAX_DEPTH_LIMIT};
 #[doc(hidden)]
 pub use scan_error::{Fault, ScanError};
@@ -58,3 +61,4 @@ pub use sink::{CountingSink, Sink, SliceSink};
 pub use to_json::{member, member_after, members_end, object, via};
 pub use to_json::{Serde, ToJson, Written};
 pub use value::{Elements, JsonStr, Kind, Members, Value};
+pub use words::find_byte;

@@ -6,7 +6,9 @@
 
 use super::error::{DecodeError, DecodeErrorKind};
 use super::escape::escape_word;
+use super::observe::{Observer, Unobserved, Watch, MAX_OBSERVED};
 use super::scan_error::{Fault as K, ScanError};
+use super::words::{equal_mask, skip_words, until_structural};
 
 /// Default nesting limit for documents read by the core (arrays and objects, counted from 1).
 pub const DEFAULT_MAX_DEPTH: u8 = 32;
@@ -27,55 +29,6 @@ impl Default for Limits {
         Self {
             max_depth: DEFAULT_MAX_DEPTH,
         }
-    }
-}
-
-/// The deepest level an [`Observer`] can ask for.
-pub(crate) const MAX_OBSERVED: u32 = 3;
-
-/// What a caller learns while a value is checked, so that one pass both checks a document and
-/// finds the members the caller needs (instead of walking the checked text again).
-///
-/// Levels are relative to the checked value: the members of an object value are level 1, the
-/// members of an object inside one of them level 2, and so on. Only levels `1..=LEVELS` are
-/// reported. Spans are byte positions in the scanner's text; they are checked JSON only once
-/// the whole value has been checked.
-#[doc(hidden)]
-pub trait Observer {
-    /// Deepest level reported, at most [`MAX_OBSERVED`]; 0 reports nothing.
-    const LEVELS: u32;
-    /// A member key at `level`: the UTF-8 bytes between its quotes, still escaped when
-    /// `escaped`.
-    fn key(&mut self, level: u32, body: &[u8], escaped: bool);
-    /// A complete value at `level` (an object member or an array element) spans `start..end`.
-    fn value(&mut self, level: u32, start: usize, end: usize);
-}
-
-/// The observer of a plain check.
-struct Unobserved;
-
-impl Observer for Unobserved {
-    const LEVELS: u32 = 0;
-    #[inline(always)]
-    fn key(&mut self, _: u32, _: &[u8], _: bool) {}
-    #[inline(always)]
-    fn value(&mut self, _: u32, _: usize, _: usize) {}
-}
-
-/// An [`Observer`] as the scanning loop sees it, its levels passed as a number. Below 64 bits
-/// the loop takes it through a vtable and is compiled once whatever the observers (a plain
-/// check and the envelope's finder would otherwise each have their own copy in flash).
-trait Watch {
-    fn key(&mut self, level: u32, body: &[u8], escaped: bool);
-    fn value(&mut self, level: u32, start: usize, end: usize);
-}
-
-impl<O: Observer> Watch for O {
-    fn key(&mut self, level: u32, body: &[u8], escaped: bool) {
-        Observer::key(self, level, body, escaped);
-    }
-    fn value(&mut self, level: u32, start: usize, end: usize) {
-        Observer::value(self, level, start, end);
     }
 }
 
@@ -626,72 +579,6 @@ impl<'a> Scanner<'a> {
         }
         Ok((start, end))
     }
-}
-
-/// The word the scanner looks at several bytes at a time: the machine's own (on a 32-bit
-/// target one `u64` operation is two or three instructions, and its code twice the flash).
-type Word = usize;
-/// Bytes in a [`Word`].
-const WORD: usize = core::mem::size_of::<Word>();
-const LO: Word = Word::MAX / 0xff;
-const HI: Word = LO << 7;
-
-/// Bit 7 of each byte of `word` (little-endian) is set where the byte equals `b`. Bytes above
-/// the lowest flagged one may be flagged wrongly (borrows), so only the lowest flag is exact.
-#[inline]
-fn equal_mask(word: Word, b: u8) -> Word {
-    let x = word ^ LO.wrapping_mul(Word::from(b));
-    x.wrapping_sub(LO) & !x & HI
-}
-
-/// The number of leading bytes before the first byte for which `mask` flags a match, a word
-/// at a time, the tail byte by byte with `is_match`.
-#[inline]
-fn until(bytes: &[u8], mask: impl Fn(Word) -> Word, is_match: impl Fn(u8) -> bool) -> usize {
-    let n = skip_words(bytes, 0, mask);
-    let rest = bytes.get(n..).unwrap_or_default();
-    // Both parts together are at most `bytes.len()`.
-    n.wrapping_add(rest.iter().position(|&b| is_match(b)).unwrap_or(rest.len()))
-}
-
-/// From `i`, the position of the first byte that `mask` flags, looking a word at a time while
-/// a word is left; where fewer bytes are left, `i` as it then is (the caller looks at the last
-/// bytes one by one). `mask` flags a byte by bit 7 of its byte in the little-endian word; only
-/// the lowest flag needs to be exact.
-#[inline]
-fn skip_words(bytes: &[u8], mut i: usize, mask: impl Fn(Word) -> Word) -> usize {
-    while let Some(&word) = bytes.get(i..).and_then(|r| r.first_chunk::<WORD>()) {
-        // The lowest flag of an OR of masks is the lowest exact flag of one of them.
-        let found = mask(Word::from_le_bytes(word));
-        if found != 0 {
-            // Inside the word: below `bytes.len()`.
-            return i.wrapping_add((found.trailing_zeros() / 8) as usize);
-        }
-        i = i.wrapping_add(WORD);
-    }
-    i
-}
-
-/// The position of the first `b` in `bytes`, eight bytes at a time.
-#[inline]
-#[doc(hidden)]
-pub fn find_byte(bytes: &[u8], b: u8) -> Option<usize> {
-    let n = until(bytes, |word| equal_mask(word, b), |x| x == b);
-    (n < bytes.len()).then_some(n)
-}
-
-/// Leading bytes of checked text before a quote, bracket or brace.
-#[inline]
-fn until_structural(bytes: &[u8]) -> usize {
-    until(
-        bytes,
-        |word| {
-            // `b | 0x20` is `{` only for `{` and `[`, and `}` only for `}` and `]`.
-            let folded = word | (LO * 0x20);
-            equal_mask(word, b'"') | equal_mask(folded, b'{') | equal_mask(folded, b'}')
-        },
-        |b| matches!(b, b'"' | b'{' | b'[' | b'}' | b']'),
-    )
 }
 
 #[inline]

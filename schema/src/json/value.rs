@@ -5,7 +5,8 @@
 
 use super::error::{DecodeError, DecodeErrorKind as K};
 use super::number::Number;
-use super::scan::{check_utf8, find_byte, hex_digit, Limits, Scanner};
+use super::scan::{check_utf8, hex_digit, Limits, Scanner};
+use super::words::find_byte;
 
 /// The six JSON types.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
