@@ -212,7 +212,7 @@ fn slot_of_escaped(level: u32, key: &[u8]) -> u8 {
     let Ok(body) = core::str::from_utf8(key) else {
         return OTHER;
     };
-    let key = JsonStr::from_checked(body, true);
+    let key = JsonStr::from_checked(body);
     keys_at(level)
         .iter()
         .find(|&&(name, _)| key.eq_str(name))

@@ -4,6 +4,7 @@
 //! has a short form, else `\u00XX`). Everything else, including non-ASCII, is copied as UTF-8, so
 //! an encoded message never contains a raw line feed.
 
+use super::words::skip_words;
 use super::{EncodeError, Sink};
 
 const HEX: &[u8; 16] = b"0123456789abcdef";
@@ -47,21 +48,9 @@ pub fn escape_word(word: usize) -> usize {
 #[inline(never)]
 #[doc(hidden)]
 pub fn plain_run(bytes: &[u8]) -> usize {
-    const WORD: usize = core::mem::size_of::<usize>();
-    let mut n = 0usize;
-    let mut chunks = bytes.chunks_exact(WORD);
-    for chunk in &mut chunks {
-        let Ok(word) = <[u8; WORD]>::try_from(chunk) else {
-            break;
-        };
-        let mask = escape_word(usize::from_le_bytes(word));
-        if mask != 0 {
-            // `n` and the bytes before the flagged one are at most `bytes.len()`.
-            return n.wrapping_add((mask.trailing_zeros() / 8) as usize);
-        }
-        n = n.wrapping_add(WORD);
-    }
-    let rest = chunks.remainder();
+    let n = skip_words(bytes, 0, escape_word);
+    let rest = bytes.get(n..).unwrap_or_default();
+    // Both parts together are at most `bytes.len()`.
     n.wrapping_add(
         rest.iter()
             .position(|&b| short_escape(b).is_some())

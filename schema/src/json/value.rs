@@ -351,11 +351,10 @@ pub struct JsonStr<'a> {
 }
 
 impl<'a> JsonStr<'a> {
-    /// A string of checked JSON text: `body` is what stands between the quotes.
+    /// A string of checked JSON text: `body` is what stands between the quotes (whether it
+    /// holds escapes is looked up when asked).
     #[doc(hidden)]
-    /// `escaped` is the caller's knowledge, not needed: it is looked up when asked.
-    pub const fn from_checked(body: &'a str, escaped: bool) -> Self {
-        let _ = escaped;
+    pub const fn from_checked(body: &'a str) -> Self {
         Self { body }
     }
 

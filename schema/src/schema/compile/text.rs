@@ -72,11 +72,12 @@ impl<'s> Compiler<'s, '_, '_> {
 }
 
 /// The JSON string whose body (the text between the quotes) `s` locates in `doc`, with
-/// `s.mark` telling whether it has escapes (see `Compiler::has_duplicate_keys`).
+/// `s.mark` telling whether it has escapes (see `Compiler::has_duplicate_keys`; the string
+/// looks its escapes up itself).
 pub(super) fn scratch_str<'d>(doc: &'d str, s: &Scratch) -> JsonStr<'d> {
     let start = s.start as usize;
     let body = doc
         .get(start..start.saturating_add(s.len as usize))
         .unwrap_or_default();
-    JsonStr::from_checked(body, s.mark != 0)
+    JsonStr::from_checked(body)
 }
