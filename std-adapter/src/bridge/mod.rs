@@ -47,6 +47,8 @@ mod old_revisions;
 pub mod rewrite;
 pub mod router;
 mod shell;
+#[cfg(test)]
+mod sim;
 
 use std::io::{Read, Write};
 use std::time::Duration;
