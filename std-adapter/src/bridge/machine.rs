@@ -1,5 +1,5 @@
-//! What passes between the bridge's state machines ([`super::router::Router`] for one device,
-//! [`super::hub::Hub`] for many) and the shell that does their I/O ([`super::shell`]).
+//! What passes between the bridge's state machines (the router of one device, the hub of many)
+//! and the shell that does their I/O.
 //!
 //! A machine never starts a thread, never reads the clock and owns no channel: the shell hands
 //! it [`Input`]s with the current time, and after each one takes its [`Output`]s

@@ -12,6 +12,7 @@ pub mod elf_arch;
 pub mod lines;
 pub mod log;
 pub mod qemu;
+pub mod qemu_config;
 pub mod serial;
 pub mod spawner;
 
@@ -25,7 +26,7 @@ use std::sync::Arc;
 
 pub use child::ChildGuard;
 pub use log::Logger;
-pub use qemu::{Machine, QemuConfig, QemuWiring};
+pub use qemu_config::{Machine, QemuConfig, QemuWiring};
 
 /// Where the device is.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -55,13 +55,14 @@ where
     let (host_tx, host_rx) = channel(QUEUE);
     let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
     host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
-    let endpoints: Vec<Endpoint> = if cfg.devices.is_empty() {
-        vec![cfg.endpoint.clone()]
+    let devices: Vec<(Endpoint, Logger)> = if cfg.devices.is_empty() {
+        vec![(cfg.endpoint.clone(), log.clone())]
     } else {
-        cfg.devices.iter().map(|d| d.endpoint.clone()).collect()
+        let named = |d: &super::HubDevice| (d.endpoint.clone(), log.named(&d.name));
+        cfg.devices.iter().map(named).collect()
     };
     let mut shell = Shell {
-        endpoints,
+        devices,
         max_line: cfg.max_line,
         log: log.clone(),
         events,
@@ -85,7 +86,8 @@ where
 
 /// The shell's state: where the devices are, and the links it holds open.
 struct Shell {
-    endpoints: Vec<Endpoint>,
+    /// Where each device is, and its logger.
+    devices: Vec<(Endpoint, Logger)>,
     max_line: usize,
     log: Logger,
     /// The inbox's sending side, cloned into every thread the shell starts.
@@ -151,8 +153,8 @@ impl Shell {
             }
             Event::Input(input) => machine.handle(input, now),
             Event::Opened { device, gen, link } => {
-                if let Some(pid) = link.closer.child_pid() {
-                    self.log.info(format_args!("device process pid {pid}"));
+                if let (Some(pid), Some((_, log))) = (link.closer.child_pid(), self.devices.get(device)) {
+                    log.info(format_args!("device process pid {pid}"));
                 }
                 let event = match link_pump::start(device, gen, link, self.max_line, &self.events)
                 {
@@ -194,9 +196,9 @@ impl Shell {
     fn link_action<M: Machine>(&mut self, machine: &mut M, device: usize, action: LinkAction) {
         match action {
             LinkAction::Open { gen } => {
-                let endpoint = self.endpoints.get(device).cloned();
-                let opened = endpoint.ok_or_else(|| "no such device".to_string()).and_then(|e| {
-                    link_pump::open(device, gen, e, self.log.clone(), self.events.clone())
+                let target = self.devices.get(device).cloned();
+                let opened = target.ok_or_else(|| "no such device".to_string()).and_then(|(e, log)| {
+                    link_pump::open(device, gen, e, log, self.events.clone())
                         .map_err(|e| format!("cannot start the connector thread: {e}"))
                 });
                 if let Err(error) = opened {
