@@ -104,6 +104,6 @@ fn usage_errors_exit_2() {
             .expect("run");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("usage: embedded-mcp bridge DEVICE"));
+        assert!(String::from_utf8_lossy(&out.stderr).contains("Usage: embedded-mcp bridge DEVICE"));
     }
 }
