@@ -153,3 +153,57 @@ pub fn preview(line: &[u8], max: usize) -> String {
     }
     text
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[derive(Clone, Default)]
+    struct Buffer(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Buffer {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0
+                .lock()
+                .map_err(|_| std::io::ErrorKind::Other)?
+                .extend_from_slice(bytes);
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    /// What a logger at `level` writes for one line of each kind, and its level and tracing().
+    fn written(level: Verbosity) -> (String, Verbosity, bool) {
+        let out = Buffer::default();
+        let log = Logger::to_writer(level, "embedded-mcp bridge", Box::new(out.clone()));
+        let device = log.named("m1");
+        log.warn(format_args!("w {}", 1));
+        log.info(format_args!("i"));
+        log.trace(format_args!("t"));
+        device.note("qemu", format_args!("n"));
+        device.info(format_args!("device i"));
+        let text = String::from_utf8_lossy(&out.0.lock().unwrap()).into_owned();
+        (text, log.level(), log.tracing())
+    }
+
+    #[test]
+    fn each_level_writes_its_lines_in_the_old_format() {
+        let w = "embedded-mcp bridge: warning: w 1\n";
+        let i = "embedded-mcp bridge: info: i\n";
+        let t = "embedded-mcp bridge: trace: t\n";
+        let n = "embedded-mcp bridge: m1: qemu: n\n";
+        let d = "embedded-mcp bridge: m1: info: device i\n";
+        assert_eq!(written(0), (format!("{w}{n}"), 0, false));
+        assert_eq!(written(1), (format!("{w}{i}{n}{d}"), 1, false));
+        assert_eq!(written(2), (format!("{w}{i}{t}{n}{d}"), 2, true));
+    }
+
+    #[test]
+    fn preview_escapes_and_cuts() {
+        assert_eq!(preview(b"ok\x1b[2J", 10), "ok\\u{1b}[2J");
+        assert_eq!(preview(b"abcdef", 3), "abc... (6 bytes)");
+    }
+}

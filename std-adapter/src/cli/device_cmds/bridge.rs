@@ -1,8 +1,10 @@
 //! `embedded-mcp bridge`: the MCP stdio server in front of a device.
 
 use super::args::BridgeArgs;
+use super::bridge_http;
+use super::exit_code::{FAILURE, OK};
+use super::hub_link;
 use super::usage_error::UsageError;
-use super::{hub_link, FAILURE, OK};
 use crate::bridge::{self, BridgeConfig, Pages};
 use crate::device::{child, Logger};
 
@@ -35,9 +37,7 @@ pub fn bridge_main(args: &BridgeArgs) -> Result<i32, UsageError> {
     }
     // The HTTP front (`--http`): the same bridge, serving HTTP clients instead of stdio.
     if let Some(bind) = args.http.http {
-        return Ok(super::bridge_http::serve_http(
-            bind, &args.http, config, &log,
-        ));
+        return Ok(bridge_http::serve_http(bind, &args.http, config, &log));
     }
     let outcome = bridge::run(config, std::io::stdin(), std::io::stdout(), log.clone());
     child::kill_all_children();

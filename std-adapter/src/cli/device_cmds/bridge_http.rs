@@ -3,7 +3,7 @@
 use std::net::SocketAddr;
 
 use super::args::HttpArgs;
-use super::{FAILURE, OK};
+use super::exit_code::{FAILURE, OK};
 use crate::bridge::http::{self, HttpConfig, Token};
 use crate::bridge::BridgeConfig;
 use crate::device::{child, Logger};

@@ -3,8 +3,10 @@
 use serde_json::Value;
 
 use super::args::CallArgs;
+use super::connect::{connect, transport_error};
+use super::exit_code::{NEGATIVE, OK};
+use super::hub_link;
 use super::usage_error::UsageError;
-use super::{connect, hub_link, transport_error, NEGATIVE, OK};
 use crate::device::Endpoint;
 use crate::full::ToolChecker;
 

@@ -3,9 +3,11 @@
 use serde_json::Value;
 
 use super::args::ToolsArgs;
+use super::connect::{connect, transport_error};
+use super::exit_code::OK;
+use super::hub_link;
 use super::summary::{one_line, summarize};
 use super::usage_error::UsageError;
-use super::{connect, hub_link, transport_error, OK};
 use crate::device::Endpoint;
 use crate::full::ToolChecker;
 
