@@ -260,7 +260,7 @@ pub struct HttpArgs {
     /// Serve MCP Streamable HTTP at http://ADDR:PORT/mcp
     #[arg(long, value_name = "ADDR:PORT", value_parser = bind, help_heading = HTTP_FRONT)]
     pub http: Option<SocketAddr>,
-    /// Clients must send Authorization: Bearer <its token>
+    /// Clients must send Authorization: Bearer TOKEN, the file's
     #[arg(long = "token-file", value_name = "PATH", requires = "http", help_heading = HTTP_FRONT)]
     pub token_file: Option<PathBuf>,
     /// A browser origin let in (repeatable)
