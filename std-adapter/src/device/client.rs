@@ -11,10 +11,10 @@ use std::time::{Duration, Instant};
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Map, Value};
 
-use crate::bridge::message::method;
 use super::lines::{Frame, LineReader, DEFAULT_MAX_LINE};
 use super::log::preview;
 use super::{Closer, DeviceError, Endpoint, Logger};
+use crate::bridge::message::method;
 
 /// The protocol revision the client asks for when none is given.
 pub const DEFAULT_PROTOCOL: &str = Version::LATEST_LEGACY.as_str();

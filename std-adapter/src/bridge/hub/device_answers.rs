@@ -29,7 +29,7 @@ impl Hub {
                     }
                     let note = json!({"jsonrpc": "2.0", "method": method::INITIALIZED});
                     if let Ok(bytes) = serde_json::to_vec(&note) {
-                        self.to_router(index, bytes);
+                        self.send_to_router(index, bytes);
                     }
                     self.list(index);
                 }
@@ -61,7 +61,7 @@ impl Hub {
                     METHOD_NOT_FOUND,
                     "the embedded-mcp hub does not pass device requests to the host",
                 );
-                self.to_router(index, answer);
+                self.send_to_router(index, answer);
             }
             _ => {}
         }

@@ -159,9 +159,8 @@ impl Hub {
         // The device router learns of it; its answer, if any, finds no job and is dropped.
         if let Ok(bytes) = serde_json::to_vec(&line) {
             for index in 0..self.slots.len() {
-                self.to_router(index, bytes.clone());
+                self.send_to_router(index, bytes.clone());
             }
         }
     }
-
 }

@@ -19,7 +19,6 @@
 //! the tool list it got (an `outputSchema` of an array tool is the legacy `{"result": [...]}`
 //! wrapping, and so is its `structuredContent`).
 
-
 mod device_answers;
 mod host_requests;
 #[cfg(test)]
@@ -33,7 +32,9 @@ use std::time::Instant;
 use serde_json::{json, Value};
 
 use super::machine::{Input, Machine, Output};
-use super::message::{error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST};
+use super::message::{
+    error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST,
+};
 use super::old_revisions::RevisionAdapter;
 use super::router::Router;
 use super::{BridgeConfig, Pages};
@@ -138,7 +139,10 @@ impl Hub {
     /// its link actions go to the shell under the device's index.
     fn pump(&mut self, index: usize) {
         loop {
-            let Some(output) = self.slots.get_mut(index).and_then(|s| s.router.poll_output())
+            let Some(output) = self
+                .slots
+                .get_mut(index)
+                .and_then(|s| s.router.poll_output())
             else {
                 return;
             };
@@ -153,7 +157,7 @@ impl Hub {
     }
 
     /// Hands `line` to device `index`'s router as a host line.
-    fn to_router(&mut self, index: usize, line: Vec<u8>) {
+    fn send_to_router(&mut self, index: usize, line: Vec<u8>) {
         let now = self.now;
         if let Some(slot) = self.slots.get_mut(index) {
             slot.router.handle(Input::HostLine(line), now);
@@ -191,7 +195,7 @@ impl Hub {
         match serde_json::to_vec(&request) {
             Ok(line) if index < self.slots.len() => {
                 self.jobs.insert(hub_id, job);
-                self.to_router(index, line);
+                self.send_to_router(index, line);
             }
             _ => self.on_job_failed(job, "the request could not be made"),
         }

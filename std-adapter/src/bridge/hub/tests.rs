@@ -36,8 +36,13 @@ fn hub() -> Sim<Hub> {
     assert_eq!(sim.links, vec![(0, 1, 0, true), (1, 1, 0, true)]);
     for (device, tool) in [(0, "a"), (1, "b")] {
         sim.link(device, LinkEvent::Opened { gen: 1 });
-        answer(&mut sim, device, r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#);
-        let list = format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
+        answer(
+            &mut sim,
+            device,
+            r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#,
+        );
+        let list =
+            format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
         answer(&mut sim, device, &list);
     }
     sim.host_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#);
@@ -80,7 +85,9 @@ fn calls_go_to_the_device_their_prefix_names_and_come_back_under_the_host_id() {
     sim.host_line(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m3.b"}}"#);
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: \"m3.b\" (hub tools are named DEVICE.tool)"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: \"m3.b\" (hub tools are named DEVICE.tool)"}}"#
+        ]
     );
 }
 

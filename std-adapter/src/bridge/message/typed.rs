@@ -114,8 +114,10 @@ mod tests {
 
     #[test]
     fn messages_read_as_their_types() {
-        let p: Progress =
-            read(Some(&json!({"progressToken": 7, "progress": 2, "total": 15}))).unwrap();
+        let p: Progress = read(Some(
+            &json!({"progressToken": 7, "progress": 2, "total": 15}),
+        ))
+        .unwrap();
         assert_eq!(p.progress_token, json!(7));
         assert_eq!(p.total, Some(15.0));
         assert!(read::<Progress>(Some(&json!({"progress": 2}))).is_none());
@@ -126,13 +128,18 @@ mod tests {
         assert_eq!(page.cursor(), None);
         let tool: ToolEntry = serde_json::from_value(page.tools[0].clone()).unwrap();
         assert_eq!(tool.name, "t");
-        let init: InitializeResult =
-            read(Some(&json!({"protocolVersion": "2025-11-25", "capabilities": {}}))).unwrap();
+        let init: InitializeResult = read(Some(
+            &json!({"protocolVersion": "2025-11-25", "capabilities": {}}),
+        ))
+        .unwrap();
         assert_eq!(init.protocol_version.as_deref(), Some("2025-11-25"));
         let call: CallResult = read(Some(&json!({"content": [], "isError": true}))).unwrap();
         assert!(call.is_error && call.structured_content.is_none());
         let log: LogMessage = read(Some(&json!({"level": "info", "data": "x"}))).unwrap();
         assert_eq!(log.level, "info");
-        assert_eq!(read::<ListChanged>(Some(&json!({}))), Some(ListChanged::default()));
+        assert_eq!(
+            read::<ListChanged>(Some(&json!({}))),
+            Some(ListChanged::default())
+        );
     }
 }

@@ -68,7 +68,8 @@ impl Router {
                 }
                 if name == method::PROGRESS {
                     let progress = read::<Progress>(msg.value.get("params"));
-                    let token = progress.and_then(|p| serde_json::to_string(&p.progress_token).ok());
+                    let token =
+                        progress.and_then(|p| serde_json::to_string(&p.progress_token).ok());
                     if let Some(token) = token {
                         self.on_progress(&token);
                     }

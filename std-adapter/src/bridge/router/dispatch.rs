@@ -81,7 +81,8 @@ impl Router {
         }
         let why = "the device is not reading (its write queue is full)";
         let Some(key) = key else {
-            self.log.warn(format_args!("dropped a line to the device: {why}"));
+            self.log
+                .warn(format_args!("dropped a line to the device: {why}"));
             return;
         };
         if let Some(req) = self.flight.internal.remove(&key) {

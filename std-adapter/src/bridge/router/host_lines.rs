@@ -134,7 +134,8 @@ impl Router {
                 .map(str::to_owned),
             meta: request_meta,
             init_params: (name == method::INITIALIZE).then(|| params.cloned().unwrap_or(json!({}))),
-            first_page: name == method::TOOLS_LIST && params.and_then(|p| p.get("cursor")).is_none(),
+            first_page: name == method::TOOLS_LIST
+                && params.and_then(|p| p.get("cursor")).is_none(),
             merging: None,
             progress,
             started: self.now,

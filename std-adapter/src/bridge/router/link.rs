@@ -30,7 +30,9 @@ pub(super) enum LinkState {
     },
     Up(Up),
     /// No link, and nobody trying (until the host sends something).
-    Down { error: String },
+    Down {
+        error: String,
+    },
 }
 
 /// One device link and its reconnection bookkeeping.

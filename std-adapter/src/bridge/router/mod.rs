@@ -19,9 +19,9 @@ mod host_lines;
 mod link;
 mod own_requests;
 mod pages;
-mod timers;
 #[cfg(test)]
 mod tests;
+mod timers;
 
 use std::collections::VecDeque;
 use std::time::Instant;

@@ -25,7 +25,11 @@ fn unchecked() -> BridgeConfig {
 /// A router whose first link (generation 1) is open.
 fn connected(cfg: BridgeConfig) -> Sim<Router> {
     let mut sim = Sim::new(|now| Router::new(cfg, quiet(), false, now));
-    assert_eq!(sim.links, vec![(0, 1, 0, true)], "the first attempt is at once");
+    assert_eq!(
+        sim.links,
+        vec![(0, 1, 0, true)],
+        "the first attempt is at once"
+    );
     sim.link(0, LinkEvent::Opened { gen: 1 });
     sim
 }
@@ -45,8 +49,7 @@ fn progress(token: u32, n: u32) -> String {
     )
 }
 
-const RESULT_7: &str =
-    r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}"#;
+const RESULT_7: &str = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"ok"}],"isError":false}}"#;
 
 #[test]
 fn ids_keep_their_text_and_map_by_value() {
@@ -58,7 +61,9 @@ fn ids_keep_their_text_and_map_by_value() {
     sim.host_line(r#"{"jsonrpc":"2.0","id":"ab","method":"ping"}"#);
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":"ab","error":{"code":-32600,"message":"Invalid request: this id is already used by a request in flight"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":"ab","error":{"code":-32600,"message":"Invalid request: this id is already used by a request in flight"}}"#
+        ]
     );
     // The device's answer, under another spelling of the id, is forwarded byte for byte.
     let answer = r#"{"jsonrpc":"2.0","id":"ab","result":{}}"#;
@@ -79,11 +84,15 @@ fn a_silent_tool_gets_32001_after_the_idle_deadline_and_is_cancelled() {
     sim.advance(ms(1));
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"The device did not answer `tools/call` within 10000 ms"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32001,"message":"The device did not answer `tools/call` within 10000 ms"}}"#
+        ]
     );
     assert_eq!(
         sim.device_out(),
-        vec![r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"timeout"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"timeout"}}"#
+        ]
     );
     // A late answer is dropped.
     sim.device_line(0, 1, RESULT_7);
@@ -167,7 +176,9 @@ fn a_closed_link_answers_32000_reconnects_and_replays_the_handshake() {
     );
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"The device link closed before `tools/call` was answered (end of stream); the bridge is reconnecting"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"The device link closed before `tools/call` was answered (end of stream); the bridge is reconnecting"}}"#
+        ]
     );
     // The device had spoken: the next attempt is at once, and the old link is closed.
     assert_eq!(sim.links[1..], [(0, 1, 100, false), (0, 2, 100, true)]);
@@ -177,15 +188,23 @@ fn a_closed_link_answers_32000_reconnects_and_replays_the_handshake() {
     let replay = sim.device_out();
     assert_eq!(
         replay,
-        vec![r#"{"id":"embedded-mcp-bridge-1","jsonrpc":"2.0","method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"h","version":"1"},"protocolVersion":"2025-11-25"}}"#]
+        vec![
+            r#"{"id":"embedded-mcp-bridge-1","jsonrpc":"2.0","method":"initialize","params":{"capabilities":{},"clientInfo":{"name":"h","version":"1"},"protocolVersion":"2025-11-25"}}"#
+        ]
     );
     sim.device_line(
         0,
         2,
         &INIT_ANSWER.replace(r#""id":0"#, r#""id":"embedded-mcp-bridge-1""#),
     );
-    assert_eq!(sim.device_out(), vec![INITIALIZED.to_string(), call(8, None)]);
-    assert!(sim.host_out().is_empty(), "the replay is not shown to the host");
+    assert_eq!(
+        sim.device_out(),
+        vec![INITIALIZED.to_string(), call(8, None)]
+    );
+    assert!(
+        sim.host_out().is_empty(),
+        "the replay is not shown to the host"
+    );
 }
 
 #[test]
@@ -214,7 +233,9 @@ fn connection_attempts_back_off_then_give_up_and_refuse_what_waited() {
     );
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"device unavailable: refused"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"device unavailable: refused"}}"#
+        ]
     );
     // The next host message starts a new cycle.
     sim.host_line(&call(8, None));
@@ -272,7 +293,9 @@ fn a_paged_list_is_answered_in_one_page() {
     );
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":5,"result":{"tools":[{"inputSchema":{"type":"object"},"name":"a"},{"inputSchema":{"type":"object"},"name":"b"}]}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":5,"result":{"tools":[{"inputSchema":{"type":"object"},"name":"a"},{"inputSchema":{"type":"object"},"name":"b"}]}}"#
+        ]
     );
     // Served from the cache until the list changes.
     sim.host_line(r#"{"jsonrpc":"2.0","id":6,"method":"tools/list"}"#);
@@ -281,7 +304,8 @@ fn a_paged_list_is_answered_in_one_page() {
 }
 
 const LIST_WITH_SCHEMA: &str = r#"{"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"v":{"type":"integer"}},"required":["v"]}}]}}"#;
-const BAD_RESULT: &str = r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{"v":"x"}}}"#;
+const BAD_RESULT: &str =
+    r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{"v":"x"}}}"#;
 
 fn checked(on_invalid: OnInvalid) -> Vec<String> {
     let mut cfg = config();
@@ -299,7 +323,9 @@ fn checked(on_invalid: OnInvalid) -> Vec<String> {
 fn on_invalid_decides_what_a_result_breaking_its_schema_becomes() {
     assert_eq!(
         checked(OnInvalid::Error),
-        vec![r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"The result of tool `t` does not match its outputSchema, so the embedded-mcp bridge withheld it: field `/structuredContent/v` broke rule `type` (schema path `/properties/v/type`): \"x\" is not of type \"integer\""}],"isError":true}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"type":"text","text":"The result of tool `t` does not match its outputSchema, so the embedded-mcp bridge withheld it: field `/structuredContent/v` broke rule `type` (schema path `/properties/v/type`): \"x\" is not of type \"integer\""}],"isError":true}}"#
+        ]
     );
     assert_eq!(checked(OnInvalid::Warn), vec![BAD_RESULT]);
     assert_eq!(checked(OnInvalid::Pass), vec![BAD_RESULT]);
@@ -312,7 +338,9 @@ fn a_host_of_2024_11_05_gets_answers_of_its_revision() {
     sim.device_line(0, 1, INIT_ANSWER);
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":0,"result":{"capabilities":{"tools":{}},"protocolVersion":"2024-11-05","serverInfo":{"name":"d","version":"1"}}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":0,"result":{"capabilities":{"tools":{}},"protocolVersion":"2024-11-05","serverInfo":{"name":"d","version":"1"}}}"#
+        ]
     );
     sim.host_line(r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t"}}"#);
     sim.device_line(
@@ -322,7 +350,9 @@ fn a_host_of_2024_11_05_gets_answers_of_its_revision() {
     );
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"text":"{\"v\":1}","type":"text"}]}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":7,"result":{"content":[{"text":"{\"v\":1}","type":"text"}]}}"#
+        ]
     );
 }
 
@@ -339,7 +369,9 @@ fn a_full_device_queue_refuses_the_request_with_32000() {
     );
     assert_eq!(
         sim.host_out(),
-        vec![r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"the device is not reading (its write queue is full)"}}"#]
+        vec![
+            r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32000,"message":"the device is not reading (its write queue is full)"}}"#
+        ]
     );
 }
 

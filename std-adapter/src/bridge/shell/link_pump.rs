@@ -145,7 +145,8 @@ fn spawn_writer(
                 line.push(b'\n');
                 if let Err(e) = writer.write_all(&line).and_then(|()| writer.flush()) {
                     let why = format!("writing to the device failed: {e}");
-                    let _ = events.blocking_send(link_event(device, LinkEvent::Closed { gen, why }));
+                    let _ =
+                        events.blocking_send(link_event(device, LinkEvent::Closed { gen, why }));
                     return;
                 }
             }

@@ -153,11 +153,12 @@ impl Shell {
             }
             Event::Input(input) => machine.handle(input, now),
             Event::Opened { device, gen, link } => {
-                if let (Some(pid), Some((_, log))) = (link.closer.child_pid(), self.devices.get(device)) {
+                if let (Some(pid), Some((_, log))) =
+                    (link.closer.child_pid(), self.devices.get(device))
+                {
                     log.info(format_args!("device process pid {pid}"));
                 }
-                let event = match link_pump::start(device, gen, link, self.max_line, &self.events)
-                {
+                let event = match link_pump::start(device, gen, link, self.max_line, &self.events) {
                     Ok(open) => {
                         self.links.insert((device, gen), open);
                         LinkEvent::Opened { gen }
@@ -197,10 +198,13 @@ impl Shell {
         match action {
             LinkAction::Open { gen } => {
                 let target = self.devices.get(device).cloned();
-                let opened = target.ok_or_else(|| "no such device".to_string()).and_then(|(e, log)| {
-                    link_pump::open(device, gen, e, log, self.events.clone())
-                        .map_err(|e| format!("cannot start the connector thread: {e}"))
-                });
+                let opened =
+                    target
+                        .ok_or_else(|| "no such device".to_string())
+                        .and_then(|(e, log)| {
+                            link_pump::open(device, gen, e, log, self.events.clone())
+                                .map_err(|e| format!("cannot start the connector thread: {e}"))
+                        });
                 if let Err(error) = opened {
                     let event = LinkEvent::OpenFailed { gen, error };
                     machine.handle(Input::Link { device, event }, Instant::now());
