@@ -5,6 +5,7 @@
 use serde_json::{json, Value};
 
 use super::{tools, Hub, Job, PREVIEW};
+use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
     self, error_response, meta, method, Class, Id, INVALID_PARAMS, INVALID_REQUEST,
     METHOD_NOT_FOUND,
@@ -134,9 +135,8 @@ impl Hub {
     }
 
     fn forward_cancel(&mut self, params: Option<&Value>) {
-        let Some(key) = params
-            .and_then(|p| p.get("requestId"))
-            .and_then(|id| serde_json::to_string(id).ok())
+        let Some(key) =
+            read::<Cancelled>(params).and_then(|c| serde_json::to_string(&c.request_id).ok())
         else {
             return;
         };
@@ -153,7 +153,9 @@ impl Hub {
         };
         let mut params = params.cloned().unwrap_or(json!({}));
         if let Some(object) = params.as_object_mut() {
-            object.insert("requestId".into(), Value::String(hub_id.clone()));
+            // The hub's id as the device router got it (the key is its JSON text).
+            let raw = hub_id.trim_matches('"').to_owned();
+            object.insert("requestId".into(), Value::String(raw));
         }
         let line = json!({"jsonrpc": "2.0", "method": method::CANCELLED, "params": params});
         // The device router learns of it; its answer, if any, finds no job and is dropped.

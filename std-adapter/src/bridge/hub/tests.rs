@@ -136,3 +136,37 @@ fn a_device_that_went_away_has_its_tools_withdrawn_after_two_seconds() {
     );
     assert_eq!(tools_list(&mut sim), ["m1.a", "m2.b"]);
 }
+
+#[test]
+fn a_cancel_reaches_the_device_under_the_hub_id() {
+    let mut sim = hub();
+    sim.host_line(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"m1.a"}}"#);
+    let id = last_id(&sim, 0);
+    sim.host_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"r"}}"#,
+    );
+    let cancels: Vec<String> = sim
+        .device
+        .iter()
+        .filter(|(_, _, l)| l.contains("notifications/cancelled"))
+        .map(|(d, _, l)| format!("{d} {l}"))
+        .collect();
+    assert_eq!(
+        cancels,
+        [
+            format!(
+                r#"0 {{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"reason":"r","requestId":{id}}}}}"#
+            ),
+            format!(
+                r#"1 {{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"reason":"r","requestId":{id}}}}}"#
+            ),
+        ]
+    );
+    // Its answer, if any, finds no job: nothing reaches the host.
+    sim.device_line(
+        0,
+        1,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+    );
+    assert!(sim.host_out().is_empty());
+}

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::bridge::message::method;
+use crate::bridge::message::{meta, method};
 
 /// A revision older than the bridge's device sessions, which the bridge answers in its own terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,7 +119,7 @@ fn downgrade_block(block: &mut Value, era: OldEra) -> bool {
         Some("audio") => era != OldEra::V2024_11_05,
         _ => false, // resource_link (2025-06-18) and anything newer
     };
-    object.remove("_meta");
+    object.remove(meta::KEY);
     if let Some(notes) = object.get_mut("annotations").and_then(Value::as_object_mut) {
         notes.retain(|k, _| k == "audience" || k == "priority");
     }

@@ -5,6 +5,7 @@ use serde_json::{json, Value};
 use super::flight::{Merging, Pending};
 use super::{Router, PREVIEW};
 use crate::bridge::machine::Output;
+use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
     self, error_response, meta, method, Class, Id, INVALID_REQUEST, PARSE_ERROR,
 };
@@ -71,9 +72,8 @@ impl Router {
                     self.handshake.initialized_line = Some(line.clone());
                 }
                 if name == method::CANCELLED {
-                    let key = params
-                        .and_then(|p| p.get("requestId"))
-                        .and_then(|id| serde_json::to_string(id).ok());
+                    let key = read::<Cancelled>(params)
+                        .and_then(|c| serde_json::to_string(&c.request_id).ok());
                     if let Some(key) = key {
                         // Removed from the queue, it never reaches the device: nothing to forward.
                         if self.flight.pending.remove(&key).is_some() && self.flight.unqueue(&key) {
