@@ -13,8 +13,10 @@ use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
+use super::command::stdio_child;
 use super::qemu_config::{QemuConfig, QemuWiring};
-use super::{socket_link, stdio_child, ChildGuard, CloseAction, Closer, DeviceError, Link, Logger};
+use super::socket::socket_link;
+use super::{ChildGuard, CloseAction, Closer, DeviceError, Link, Logger};
 
 /// How long QEMU may take to open its UART socket.
 pub const SOCKET_WAIT: Duration = Duration::from_secs(10);
