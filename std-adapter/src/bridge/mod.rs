@@ -22,21 +22,21 @@
 //! as MCP asks).
 //!
 //! ```text
-//!   MCP host ──stdio──┐       HTTP clients ──► http (front: sessions, SSE, multiplex)
-//!                     │                                 │ one line stream per device session
-//!                     ▼                                 ▼
-//!   shell (tokio: host streams, timers, link threads) ◄─┘
-//!        │ Input (+ now)               ▲ Output
-//!        ▼                             │
-//!   router (one device)  or  hub (many devices, one router each)   sans-IO state machines
-//!        │ LinkAction                  ▲ LinkEvent
-//!        ▼                             │
-//!   link: serial · TCP · unix socket · child process · QEMU   (device::Endpoint)
+//!   MCP host --stdio--+        HTTP clients --> http/ (sessions, SSE, id multiplex)
+//!                     |                            | one line stream per session
+//!                     v                            v
+//!   shell/ (tokio: host streams, link threads, timers) <-+
+//!         | Input + now                ^ Output
+//!         v                            |
+//!   router/ (one device)  or  hub/ (many devices, one router each)   no I/O, no clock
+//!         | LinkAction                 ^ LinkEvent
+//!         v                            |
+//!   link: serial | TCP | unix socket | child process | QEMU   (device::Endpoint)
 //! ```
 //!
 //! [`machine`] is the interface between the state machines ([`router`], [`hub`]) and the shell
-//! ([`shell`]); [`message`] names what is on the wire; [`old_revisions`] serves hosts of
-//! 2024-11-05 and 2025-03-26; [`catalog`] and [`rewrite`] check and clean what devices send.
+//! (`shell`); [`message`] names what is on the wire; `old_revisions` serves hosts of 2024-11-05
+//! and 2025-03-26; [`catalog`] and [`rewrite`] check and clean what devices send.
 
 pub mod catalog;
 pub mod http;

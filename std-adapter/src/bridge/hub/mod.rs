@@ -7,7 +7,7 @@
 //! named `NAME.tool`, from what each device listed), routes `tools/call` to the device named by
 //! the prefix (which is stripped), and re-lists a device when its router says its tools may have
 //! changed (`notifications/tools/list_changed`: the device said so, or its link closed or came
-//! back). A device whose re-listing takes longer than [`withdraw::WITHDRAW_AFTER`] (it went away, or came
+//! back). A device whose re-listing takes longer than `withdraw::WITHDRAW_AFTER` (it went away, or came
 //! back silent) has its tools withdrawn until a listing succeeds, so hosts do not wait for its
 //! reconnect attempts or timeout to learn it is gone. When the hub's list changes, a legacy host
 //! that initialized gets `notifications/tools/list_changed`.
@@ -15,7 +15,7 @@
 //! The hub speaks one revision to its devices, the newest legacy one, whatever the host speaks:
 //! the tools it lists and the results its routers check are of that revision. A 2026-07-28
 //! host's call goes to the device without the revision's `_meta` keys, and its result comes back
-//! with `resultType: "complete"` ([`tools::as_modern_result`]); so what such a host sees matches
+//! with `resultType: "complete"` (`tools::as_modern_result`); so what such a host sees matches
 //! the tool list it got (an `outputSchema` of an array tool is the legacy `{"result": [...]}`
 //! wrapping, and so is its `structuredContent`).
 

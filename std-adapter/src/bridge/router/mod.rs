@@ -2,12 +2,12 @@
 //! lines, link events and the time go in; lines for the host, writes to the device, link opens
 //! and closes come out.
 //!
-//! The state is grouped by concern, each with the code that drives it: [`host_lines`] (what a
-//! host line means, and the one way out to the host), [`dispatch`] (host messages on their way
-//! to the device), [`link`] (the device link and its reconnection), [`device_lines`] (lines from
-//! the device), [`handshake`] (the legacy handshake kept for replay), [`checking`] (results
-//! checked against their output schema), [`own_requests`] (the bridge's own requests),
-//! [`pages`] (one-page tool lists), [`flight`] (requests in flight) and [`timers`] (deadlines,
+//! The state is grouped by concern, each with the code that drives it: `host_lines` (what a
+//! host line means, and the one way out to the host), `dispatch` (host messages on their way
+//! to the device), `link` (the device link and its reconnection), `device_lines` (lines from
+//! the device), `handshake` (the legacy handshake kept for replay), `checking` (results
+//! checked against their output schema), `own_requests` (the bridge's own requests),
+//! `pages` (one-page tool lists), `flight` (requests in flight) and `timers` (deadlines,
 //! progress and re-sends).
 
 mod checking;
