@@ -246,6 +246,20 @@ where
     shell::run(config, host_in, host_out, log)
 }
 
+/// [`run`] inside the caller's tokio runtime (its time driver enabled): host lines arrive on
+/// `host_in` (without their newline; closing it is the host closing its input, and a line longer
+/// than [`BridgeConfig::max_line`] is refused as in [`run`]), and every line for the host is sent
+/// to `host_out`. Returns when the host has closed its input and every request in flight was
+/// answered, with the device link closed.
+pub async fn serve(
+    config: BridgeConfig,
+    host_in: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    host_out: tokio::sync::mpsc::Sender<Vec<u8>>,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    shell::serve(config, host_in, host_out, log).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

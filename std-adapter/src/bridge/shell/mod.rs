@@ -8,6 +8,8 @@
 
 mod host_stdio;
 mod link_pump;
+#[cfg(test)]
+mod tests;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
@@ -55,6 +57,47 @@ where
     let (host_tx, host_rx) = channel(QUEUE);
     let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
     host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
+    let result = runtime.block_on(bridge(cfg, log, events, inbox, host_tx));
+    // Every link is closed (QEMU and children stopped) before the host writer drains.
+    let _ = writer.join();
+    result
+}
+
+/// Runs the bridge in the caller's tokio runtime (see [`crate::bridge::serve`]): host lines from
+/// `host_in` (its end is the host's end of input), answers into `host_out`.
+pub(super) async fn serve(
+    cfg: BridgeConfig,
+    mut host_in: Receiver<Vec<u8>>,
+    host_out: Sender<Vec<u8>>,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    let (events, inbox) = channel(QUEUE);
+    let forward = events.clone();
+    let max_line = cfg.max_line;
+    tokio::spawn(async move {
+        while let Some(line) = host_in.recv().await {
+            let input = if line.len() > max_line {
+                Input::HostOverlong(line.len())
+            } else {
+                Input::HostLine(line)
+            };
+            if forward.send(Event::Input(input)).await.is_err() {
+                return;
+            }
+        }
+        let _ = forward.send(Event::Input(Input::HostEof(None))).await;
+    });
+    bridge(cfg, log, events, inbox, host_out).await
+}
+
+/// Drives a router (or a hub) until it is finished, then closes every link.
+async fn bridge(
+    cfg: BridgeConfig,
+    log: Logger,
+    events: Sender<Event>,
+    inbox: Receiver<Event>,
+    host: Sender<Vec<u8>>,
+) -> Result<(), BridgeError> {
     let devices: Vec<(Endpoint, Logger)> = if cfg.devices.is_empty() {
         vec![(cfg.endpoint.clone(), log.clone())]
     } else {
@@ -66,21 +109,19 @@ where
         max_line: cfg.max_line,
         log: log.clone(),
         events,
-        host: host_tx,
+        host,
         links: HashMap::new(),
     };
     let now = Instant::now();
     let result = if cfg.devices.is_empty() {
         let router = Router::new(cfg, log, false, now);
-        runtime.block_on(shell.drive(router, inbox))
+        shell.drive(router, inbox).await
     } else {
         let hub = Hub::new(&cfg, log, now);
-        runtime.block_on(shell.drive(hub, inbox))
+        shell.drive(hub, inbox).await
     };
-    // Every link is closed (QEMU and children stopped) before the host writer drains.
+    // Dropping the links closes them: QEMU and children are stopped here.
     shell.links.clear();
-    drop(shell);
-    let _ = writer.join();
     result
 }
 
