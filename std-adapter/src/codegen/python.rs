@@ -114,11 +114,17 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
             .iter()
             .map(|(_, t)| py_type(model, t))
             .collect();
-        out.push_str(&format!(
-            "\n\n{}: TypeAlias = {}\n",
-            union.name,
-            quoted(&members.join(" | "))
-        ));
+        let text = quoted(&members.join(" | "));
+        let one = format!("{}: TypeAlias = {text}", union.name);
+        let inner = format!("    {text}");
+        out.push_str("\n\n");
+        if layout::width(&one) > WIDTH && layout::width(&inner) <= WIDTH {
+            // black puts a long right-hand side in parentheses when it then fits.
+            out.push_str(&format!("{}: TypeAlias = (\n{inner}\n)\n", union.name));
+        } else {
+            out.push_str(&one);
+            out.push('\n');
+        }
     }
     for id in tool.types[0].clone() {
         let what = if id == tool.input {
@@ -177,9 +183,8 @@ fn emit_function(out: &mut String, model: &Model, tool: &ToolSpec, constant: &st
                         .and_then(|d| default_literal(model, &field.ty, d))
                 })
                 .flatten();
-            let annotation = if field.required || default.is_some() {
-                base
-            } else if matches!(field.ty, Ty::Nullable(_) | Ty::Null | Ty::Any(_)) {
+            let already_none = matches!(field.ty, Ty::Nullable(_) | Ty::Null | Ty::Any(_));
+            let annotation = if field.required || default.is_some() || already_none {
                 base
             } else {
                 format!("{base} | None")
@@ -331,7 +336,7 @@ fn emit_typed_dict(out: &mut String, model: &Model, object: &ObjectDef, what: Op
         }
     } else {
         for line in &doc {
-            out.push_str(&format!("# {line}").trim_end().to_owned());
+            out.push_str(format!("# {line}").trim_end());
             out.push('\n');
         }
         let items: Vec<String> = object
@@ -397,7 +402,7 @@ fn default_literal(model: &Model, ty: &Ty, default: &Value) -> Option<String> {
         (Ty::String { .. }, Value::String(_)) => true,
         (Ty::Enum(id), Value::String(s)) => model.enums[*id].values.contains(s),
         (Ty::Literals(values), v) => values.contains(v) && !v.is_object() && !v.is_array(),
-        (Ty::Nullable(inner), v) => v.is_null() || return default_literal(model, inner, v),
+        (Ty::Nullable(inner), v) => v.is_null() || default_literal(model, inner, v).is_some(),
         _ => false,
     };
     fits.then(|| match default {

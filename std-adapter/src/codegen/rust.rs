@@ -15,6 +15,9 @@ use super::{field_doc, header_lines, tool_doc, Lang, Options};
 /// rustfmt's default `max_width`.
 const WIDTH: usize = 100;
 
+/// rustfmt's default `fn_call_width`: longer argument lists go one per line.
+const FN_CALL_WIDTH: usize = 60;
+
 /// The helpers of the module (see `runtime/preamble.rs.txt`).
 const PREAMBLE: &str = include_str!("runtime/preamble.rs.txt");
 
@@ -156,10 +159,7 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
                 constant,
                 output.wrapped.to_string(),
             ];
-            (
-                rust_type(model, &output.ty),
-                layout::list("    ", "call_checked(", &args, ")", "    ", WIDTH),
-            )
+            (rust_type(model, &output.ty), call("call_checked(", &args))
         }
         None => {
             let args = [
@@ -167,10 +167,7 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
                 rust_string(&tool.name),
                 "input".to_owned(),
             ];
-            (
-                "Vec<Value>".to_owned(),
-                layout::list("    ", "call_content(", &args, ")", "    ", WIDTH),
-            )
+            ("Vec<Value>".to_owned(), call("call_content(", &args))
         }
     };
     out.push('\n');
@@ -284,6 +281,16 @@ fn list_values(values: &[String]) -> String {
         .map(|v| format!("`{}`", layout::quoted(v).trim_matches('"')))
         .collect();
     quoted.join(", ")
+}
+
+/// A call statement in a function body: on one line when it fits and its arguments take at
+/// most rustfmt's `fn_call_width` (60), else one argument per line.
+fn call(head: &str, args: &[String]) -> String {
+    if layout::width(&args.join(", ")) > FN_CALL_WIDTH {
+        layout::exploded("    ", head, args, ")", "    ")
+    } else {
+        layout::list("    ", head, args, ")", "    ", WIDTH)
+    }
 }
 
 /// A Rust string literal.

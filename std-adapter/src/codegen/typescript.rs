@@ -106,7 +106,7 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
     let module = tools::module(tools, &options.revision, &naming);
     let mut out = String::new();
     for line in header_lines(Lang::TypeScript, options) {
-        out.push_str(&format!("// {line}").trim_end().to_owned());
+        out.push_str(format!("// {line}").trim_end());
         out.push('\n');
     }
     out.push_str("\nimport { Ajv2020 } from \"ajv/dist/2020.js\";\n");
@@ -254,11 +254,16 @@ fn emit_object(out: &mut String, model: &Model, id: usize, what: Option<String>)
     out.push_str("}\n");
 }
 
-/// `export type NAME = A | B;`, broken before each `|` when too long.
+/// `export type NAME = A | B;`; too long, the union goes below the `=`, and if it is still too
+/// long, one member per line.
 fn alias(name: &str, members: &[String]) -> String {
     let one = format!("export type {name} = {};", members.join(" | "));
     if layout::width(&one) <= WIDTH || members.len() < 2 {
         return one;
+    }
+    let below = format!("  {};", members.join(" | "));
+    if layout::width(&below) <= WIDTH {
+        return format!("export type {name} =\n{below}");
     }
     let mut out = format!("export type {name} =");
     for member in members {
@@ -279,7 +284,7 @@ fn doc_block(out: &mut String, indent: &str, lines: &[String]) {
         _ => {
             out.push_str(&format!("{indent}/**\n"));
             for line in &lines {
-                out.push_str(&format!("{indent} * {line}").trim_end().to_owned());
+                out.push_str(format!("{indent} * {line}").trim_end());
                 out.push('\n');
             }
             out.push_str(&format!("{indent} */\n"));
