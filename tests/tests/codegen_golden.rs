@@ -1,9 +1,12 @@
 //! Golden files of `embedded-mcp codegen`: each listing in `tests/codegen/listings` (QEMU
 //! captures of the sensor and conformance firmware in both eras, a hand-made set of every schema
-//! feature and hostile names) generates exactly `tests/codegen/golden/<listing>.{ts,py,rs}`.
+//! feature and hostile names) and the scripted fake device's tools generate exactly `tests/codegen/golden/<listing>.{ts,py,rs}`.
 //! `UPDATE_GOLDEN=1` rewrites them. `tests/codegen/run.sh` checks that the golden files
 //! type-check and are formatted (tsc/prettier, mypy/black, rustfmt; the Rust ones also compile
 //! in `codegen_rust.rs`).
+
+#[path = "../clients/fake_device.rs"]
+mod fake_device;
 
 use std::path::{Path, PathBuf};
 
@@ -16,9 +19,14 @@ fn dir(name: &str) -> PathBuf {
         .join(name)
 }
 
-/// The listing files: (stem, capture).
+/// The listing files: (stem, capture); and the scripted fake device's tools as `fake_device`.
 fn listings() -> Vec<(String, Value)> {
-    let mut out = Vec::new();
+    let fake = serde_json::json!({
+        "serverInfo": {"name": "fake-device", "version": "1"},
+        "protocolVersion": "2025-11-25",
+        "listing": {"tools": fake_device::tools()},
+    });
+    let mut out = vec![("fake_device".to_owned(), fake)];
     for entry in std::fs::read_dir(dir("listings")).expect("listings") {
         let path = entry.expect("entry").path();
         let stem = path

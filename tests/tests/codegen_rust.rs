@@ -89,3 +89,66 @@ fn hostile_names_and_schema_features_map_as_documented() {
     let _: fn(&mut Client, &_) -> Result<Vec<serde_json::Value>, _> =
         features::bench_read_temperature_2;
 }
+
+#[allow(dead_code)]
+#[path = "../codegen/golden/fake_device.rs"]
+mod fake;
+
+/// A session with the scripted fake device (a child process) at `protocol`.
+fn fake_device(protocol: &str) -> embedded_mcp_std::device::client::Client {
+    use embedded_mcp_std::device::client::{Client, ClientOptions};
+    use embedded_mcp_std::device::{Endpoint, Logger};
+    let endpoint = Endpoint::Command(vec![env!("CARGO_BIN_EXE_bridge-fake-device").into()]);
+    let options = ClientOptions {
+        protocol: protocol.into(),
+        timeout: std::time::Duration::from_secs(10),
+        ..ClientOptions::default()
+    };
+    Client::connect(&endpoint, options, Logger::stderr(0, "codegen-test")).expect("connect")
+}
+
+/// The generated functions against a device, in both eras: typed values, `ToolError`, and
+/// results that break their schema refused with the field and the rule.
+#[test]
+fn generated_functions_call_the_fake_device() {
+    for protocol in ["2025-11-25", "2026-07-28"] {
+        let mut device = fake_device(protocol);
+        let reading = fake::read_temp(&mut device, &fake::ReadTempInput {}).expect("read_temp");
+        assert_eq!((reading.celsius, reading.sensor.as_str()), (21.5, "t0"), "{protocol}");
+        let echo = fake::echo(
+            &mut device,
+            &fake::EchoInput {
+                n: Some(7),
+                s: Some("x".into()),
+            },
+        )
+        .expect("echo");
+        assert_eq!(echo, fake::EchoOutput { n: Some(7), s: Some("x".into()) });
+        match fake::tool_error(&mut device, &fake::ToolErrorInput {}) {
+            Err(fake::CallError::Tool(e)) => assert_eq!(e.text, "sensor t0 not responding"),
+            other => panic!("{protocol}: tool_error gave {other:?}"),
+        }
+        let refused = |result: Result<fake::BadTempOutput, fake::CallError>| match result {
+            Err(fake::CallError::Output { field, rule, .. }) => (field, rule),
+            other => panic!("{protocol}: expected an invalid result, got {other:?}"),
+        };
+        let bad = refused(fake::bad_temp(&mut device, &fake::BadTempInput {}));
+        assert_eq!(bad, ("/celsius".to_owned(), "maximum".to_owned()));
+        let wrong = fake::wrong_type(&mut device, &fake::WrongTypeInput {});
+        match wrong {
+            Err(fake::CallError::Output { field, rule, .. }) => {
+                assert_eq!((field.as_str(), rule.as_str()), ("/celsius", "type"))
+            }
+            other => panic!("{protocol}: wrong_type gave {other:?}"),
+        }
+        let missing = fake::no_structured(&mut device, &fake::NoStructuredInput {});
+        assert!(
+            matches!(&missing, Err(fake::CallError::Output { rule, .. }) if rule == "structuredContent"),
+            "{missing:?}"
+        );
+        // A tool without outputSchema returns its content blocks.
+        let blocks = fake::garbage(&mut device, &fake::GarbageInput {}).expect("garbage");
+        assert_eq!(blocks, [serde_json::json!({"type": "text", "text": "after garbage"})]);
+        device.close();
+    }
+}

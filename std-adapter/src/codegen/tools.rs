@@ -134,7 +134,7 @@ pub fn tools_of(listing: &Value) -> Result<Vec<Value>, CodegenError> {
 pub fn module(tools: &[Value], revision: &str, naming: &Naming<'_>) -> Module {
     let mut model = Model::default();
     let mut functions = Namer::new(naming.reserved_functions);
-    let mut stems = Namer::new(naming.reserved_types);
+    let mut stems = Namer::new(&[]);
     let mut type_names = Namer::new(naming.reserved_types);
     let legacy = revision < FIRST_ANY_ROOT_REVISION;
     let mut specs = Vec::new();
@@ -309,7 +309,7 @@ mod tests {
                 ("readTemp", "ReadTemp"),
                 ("readTemp2", "ReadTemp2"),
                 ("callTool2", "CallTool"),
-                ("toolError", "ToolError2")
+                ("toolError", "ToolError")
             ]
         );
     }
