@@ -9,6 +9,10 @@
 # checked together with usage files (tests/codegen/usage) that misuse the types on purpose:
 # every `@ts-expect-error` and `# type: ignore[...]` there must be needed.
 #
+# Then the generated TypeScript and Python functions call the scripted fake device
+# (tests/clients/fake_device.rs) with the official SDKs (tests/codegen/live); the Rust ones do
+# in tests/tests/codegen_rust.rs.
+#
 # Installs are cached and idempotent. Prints one PASS/FAIL line per check and last
 # `codegen: N passed, M failed`; exits 1 if anything failed.
 set -uo pipefail
@@ -63,6 +67,19 @@ check "python: mypy --strict, golden modules and misuse file" \
     env MYPYPATH="$here/golden" "$venv/bin/mypy" --strict --no-incremental golden/*.py usage/*.py
 check "python: black --check" "$venv/bin/black" --check --quiet golden usage
 check "rust: rustfmt --check" rustfmt --edition 2021 --check golden/*.rs
+
+# ---- the generated functions against the scripted fake device (no bridge: the functions' own
+# checks must refuse the results that break their schema) ------------------------------------------
+if cargo build -q -p embedded-mcp-tests --bin bridge-fake-device 2>/dev/null; then
+    fake="$root/target/debug/bridge-fake-device"
+    check "typescript: generated functions with the official SDK 1.x client -> fake device" \
+        node "$here/live/fake_device.ts" "$fake"
+    check "python: generated functions with the official SDK 2.x ClientSession -> fake device, both eras" \
+        "$venv/bin/python" "$here/live/fake_device.py" "$fake"
+else
+    failed=$((failed + 1))
+    echo "FAIL building the fake device (cargo build -p embedded-mcp-tests --bin bridge-fake-device)"
+fi
 
 echo "codegen: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

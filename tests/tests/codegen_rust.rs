@@ -114,7 +114,11 @@ fn generated_functions_call_the_fake_device() {
     for protocol in ["2025-11-25", "2026-07-28"] {
         let mut device = fake_device(protocol);
         let reading = fake::read_temp(&mut device, &fake::ReadTempInput {}).expect("read_temp");
-        assert_eq!((reading.celsius, reading.sensor.as_str()), (21.5, "t0"), "{protocol}");
+        assert_eq!(
+            (reading.celsius, reading.sensor.as_str()),
+            (21.5, "t0"),
+            "{protocol}"
+        );
         let echo = fake::echo(
             &mut device,
             &fake::EchoInput {
@@ -123,7 +127,13 @@ fn generated_functions_call_the_fake_device() {
             },
         )
         .expect("echo");
-        assert_eq!(echo, fake::EchoOutput { n: Some(7), s: Some("x".into()) });
+        assert_eq!(
+            echo,
+            fake::EchoOutput {
+                n: Some(7),
+                s: Some("x".into())
+            }
+        );
         match fake::tool_error(&mut device, &fake::ToolErrorInput {}) {
             Err(fake::CallError::Tool(e)) => assert_eq!(e.text, "sensor t0 not responding"),
             other => panic!("{protocol}: tool_error gave {other:?}"),
@@ -148,7 +158,10 @@ fn generated_functions_call_the_fake_device() {
         );
         // A tool without outputSchema returns its content blocks.
         let blocks = fake::garbage(&mut device, &fake::GarbageInput {}).expect("garbage");
-        assert_eq!(blocks, [serde_json::json!({"type": "text", "text": "after garbage"})]);
+        assert_eq!(
+            blocks,
+            [serde_json::json!({"type": "text", "text": "after garbage"})]
+        );
         device.close();
     }
 }

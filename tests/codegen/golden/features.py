@@ -59,6 +59,15 @@ def _field(result: Any, snake: str, camel: str) -> Any:
     return getattr(result, snake, getattr(result, camel, None))
 
 
+def _output_error(tool: str, error: jsonschema.ValidationError) -> OutputError:
+    """The `OutputError` of a failed check: the value's JSON Pointer and the rule."""
+    field = "".join(
+        "/" + str(part).replace("~", "~0").replace("/", "~1")
+        for part in error.absolute_path
+    )
+    return OutputError(tool, field, str(error.validator), error.message)
+
+
 class _Tool(Generic[_T]):
     """One tool: its name and the schema its `structuredContent` is checked against."""
 
@@ -73,7 +82,18 @@ class _Tool(Generic[_T]):
 
     async def call(self, session: ToolCaller, arguments: dict[str, Any]) -> _T:
         """Calls the tool; raises `ToolError` or `OutputError`; returns the checked value (the content blocks for a tool without `outputSchema`)."""
-        result = await session.call_tool(self.name, arguments)
+        try:
+            result = await session.call_tool(self.name, arguments)
+        except RuntimeError as error:
+            # SDK 2.x checks `structuredContent` itself against the schema it listed.
+            cause = error.__cause__
+            if isinstance(cause, jsonschema.ValidationError):
+                raise _output_error(self.name, cause) from error
+            if "did not return structured content" in str(error):
+                raise OutputError(
+                    self.name, "", "structuredContent", str(error)
+                ) from error
+            raise
         content = _field(result, "content", "content")
         if _field(result, "is_error", "isError"):
             texts = [
@@ -94,11 +114,9 @@ class _Tool(Generic[_T]):
             )
         if self.wrapped and isinstance(value, dict) and list(value) == ["result"]:
             value = value["result"]
-        error = jsonschema.exceptions.best_match(self.validator.iter_errors(value))
-        if error is not None:
-            raise OutputError(
-                self.name, error.json_path, str(error.validator), error.message
-            )
+        failure = jsonschema.exceptions.best_match(self.validator.iter_errors(value))
+        if failure is not None:
+            raise _output_error(self.name, failure)
         return cast(_T, value)
 
 

@@ -17,27 +17,31 @@ export interface ToolCaller {
 
 /** A tool's own failure: its result had `isError: true`. `text` is what the tool said. */
 export class ToolError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly text: string,
-  ) {
+  readonly tool: string;
+  readonly text: string;
+
+  constructor(tool: string, text: string) {
     super(`${tool} failed: ${text}`);
     this.name = "ToolError";
+    this.tool = tool;
+    this.text = text;
   }
 }
 
 /** A result that breaks the tool's `outputSchema`: `field` is the JSON Pointer of the value, `rule` the keyword it broke. */
 export class OutputError extends Error {
-  constructor(
-    readonly tool: string,
-    readonly field: string,
-    readonly rule: string,
-    detail: string,
-  ) {
+  readonly tool: string;
+  readonly field: string;
+  readonly rule: string;
+
+  constructor(tool: string, field: string, rule: string, detail: string) {
     super(
       `${tool} returned an invalid result: field "${field}" broke rule \`${rule}\`: ${detail}`,
     );
     this.name = "OutputError";
+    this.tool = tool;
+    this.field = field;
+    this.rule = rule;
   }
 }
 
