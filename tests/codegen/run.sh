@@ -10,8 +10,9 @@
 # every `@ts-expect-error` and `# type: ignore[...]` there must be needed.
 #
 # Then the generated TypeScript and Python functions call the scripted fake device
-# (tests/clients/fake_device.rs) with the official SDKs (tests/codegen/live); the Rust ones do
-# in tests/tests/codegen_rust.rs.
+# (tests/clients/fake_device.rs) and the qemu-sensors firmware through `bridge --qemu` with the
+# official SDKs (tests/codegen/live); the Rust ones call the fake device in
+# tests/tests/codegen_rust.rs.
 #
 # Installs are cached and idempotent. Prints one PASS/FAIL line per check and last
 # `codegen: N passed, M failed`; exits 1 if anything failed.
@@ -79,6 +80,29 @@ if cargo build -q -p embedded-mcp-tests --bin bridge-fake-device 2>/dev/null; th
 else
     failed=$((failed + 1))
     echo "FAIL building the fake device (cargo build -p embedded-mcp-tests --bin bridge-fake-device)"
+fi
+
+# ---- the generated functions against the qemu-sensors firmware through the bridge ---------------
+fw_dir="$root/examples/qemu-sensors"
+fw="$fw_dir/target/thumbv7m-none-eabi/release/qemu-sensors"
+if ! command -v qemu-system-arm >/dev/null; then
+    failed=$((failed + 1))
+    echo "FAIL qemu-sensors: qemu-system-arm is not installed (scripts/setup.sh installs it)"
+elif ! (cd "$root" && cargo build -q -p embedded-mcp-std --bin embedded-mcp) \
+    || ! (cd "$fw_dir" && env -u RUSTFLAGS cargo build -q --release --target thumbv7m-none-eabi); then
+    failed=$((failed + 1))
+    echo "FAIL building embedded-mcp or the qemu-sensors firmware"
+else
+    bridge="$root/target/debug/embedded-mcp"
+    check "typescript: generated functions with the official SDK 1.x client -> bridge --qemu qemu-sensors" \
+        node "$here/live/qemu_sensors.ts" "$bridge" "$fw"
+    check "python: generated functions with the official SDK 2.x ClientSession -> bridge --qemu qemu-sensors, both eras" \
+        "$venv/bin/python" "$here/live/qemu_sensors.py" "$bridge" "$fw"
+    leftover=$(pgrep -f "qemu-system-arm.*$fw" || true)
+    if [ -n "$leftover" ]; then
+        failed=$((failed + 1))
+        echo "FAIL QEMU left running after the checks: $leftover"
+    fi
 fi
 
 echo "codegen: $passed passed, $failed failed"
