@@ -190,6 +190,8 @@ pub struct Builder<'a> {
     open_refs: BTreeSet<String>,
     /// The `$ref` whose target is being mapped right now, claimed by the first object made.
     pending_ref: Option<String>,
+    /// Enums from this index on are reused for an enum of the same values.
+    shared_enums: usize,
 }
 
 impl<'a> Builder<'a> {
@@ -202,7 +204,15 @@ impl<'a> Builder<'a> {
             refs: BTreeMap::new(),
             open_refs: BTreeSet::new(),
             pending_ref: None,
+            shared_enums: usize::MAX,
         }
+    }
+
+    /// Reuses an enum of [`Model::enums`] from index `first` on for a schema with the same
+    /// values (a tool's input and output naming the same set get one type).
+    pub fn sharing_enums_from(mut self, first: usize) -> Self {
+        self.shared_enums = first;
+        self
     }
 
     /// The root schema as an object type named `name` (a tool's input: always an object).
@@ -402,6 +412,10 @@ impl<'a> Builder<'a> {
             .collect();
         match strings {
             Some(values) if !values.is_empty() => {
+                let shared = self.model.enums.iter().enumerate().skip(self.shared_enums);
+                if let Some((id, _)) = shared.clone().find(|(_, e)| e.values == values) {
+                    return Ty::Enum(id);
+                }
                 let name = self.type_names.claim(hint, "");
                 self.model.enums.push(EnumDef { name, values });
                 Ty::Enum(self.model.enums.len() - 1)

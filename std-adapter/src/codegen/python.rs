@@ -227,6 +227,16 @@ fn emit_function(out: &mut String, model: &Model, tool: &ToolSpec, constant: &st
         doc.push("Args:".into());
         for p in &params {
             let mut text = field_doc(p.field).join(" ");
+            if text.is_empty() {
+                text = match &p.field.ty {
+                    Ty::Enum(id) => {
+                        let values: Vec<String> =
+                            model.enums[*id].values.iter().map(|v| quoted(v)).collect();
+                        format!("One of {}.", values.join(", "))
+                    }
+                    _ => format!("A `{}`.", p.annotation),
+                };
+            }
             if p.name != p.field.wire {
                 text = format!("`{}` on the wire. {text}", p.field.wire);
             }

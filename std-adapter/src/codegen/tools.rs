@@ -153,6 +153,7 @@ pub fn module(tools: &[Value], revision: &str, naming: &Naming<'_>) -> Module {
         let pascal = stems.claim(&Case::Pascal.apply(&name, "Tool"), "");
         let input_schema = &tool["inputSchema"];
         let input = Builder::new(&mut model, &mut type_names, input_schema)
+            .sharing_enums_from(starts[1])
             .root_object(&format!("{pascal}Input"));
         let output = tool
             .get("outputSchema")
@@ -166,6 +167,7 @@ pub fn module(tools: &[Value], revision: &str, naming: &Naming<'_>) -> Module {
                     ),
                 };
                 let ty = Builder::new(&mut model, &mut type_names, &schema)
+                    .sharing_enums_from(starts[1])
                     .ty(&schema, &format!("{pascal}Output"));
                 Output {
                     ty,

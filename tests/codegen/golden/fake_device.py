@@ -323,8 +323,8 @@ async def echo(
     """Calls the tool `echo`.
 
     Args:
-        n: None leaves it out.
-        s: None leaves it out.
+        n: A `int | None`. None leaves it out.
+        s: A `str | None`. None leaves it out.
     """
     arguments: dict[str, Any] = {}
     if n is not None:

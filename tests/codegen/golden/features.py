@@ -210,8 +210,8 @@ async def run_sequence(
 
     Args:
         steps: The steps, at most 8. At most 8 items.
-        a_b: `a b` on the wire.  None leaves it out.
-        class_2: `class` on the wire.  None leaves it out.
+        a_b: `a b` on the wire. A `bool | None`. None leaves it out.
+        class_2: `class` on the wire. A `str | None`. None leaves it out.
         label: Format `uuid` (not checked by the type). None leaves it out.
         mode: Default: `"safe"`.
         ramp_ms: `rampMs` on the wire. Ramp time in milliseconds. An integer, 0 to 65535. Default: `250`.
@@ -328,7 +328,7 @@ async def class_2(
     """Calls the tool `class`.
 
     Args:
-        type:
+        type: A `str`.
         self: An integer, -128 to 127. None leaves it out.
     """
     arguments: dict[str, Any] = {
@@ -378,7 +378,7 @@ async def tool_3d_scan(
     Text with a backslash \\ and quotes " ' in it.
 
     Args:
-        origin: None leaves it out.
+        origin: A `list[float] | None`. None leaves it out.
     """
     arguments: dict[str, Any] = {}
     if origin is not None:
@@ -428,10 +428,10 @@ async def configure(
     Changes the device, not destructively. Idempotent: repeating the call has no further effect. Touches nothing outside the device.
 
     Args:
-        target:
+        target: A `ConfigureInputTarget`.
         anything: Any JSON value: the schema states no type. None leaves it out.
         pattern: Any JSON value: `allOf` of schemas that are not all objects. None leaves it out.
-        tags: None leaves it out.
+        tags: A `dict[str, str] | None`. None leaves it out.
     """
     arguments: dict[str, Any] = {
         "target": target,

@@ -311,11 +311,11 @@ async def json_schema_2020_12_tool(
     """Tool with JSON Schema 2020-12 features for conformance testing (SEP-1613)
 
     Args:
-        address: None leaves it out.
-        contact_method: `contactMethod` on the wire.  None leaves it out.
-        email: None leaves it out.
-        name: None leaves it out.
-        phone: None leaves it out.
+        address: A `JsonSchema202012ToolAddress | None`. None leaves it out.
+        contact_method: `contactMethod` on the wire. One of "phone", "email". None leaves it out.
+        email: A `str | None`. None leaves it out.
+        name: A `str | None`. None leaves it out.
+        phone: A `str | None`. None leaves it out.
     """
     arguments: dict[str, Any] = {}
     if address is not None:

@@ -198,9 +198,6 @@ async def read_acceleration(
 SetLedInputLed: TypeAlias = Literal["red", "green", "blue"]
 
 
-SetLedOutputLed: TypeAlias = Literal["red", "green", "blue"]
-
-
 class SetLedInput(TypedDict):
     """The arguments of `set_led`, as a dict."""
 
@@ -212,7 +209,7 @@ class SetLedInput(TypedDict):
 class SetLedOutput(TypedDict):
     """The result of `set_led`."""
 
-    led: SetLedOutputLed
+    led: SetLedInputLed
     brightness: int
     """An integer, 0 to 100."""
     previous: int
@@ -239,7 +236,7 @@ async def set_led(
     Changes the device, not destructively. Idempotent: repeating the call has no further effect. Touches nothing outside the device.
 
     Args:
-        led:
+        led: One of "red", "green", "blue".
         brightness: Percent. An integer, 0 to 100.
     """
     arguments: dict[str, Any] = {

@@ -276,7 +276,7 @@ pub struct SetLedInput {
 /// The result of `set_led`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SetLedOutput {
-    pub led: SetLedOutputLed,
+    pub led: SetLedInputLed,
 
     /// An integer, 0 to 100.
     pub brightness: u8,
@@ -288,20 +288,6 @@ pub struct SetLedOutput {
 /// One of `red`, `green`, `blue`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SetLedInputLed {
-    /// `red`.
-    #[serde(rename = "red")]
-    Red,
-    /// `green`.
-    #[serde(rename = "green")]
-    Green,
-    /// `blue`.
-    #[serde(rename = "blue")]
-    Blue,
-}
-
-/// One of `red`, `green`, `blue`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
-pub enum SetLedOutputLed {
     /// `red`.
     #[serde(rename = "red")]
     Red,
