@@ -21,6 +21,7 @@ const WIDTH: usize = 88;
 const PREAMBLE: &str = include_str!("runtime/preamble.py");
 
 /// Python's keywords.
+#[rustfmt::skip]
 const KEYWORDS: &[&str] = &[
     "False", "None", "True", "and", "as", "assert", "async", "await", "break", "class", "continue",
     "def", "del", "elif", "else", "except", "finally", "for", "from", "global", "if", "import",
@@ -29,28 +30,11 @@ const KEYWORDS: &[&str] = &[
 ];
 
 /// Names the module's own code and its annotations use.
+#[rustfmt::skip]
 const MODULE_NAMES: &[&str] = &[
-    "json",
-    "jsonschema",
-    "Any",
-    "Generic",
-    "Literal",
-    "NotRequired",
-    "Protocol",
-    "TypeAlias",
-    "TypedDict",
-    "TypeVar",
-    "cast",
-    "ToolCaller",
-    "ToolError",
-    "OutputError",
-    "str",
-    "int",
-    "float",
-    "bool",
-    "list",
-    "dict",
-    "annotations",
+    "json", "jsonschema", "Any", "Generic", "Literal", "NotRequired", "Protocol", "TypeAlias",
+    "TypedDict", "TypeVar", "cast", "ToolCaller", "ToolError", "OutputError", "str", "int", "float",
+    "bool", "list", "dict", "annotations",
 ];
 
 /// The Python module for `tools`.
@@ -61,6 +45,8 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
         clash_separator: "_",
         reserved_functions: &reserved,
         reserved_types: &reserved,
+        keywords: KEYWORDS,
+        escape_keyword: tools::trailing_underscore,
     };
     let module = tools::module(tools, &options.revision, &naming);
     let header = header_lines(Lang::Python, options);
@@ -173,7 +159,13 @@ fn emit_function(out: &mut String, model: &Model, tool: &ToolSpec, constant: &st
         .fields
         .iter()
         .map(|field| {
-            let name = namer.claim(&Case::Snake.apply(&field.wire, "field"), "_");
+            let snake = Case::Snake.apply(&field.wire, "field");
+            let snake = if KEYWORDS.contains(&snake.as_str()) {
+                tools::trailing_underscore(&snake)
+            } else {
+                snake
+            };
+            let name = namer.claim(&snake, "_");
             let base = py_type(model, &field.ty);
             let default = (!field.required)
                 .then(|| {

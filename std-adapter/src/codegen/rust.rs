@@ -22,36 +22,27 @@ const FN_CALL_WIDTH: usize = 60;
 const PREAMBLE: &str = include_str!("runtime/preamble.rs.txt");
 
 /// Rust's keywords (strict and reserved).
+#[rustfmt::skip]
 const KEYWORDS: &[&str] = &[
     "as", "async", "await", "break", "const", "continue", "crate", "dyn", "else", "enum", "extern",
     "false", "fn", "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub",
-    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type",
-    "unsafe", "use", "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro",
-    "override", "priv", "try", "typeof", "unsized", "virtual", "yield",
+    "ref", "return", "self", "Self", "static", "struct", "super", "trait", "true", "type", "unsafe",
+    "use", "where", "while", "abstract", "become", "box", "do", "final", "gen", "macro", "override",
+    "priv", "try", "typeof", "unsized", "virtual", "yield",
 ];
 
 /// Keywords that cannot be raw identifiers.
-const NOT_RAW: &[&str] = &["crate", "self", "Self", "super"];
+#[rustfmt::skip]
+const NOT_RAW: &[&str] = &[
+    "crate", "self", "Self", "super",
+];
 
 /// Names the module's own code uses.
+#[rustfmt::skip]
 const MODULE_NAMES: &[&str] = &[
-    "ToolCaller",
-    "ToolError",
-    "CallError",
-    "Value",
-    "Serialize",
-    "Deserialize",
-    "invalid",
-    "call_raw",
-    "content_of",
-    "call_content",
-    "call_checked",
-    "String",
-    "Vec",
-    "Option",
-    "Box",
-    "Result",
-    "BTreeMap",
+    "ToolCaller", "ToolError", "CallError", "Value", "Serialize", "Deserialize", "invalid",
+    "call_raw", "content_of", "call_content", "call_checked", "String", "Vec", "Option", "Box",
+    "Result", "BTreeMap",
 ];
 
 /// The Rust module for `tools`.
@@ -62,6 +53,8 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
         clash_separator: "_",
         reserved_functions: &reserved,
         reserved_types: &reserved,
+        keywords: KEYWORDS,
+        escape_keyword: raw_identifier,
     };
     let module = tools::module(tools, &options.revision, &naming);
     let mut body = String::new();
@@ -290,6 +283,15 @@ fn call(head: &str, args: &[String]) -> String {
         layout::exploded("    ", head, args, ")", "    ")
     } else {
         layout::list("    ", head, args, ")", "    ", WIDTH)
+    }
+}
+
+/// A keyword as a name: a raw identifier (`r#match`), or `self_` where Rust has none.
+fn raw_identifier(keyword: &str) -> String {
+    if NOT_RAW.contains(&keyword) {
+        format!("{keyword}_")
+    } else {
+        format!("r#{keyword}")
     }
 }
 

@@ -66,8 +66,29 @@ pub struct Naming<'a> {
     pub clash_separator: &'a str,
     /// Names functions may not take (the module's helpers, keywords).
     pub reserved_functions: &'a [&'a str],
+    /// The language's keywords and how one is turned into a usable name (`class` → `class_`,
+    /// `r#match`), before clashes are numbered.
+    pub keywords: &'a [&'a str],
+    /// Writes a keyword as a name.
+    pub escape_keyword: fn(&str) -> String,
     /// Type names types may not take (the module's helpers, builtins).
     pub reserved_types: &'a [&'a str],
+}
+
+impl Naming<'_> {
+    /// `name`, escaped when it is a keyword.
+    pub fn escape(&self, name: String) -> String {
+        if self.keywords.contains(&name.as_str()) {
+            (self.escape_keyword)(&name)
+        } else {
+            name
+        }
+    }
+}
+
+/// `name_`: how Python and JavaScript code write a keyword as a name.
+pub fn trailing_underscore(name: &str) -> String {
+    format!("{name}_")
 }
 
 /// The tools of `listing`: a `tools/list` result (`{"tools": […]}`), a list of such pages, or a
@@ -146,7 +167,7 @@ pub fn module(tools: &[Value], revision: &str, naming: &Naming<'_>) -> Module {
             Case::Snake | Case::Camel => "tool",
         };
         let function = functions.claim(
-            &naming.function_case.apply(&name, fallback),
+            &naming.escape(naming.function_case.apply(&name, fallback)),
             naming.clash_separator,
         );
         let starts = [model.objects.len(), model.enums.len(), model.unions.len()];
@@ -254,6 +275,8 @@ mod tests {
         function_case: Case::Camel,
         clash_separator: "",
         reserved_functions: &["callTool"],
+        keywords: &["delete"],
+        escape_keyword: trailing_underscore,
         reserved_types: &["ToolError"],
     };
 
@@ -298,6 +321,7 @@ mod tests {
             {"name": "read_temp", "inputSchema": {"type": "object"}},
             {"name": "callTool", "inputSchema": {"type": "object"}},
             {"name": "tool-error", "inputSchema": {"type": "object"}},
+            {"name": "delete", "inputSchema": {"type": "object"}},
         ]);
         let module = module(tools.as_array().unwrap(), "2025-11-25", &NAMING);
         let names: Vec<_> = module
@@ -311,7 +335,8 @@ mod tests {
                 ("readTemp", "ReadTemp"),
                 ("readTemp2", "ReadTemp2"),
                 ("callTool2", "CallTool"),
-                ("toolError", "ToolError")
+                ("toolError", "ToolError"),
+                ("delete_", "Delete")
             ]
         );
     }

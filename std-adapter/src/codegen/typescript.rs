@@ -16,80 +16,22 @@ const WIDTH: usize = 80;
 /// The helpers of the module (see `runtime/preamble.ts`).
 const PREAMBLE: &str = include_str!("runtime/preamble.ts");
 
-/// Names the module's own code uses, and JavaScript's reserved words.
+/// Names the module's own code uses, and the global types its annotations name.
+#[rustfmt::skip]
 const RESERVED: &[&str] = &[
-    "ajv",
-    "validators",
-    "textOf",
-    "call",
-    "callChecked",
-    "callContent",
-    "ToolCaller",
-    "ToolError",
-    "OutputError",
-    "ContentBlock",
-    "CallResult",
-    "Ajv2020",
-    "ValidateFunction",
-    "break",
-    "case",
-    "catch",
-    "class",
-    "const",
-    "continue",
-    "debugger",
-    "default",
-    "delete",
-    "do",
-    "else",
-    "enum",
-    "export",
-    "extends",
-    "false",
-    "finally",
-    "for",
-    "function",
-    "if",
-    "import",
-    "in",
-    "instanceof",
-    "new",
-    "null",
-    "return",
-    "super",
-    "switch",
-    "this",
-    "throw",
-    "true",
-    "try",
-    "typeof",
-    "var",
-    "void",
-    "while",
-    "with",
-    "yield",
-    "let",
-    "static",
-    "implements",
-    "interface",
-    "package",
-    "private",
-    "protected",
-    "public",
-    "await",
-    "arguments",
-    "eval",
-    "undefined",
-    "Promise",
-    "Record",
-    "Object",
-    "Array",
-    "Map",
-    "Error",
-    "JSON",
-    "String",
-    "Number",
-    "Boolean",
+    "ajv", "validators", "textOf", "call", "callChecked", "callContent", "ToolCaller",
+    "ToolError", "OutputError", "ContentBlock", "CallResult", "Ajv2020", "ValidateFunction",
+    "Promise", "Record", "Object", "Array", "Map", "Error", "JSON", "String", "Number", "Boolean",
+];
+
+/// JavaScript's reserved words (and names strict mode refuses to bind).
+#[rustfmt::skip]
+const KEYWORDS: &[&str] = &[
+    "break", "case", "catch", "class", "const", "continue", "debugger", "default", "delete", "do",
+    "else", "enum", "export", "extends", "false", "finally", "for", "function", "if", "import",
+    "in", "instanceof", "new", "null", "return", "super", "switch", "this", "throw", "true", "try",
+    "typeof", "var", "void", "while", "with", "yield", "let", "static", "implements", "interface",
+    "package", "private", "protected", "public", "await", "arguments", "eval", "undefined",
 ];
 
 /// Largest integer a JavaScript number holds exactly.
@@ -102,6 +44,8 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
         clash_separator: "",
         reserved_functions: RESERVED,
         reserved_types: RESERVED,
+        keywords: KEYWORDS,
+        escape_keyword: tools::trailing_underscore,
     };
     let module = tools::module(tools, &options.revision, &naming);
     let mut out = String::new();
@@ -139,7 +83,7 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
             .flat_map(|(_, ty)| ts_type(model, ty))
             .collect();
         out.push_str(&alias(&union.name, &members));
-        out.push('\n');
+        out.push_str("\n\n");
     }
     let input_name = &model.objects[tool.input].name;
     let optional_input = model.objects[tool.input].fields.iter().all(|f| !f.required);

@@ -195,7 +195,7 @@ async def run_sequence(
     *,
     steps: list[RunSequenceInputStepsItem],
     a_b: bool | None = None,
-    class_2: str | None = None,
+    class_: str | None = None,
     label: str | None = None,
     mode: RunSequenceInputMode = "safe",
     ramp_ms: int = 250,
@@ -211,7 +211,7 @@ async def run_sequence(
     Args:
         steps: The steps, at most 8. At most 8 items.
         a_b: `a b` on the wire. A `bool | None`. None leaves it out.
-        class_2: `class` on the wire. A `str | None`. None leaves it out.
+        class_: `class` on the wire. A `str | None`. None leaves it out.
         label: Format `uuid` (not checked by the type). None leaves it out.
         mode: Default: `"safe"`.
         ramp_ms: `rampMs` on the wire. Ramp time in milliseconds. An integer, 0 to 65535. Default: `250`.
@@ -224,8 +224,8 @@ async def run_sequence(
     }
     if a_b is not None:
         arguments["a b"] = a_b
-    if class_2 is not None:
-        arguments["class"] = class_2
+    if class_ is not None:
+        arguments["class"] = class_
     if label is not None:
         arguments["label"] = label
     if ramp_ms_2 is not None:
@@ -319,7 +319,7 @@ _CLASS = _Tool[None](
 )
 
 
-async def class_2(
+async def class_(
     session: ToolCaller,
     *,
     type: str,

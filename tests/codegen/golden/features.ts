@@ -182,7 +182,9 @@ export interface RunSequenceOutput {
 
 export type RunSequenceInputStepsItem =
   RunSequenceInputStepsItemWait | RunSequenceInputStepsItemLed;
+
 export type RunSequenceOutputStatus = string | number;
+
 const RUN_SEQUENCE_OUTPUT =
   '{"properties":{"at":{"format":"date-time","type":"string"},"counters":{"additionalProperties":{"maximum":18446744073709551615,"minimum":0,"type":"integer"},"type":"object"},"done":{"maximum":8,"minimum":0,"type":"integer"},"status":{"anyOf":[{"type":"string"},{"type":"integer"},{"type":"null"}]},"version":{"const":2}},"required":["done","at"],"type":"object"}';
 
@@ -273,7 +275,7 @@ export interface ClassInput {
 const CLASS_OUTPUT = '{"type":"null"}';
 
 /** Calls the tool `class`. */
-export async function class2(
+export async function class_(
   caller: ToolCaller,
   input: ClassInput,
 ): Promise<null> {
