@@ -41,10 +41,10 @@ pub struct CodegenArgs {
     /// The device.
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Protocol revision to ask for (with --from: the one the file was listed at)
+    /// Protocol revision to ask for (--from: the one listed at)
     #[arg(long, value_name = "VERSION", default_value = DEFAULT_PROTOCOL, help_heading = None)]
     pub protocol: String,
-    /// Write the module to PATH (tools.ts, tools.py, tools.rs) instead of stdout
+    /// Write the module to PATH instead of stdout
     #[arg(short = 'o', long = "output", value_name = "PATH", help_heading = None)]
     pub output: Option<PathBuf>,
 }
@@ -152,4 +152,25 @@ fn list_hub(args: &CodegenArgs) -> Listed {
         }
     }
     Ok((Value::Array(all), None))
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use crate::cli::Cli;
+
+    /// `CODEGEN.md` shows clap's help of `codegen` verbatim.
+    #[test]
+    fn codegen_md_shows_the_help() {
+        let mut cli = Cli::command();
+        cli.build();
+        let help = cli
+            .find_subcommand_mut("codegen")
+            .map(|c| c.render_help().to_string())
+            .unwrap_or_default();
+        let block = format!("```text\n$ embedded-mcp codegen --help\n{help}```");
+        let doc = include_str!("../../../CODEGEN.md");
+        assert!(doc.contains(&block), "CODEGEN.md must contain:\n{block}");
+    }
 }
