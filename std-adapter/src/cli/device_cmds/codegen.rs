@@ -41,7 +41,7 @@ pub struct CodegenArgs {
     /// The device.
     #[command(flatten)]
     pub device: DeviceArgs,
-    /// Protocol revision to ask for (--from: the one listed at)
+    /// MCP revision (--from: the file's)
     #[arg(long, value_name = "VERSION", default_value = DEFAULT_PROTOCOL, help_heading = None)]
     pub protocol: String,
     /// Write the module to PATH instead of stdout
