@@ -7,7 +7,7 @@
 //! `std-adapter/CODEGEN.md`.
 //!
 //! - [`names`]: identifiers from tool and property names.
-//! - [`model`]: JSON Schema to a language-neutral type model.
+//! - [`model`]: JSON Schema to a language-neutral type model ([`keywords`]: reading keywords).
 //! - [`tools`]: the tools of a listing as a module (names, types, the output each checks).
 //! - [`layout`]: the few line-breaking rules the formatters apply to what is emitted.
 //! - [`typescript`], [`python`], [`rust`]: one emitter per language.
@@ -16,6 +16,7 @@ use std::fmt;
 
 use serde_json::Value;
 
+pub mod keywords;
 pub mod layout;
 pub mod model;
 pub mod names;
