@@ -63,7 +63,8 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
     }
     let mut out = String::new();
     for line in header_lines(Lang::Rust, options) {
-        out.push_str(format!("//! {line}").trim_end());
+        // Line comments, not `//!`: the module may be `include!`d (from a build script's output).
+        out.push_str(format!("// {line}").trim_end());
         out.push('\n');
     }
     out.push('\n');
