@@ -42,8 +42,9 @@ check() {
 bin="$here/node_modules/.bin"
 export PATH="$bin:$PATH"
 if [ "$("$bin/node" --version 2>/dev/null)" != "v22.23.5" ] || [ ! -x "$bin/tsc" ] || [ ! -x "$bin/prettier" ] \
-    || [ ! -f "$here/node_modules/ajv/package.json" ]; then
-    echo "== npm ci in tests/codegen (TypeScript, prettier, Ajv, the MCP SDK and Node 22, as package-lock.json pins them)" >&2
+    || [ ! -f "$here/node_modules/ajv/package.json" ] \
+    || [ ! -f "$here/node_modules/@modelcontextprotocol/client/package.json" ]; then
+    echo "== npm ci in tests/codegen (TypeScript, prettier, Ajv, the MCP SDK 1.x and client 2.x, Node 22, as package-lock.json pins them)" >&2
     npm ci --prefix "$here" --no-audit --no-fund --loglevel=error >&2 || fail_setup "npm ci failed"
 fi
 venv="$root/.venv"
