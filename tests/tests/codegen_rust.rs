@@ -1,7 +1,7 @@
 //! The generated Rust modules compile (as modules of this test, clippy-clean under the
 //! workspace's `-D warnings`), their types are the narrow ones, and the functions work against
-//! a device: the scripted fake device (`tests/clients/fake_device.rs`) through the project's
-//! device client.
+//! devices through the project's device client: the scripted fake device
+//! (`tests/clients/fake_device.rs`) and the qemu-sensors firmware under QEMU, in both eras.
 
 #[allow(dead_code)]
 #[path = "../codegen/golden/qemu_sensors_2025_11_25.rs"]
@@ -161,6 +161,69 @@ fn generated_functions_call_the_fake_device() {
         assert_eq!(
             blocks,
             [serde_json::json!({"type": "text", "text": "after garbage"})]
+        );
+        device.close();
+    }
+}
+
+/// The qemu-sensors firmware ELF, built once per test run (QEMU installed if missing).
+fn sensors_firmware() -> std::path::PathBuf {
+    use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, Board};
+    ensure_qemu().unwrap_or_else(|e| panic!("{e}"));
+    let dir = embedded_mcp_tests::project_root().join("examples/qemu-sensors");
+    build_firmware(&dir, Board::Lm3s6965evb.rust_target()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The generated sensor functions against the firmware under QEMU, through the project's client,
+/// in both eras: typed values (the accelerometer's legacy `{"result": [...]}` unwrapped into a
+/// `[f64; 3]`), and arguments the device refuses as `CallError::Tool`.
+#[test]
+fn generated_functions_call_qemu_sensors_in_both_eras() {
+    use embedded_mcp_std::device::client::{Client, ClientOptions};
+    use embedded_mcp_std::device::{Endpoint, Logger, QemuConfig};
+    let elf = sensors_firmware();
+    for protocol in ["2025-11-25", "2026-07-28"] {
+        let options = ClientOptions {
+            protocol: protocol.into(),
+            ..ClientOptions::default()
+        };
+        let endpoint = Endpoint::Qemu(QemuConfig::new(&elf));
+        let mut device = Client::connect(&endpoint, options, Logger::stderr(0, "codegen-test"))
+            .expect("connect to QEMU");
+        let input = sensors::ReadTemperatureInput { sensor: Some(1) };
+        let t = sensors::read_temperature(&mut device, &input).expect("read_temperature");
+        assert_eq!(
+            t.sensor_id,
+            sensors::ReadTemperatureOutputSensorId::TmpAmbient
+        );
+        assert_eq!(t.unit, sensors::ReadTemperatureOutputUnit::C);
+        assert!((-40.0..=125.0).contains(&t.value), "{t:?}");
+        let axes: [f64; 3] =
+            sensors::read_acceleration(&mut device, &sensors::ReadAccelerationInput {})
+                .expect("read_acceleration");
+        assert!(axes.iter().all(|a| (-40.0..=40.0).contains(a)), "{axes:?}");
+        let input = sensors::SetLedInput {
+            led: sensors::SetLedInputLed::Blue,
+            brightness: 30,
+        };
+        let led = sensors::set_led(&mut device, &input).expect("set_led");
+        assert_eq!(
+            (led.led, led.brightness, led.previous),
+            (sensors::SetLedInputLed::Blue, 30, 0)
+        );
+        let too_bright = sensors::SetLedInput {
+            led: sensors::SetLedInputLed::Blue,
+            brightness: 101,
+        };
+        match sensors::set_led(&mut device, &too_bright) {
+            Err(sensors::CallError::Tool(e)) => assert!(e.text.contains("maximum"), "{}", e.text),
+            other => panic!("{protocol}: brightness 101 gave {other:?}"),
+        }
+        let info =
+            sensors::device_info(&mut device, &sensors::DeviceInfoInput {}).expect("device_info");
+        assert!(
+            info.calls >= 1 && info.firmware == "qemu-sensors",
+            "{info:?}"
         );
         device.close();
     }
