@@ -97,6 +97,8 @@ else
     bridge="$root/target/debug/embedded-mcp"
     check "typescript: generated functions with the official SDK 1.x client -> bridge --qemu qemu-sensors" \
         node "$here/live/qemu_sensors.ts" "$bridge" "$fw"
+    check "typescript: generated functions with @modelcontextprotocol/client 2.x -> bridge --qemu qemu-sensors, both eras" \
+        node "$here/live/qemu_sensors_v2.ts" "$bridge" "$fw"
     check "python: generated functions with the official SDK 2.x ClientSession -> bridge --qemu qemu-sensors, both eras" \
         "$venv/bin/python" "$here/live/qemu_sensors.py" "$bridge" "$fw"
     leftover=$(pgrep -f "qemu-system-arm.*$fw" || true)
