@@ -86,6 +86,31 @@ pub fn quoted(text: &str) -> String {
     out
 }
 
+/// `text` as one line of a comment: every character any of the three languages may read as a
+/// line break (`\r`, `\n`, U+0085, U+2028, U+2029, form feed, …) and every other control
+/// character becomes a space, so device text can never end a comment line and become code.
+pub fn comment_line(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\u{2028}' | '\u{2029}' => ' ',
+            c if c.is_control() => ' ',
+            c => c,
+        })
+        .collect::<String>()
+        .trim_end()
+        .to_owned()
+}
+
+/// A line of a Rust doc comment from device text: [`comment_line`], without leading spaces and
+/// with code fences broken (`` ``` `` → `` ` ` ` ``), so rustdoc never reads device text as a
+/// doctest that `cargo test` would compile and run.
+pub fn rust_doc_line(text: &str) -> String {
+    comment_line(text)
+        .trim_start()
+        .replace("```", "` ` `")
+        .replace("~~~", "~ ~ ~")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -101,6 +126,12 @@ mod tests {
             list("", "fn f(", &items, ") {", "    ", 10),
             "fn f(\n    a: u8,\n    b: u8,\n) {"
         );
+    }
+
+    #[test]
+    fn device_text_stays_inside_comments() {
+        assert_eq!(comment_line("a\nb\rc\u{2028}d\u{85}e\u{c}f"), "a b c d e f");
+        assert_eq!(rust_doc_line("    ```\nrm -rf"), "` ` ` rm -rf");
     }
 
     #[test]

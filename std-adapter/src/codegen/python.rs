@@ -338,7 +338,7 @@ fn emit_typed_dict(out: &mut String, model: &Model, object: &ObjectDef, what: Op
         }
     } else {
         for line in &doc {
-            out.push_str(format!("# {line}").trim_end());
+            out.push_str(format!("# {}", layout::comment_line(line)).trim_end());
             out.push('\n');
         }
         let items: Vec<String> = object
@@ -361,14 +361,14 @@ fn docstring(indent: &str, lines: &[String]) -> String {
     let safe: Vec<String> = lines
         .iter()
         .map(|l| {
-            l.replace('\\', "\\\\")
-                .replace("\"\"\"", "\\\"\\\"\\\"")
-                .replace('\t', "    ")
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect::<String>()
-                .trim_end()
-                .to_owned()
+            let line = layout::comment_line(&l.replace('\t', "    "))
+                .replace('\\', "\\\\")
+                .replace("\"\"\"", "\\\"\\\"\\\"");
+            // A `>>>` line would be a doctest to `pytest --doctest-modules`.
+            match line.trim_start().strip_prefix(">>>") {
+                Some(rest) => format!("> > >{rest}"),
+                None => line,
+            }
         })
         .collect();
     let pad_end = |s: &str| {

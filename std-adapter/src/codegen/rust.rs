@@ -64,7 +64,7 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
     let mut out = String::new();
     for line in header_lines(Lang::Rust, options) {
         // Line comments, not `//!`: the module may be `include!`d (from a build script's output).
-        out.push_str(format!("// {line}").trim_end());
+        out.push_str(format!("// {}", layout::comment_line(&line)).trim_end());
         out.push('\n');
     }
     out.push('\n');
@@ -101,7 +101,7 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
             let variant = variants.claim(&Case::Pascal.apply(value, &format!("V{}", i + 1)), "");
             out.push_str(&format!(
                 "    /// `{}`.\n",
-                layout::quoted(value).trim_matches('"')
+                layout::rust_doc_line(layout::quoted(value).trim_matches('"'))
             ));
             out.push_str(&format!(
                 "    #[serde(rename = {})]\n    {variant},\n",
@@ -138,7 +138,7 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
             out.push('\n');
             out.push_str(&format!(
                 "/// The schema `{}`'s result is checked against.\n",
-                tool.name
+                layout::rust_doc_line(&tool.name)
             ));
             if layout::width(&one) <= WIDTH || layout::width(&format!("    {literal};")) > WIDTH {
                 out.push_str(&one);
@@ -166,7 +166,7 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
     };
     out.push('\n');
     for line in tool_doc(tool) {
-        out.push_str(format!("/// {line}").trim_end());
+        out.push_str(format!("/// {}", layout::rust_doc_line(&line)).trim_end());
         out.push('\n');
     }
     let params = [
@@ -199,7 +199,7 @@ fn emit_struct(out: &mut String, model: &Model, id: usize, what: Option<String>)
         doc
     };
     for line in &doc {
-        out.push_str(format!("/// {line}").trim_end());
+        out.push_str(format!("/// {}", layout::rust_doc_line(&line)).trim_end());
         out.push('\n');
     }
     let all_optional = object.fields.iter().all(|f| !f.required);
@@ -224,7 +224,7 @@ fn emit_struct(out: &mut String, model: &Model, id: usize, what: Option<String>)
         }
         first = false;
         for line in field_doc(field) {
-            out.push_str(format!("    /// {line}").trim_end());
+            out.push_str(format!("    /// {}", layout::rust_doc_line(&line)).trim_end());
             out.push('\n');
         }
         let snake = Case::Snake.apply(&field.wire, "field");

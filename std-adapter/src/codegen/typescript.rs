@@ -50,7 +50,7 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
     let module = tools::module(tools, &options.revision, &naming);
     let mut out = String::new();
     for line in header_lines(Lang::TypeScript, options) {
-        out.push_str(format!("// {line}").trim_end());
+        out.push_str(format!("// {}", layout::comment_line(&line)).trim_end());
         out.push('\n');
     }
     out.push_str("\nimport { Ajv2020 } from \"ajv/dist/2020.js\";\n");
@@ -219,7 +219,10 @@ fn alias(name: &str, members: &[String]) -> String {
 
 /// A `/** … */` comment at `indent`: one line when the text is one short line.
 fn doc_block(out: &mut String, indent: &str, lines: &[String]) {
-    let lines: Vec<String> = lines.iter().map(|l| l.replace("*/", "*\\/")).collect();
+    let lines: Vec<String> = lines
+        .iter()
+        .map(|l| layout::comment_line(l).replace("*/", "*\\/"))
+        .collect();
     match lines.as_slice() {
         [] => {}
         [only] if layout::width(&format!("{indent}/** {only} */")) <= WIDTH => {

@@ -443,3 +443,56 @@ async def configure(
     if tags is not None:
         arguments["tags"] = tags
     return await _CONFIGURE.call(session, arguments)
+
+
+EvilNameXOutputV: TypeAlias = Literal["a\nb", "c\u2028d", "*/"]
+
+
+# The arguments of `evil
+# name */x`, as a dict.
+EvilNameXInput = TypedDict(
+    "EvilNameXInput",
+    {
+        "x\ny": "NotRequired[str]",
+    },
+)
+
+
+class EvilNameXOutput(TypedDict):
+    """The result of `evil
+    name */x`.
+    """
+
+    v: EvilNameXOutputV
+
+
+_EVIL_NAME_X = _Tool[EvilNameXOutput](
+    "evil\nname\u2028*/x",
+    '{"properties":{"v":{"enum":["a\\nb","c d","*/"]}},"required":["v"],"type":"object"}',
+    False,
+)
+
+
+async def evil_name_x(
+    session: ToolCaller,
+    *,
+    x_y: str | None = None,
+) -> EvilNameXOutput:
+    """Text that tries to leave its comment.
+
+    Line one.
+    ```
+    fn injected() { std::process::exit(3) }
+    ```
+        indented code
+    > > > import os
+    */ const injected = 1; /*
+    \"\"\" + 'x' + \"\"\" // after a JS line separator # after a bare CR
+
+    Args:
+        x_y: `x y` on the wire. a ``` code ```. None leaves it out.
+    """
+    arguments: dict[str, Any] = {}
+    if x_y is not None:
+        arguments["x\ny"] = x_y
+    return await _EVIL_NAME_X.call(session, arguments)

@@ -500,3 +500,64 @@ pub fn configure(
 ) -> Result<Vec<ConfigureOutputItem>, CallError> {
     call_checked(caller, "configure", input, CONFIGURE_OUTPUT, true)
 }
+
+/// The arguments of `evil
+/// name */x`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct EvilNameXInput {
+    /// a
+    /// ` ` `
+    /// code
+    /// ` ` `.
+    #[serde(rename = "x\ny")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x_y: Option<String>,
+}
+
+/// The result of `evil
+/// name */x`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct EvilNameXOutput {
+    pub v: EvilNameXOutputV,
+}
+
+/// One of `a\nb`, `c\u2028d`, `*/`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EvilNameXOutputV {
+    /// `a\nb`.
+    #[serde(rename = "a\nb")]
+    AB,
+    /// `c\u2028d`.
+    #[serde(rename = "c\u{2028}d")]
+    CD,
+    /// `*/`.
+    #[serde(rename = "*/")]
+    V3,
+}
+
+/// The schema `evil name */x`'s result is checked against.
+const EVIL_NAME_X_OUTPUT: &str =
+    r#"{"properties":{"v":{"enum":["a\nb","c d","*/"]}},"required":["v"],"type":"object"}"#;
+
+/// Text that tries to leave its comment.
+///
+/// Line one.
+/// ` ` `
+/// fn injected() { std::process::exit(3) }
+/// ` ` `
+/// indented code
+/// >>> import os
+/// */ const injected = 1; /*
+/// """ + 'x' + """ // after a JS line separator # after a bare CR
+pub fn evil_name_x(
+    caller: &mut impl ToolCaller,
+    input: &EvilNameXInput,
+) -> Result<EvilNameXOutput, CallError> {
+    call_checked(
+        caller,
+        "evil\nname\u{2028}*/x",
+        input,
+        EVIL_NAME_X_OUTPUT,
+        false,
+    )
+}

@@ -358,3 +358,53 @@ export async function configure(
     true,
   );
 }
+
+/**
+ * The arguments of `evil
+ * name *\/x`.
+ */
+export interface EvilNameXInput {
+  /**
+   * a
+   * ```
+   * code
+   * ```.
+   */
+  "x\ny"?: string;
+}
+
+/**
+ * The result of `evil
+ * name *\/x`.
+ */
+export interface EvilNameXOutput {
+  v: "a\nb" | "c\u2028d" | "*/";
+}
+
+const EVIL_NAME_X_OUTPUT =
+  '{"properties":{"v":{"enum":["a\\nb","c d","*/"]}},"required":["v"],"type":"object"}';
+
+/**
+ * Text that tries to leave its comment.
+ *
+ * Line one.
+ * ```
+ * fn injected() { std::process::exit(3) }
+ * ```
+ *     indented code
+ * >>> import os
+ * *\/ const injected = 1; /*
+ * """ + 'x' + """ // after a JS line separator # after a bare CR
+ */
+export async function evilNameX(
+  caller: ToolCaller,
+  input: EvilNameXInput = {},
+): Promise<EvilNameXOutput> {
+  return callChecked<EvilNameXOutput>(
+    caller,
+    "evil\nname\u2028*/x",
+    input,
+    EVIL_NAME_X_OUTPUT,
+    false,
+  );
+}
