@@ -164,8 +164,8 @@ impl Model {
         false
     }
 
-    /// Objects a value of `ty` holds in place.
-    fn direct_objects(&self, ty: &Ty) -> Vec<usize> {
+    /// Objects a value of `ty` holds in place (not behind an array or a map).
+    pub fn direct_objects(&self, ty: &Ty) -> Vec<usize> {
         match ty {
             Ty::Object(id) => vec![*id],
             Ty::Nullable(inner) => self.direct_objects(inner),

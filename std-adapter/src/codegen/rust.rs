@@ -241,12 +241,17 @@ fn emit_struct(out: &mut String, model: &Model, id: usize, what: Option<String>)
                 rust_string(&field.wire)
             ));
         }
-        let mut ty = rust_type(model, &field.ty);
-        if let Ty::Object(target) = field.ty {
-            if model.contains_directly(target, id) {
-                ty = format!("Box<{ty}>");
-            }
-        }
+        // A field that holds this struct again (itself, or through other structs, unions or
+        // tuples) is boxed, else the type would have infinite size.
+        let recursive = model
+            .direct_objects(&field.ty)
+            .into_iter()
+            .any(|o| o == id || model.contains_directly(o, id));
+        let mut ty = match (&field.ty, recursive) {
+            (Ty::Nullable(inner), true) => format!("Option<Box<{}>>", rust_type(model, inner)),
+            (_, true) => format!("Box<{}>", rust_type(model, &field.ty)),
+            (_, false) => rust_type(model, &field.ty),
+        };
         if !field.required {
             out.push_str("    #[serde(default, skip_serializing_if = \"Option::is_none\")]\n");
             if !matches!(field.ty, Ty::Nullable(_)) {

@@ -339,6 +339,9 @@ async def class_(
     return await _CLASS.call(session, arguments)
 
 
+Tool3dScanNodeLink: TypeAlias = "Tool3dScanNode | str"
+
+
 class Tool3dScanInput(TypedDict):
     """The arguments of `3d-scan`, as a dict."""
 
@@ -358,12 +361,14 @@ class Tool3dScanNode(TypedDict):
 
     name: str
     children: NotRequired[list[Tool3dScanNode]]
+    link: NotRequired[Tool3dScanNodeLink]
+    next: NotRequired[Tool3dScanNode | None]
     parent: NotRequired[Tool3dScanNode]
 
 
 _TOOL3D_SCAN = _Tool[Tool3dScanOutput](
     "3d-scan",
-    '{"$defs":{"node":{"properties":{"children":{"items":{"$ref":"#/$defs/node"},"type":"array"},"name":{"type":"string"},"parent":{"$ref":"#/$defs/node"}},"required":["name"],"title":"Node","type":"object"}},"properties":{"points":{"items":{"items":{"type":"number"},"maxItems":3,"minItems":3,"type":"array"},"type":"array"},"root":{"$ref":"#/$defs/node"}},"required":["root","points"],"type":"object"}',
+    '{"$defs":{"node":{"properties":{"children":{"items":{"$ref":"#/$defs/node"},"type":"array"},"link":{"oneOf":[{"$ref":"#/$defs/node"},{"type":"string"}]},"name":{"type":"string"},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]},"parent":{"$ref":"#/$defs/node"}},"required":["name"],"title":"Node","type":"object"}},"properties":{"points":{"items":{"items":{"type":"number"},"maxItems":3,"minItems":3,"type":"array"},"type":"array"},"root":{"$ref":"#/$defs/node"}},"required":["root","points"],"type":"object"}',
     False,
 )
 

@@ -430,11 +430,27 @@ pub struct Tool3dScanNode {
     pub children: Option<Vec<Tool3dScanNode>>,
 
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub link: Option<Box<Tool3dScanNodeLink>>,
+
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next: Option<Box<Tool3dScanNode>>,
+
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub parent: Option<Box<Tool3dScanNode>>,
 }
 
+/// One of the types below, the first that fits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Tool3dScanNodeLink {
+    /// A `Tool3dScanNode`.
+    Tool3dScanNode(Tool3dScanNode),
+    /// A `String`.
+    String(String),
+}
+
 /// The schema `3d-scan`'s result is checked against.
-const TOOL3D_SCAN_OUTPUT: &str = r##"{"$defs":{"node":{"properties":{"children":{"items":{"$ref":"#/$defs/node"},"type":"array"},"name":{"type":"string"},"parent":{"$ref":"#/$defs/node"}},"required":["name"],"title":"Node","type":"object"}},"properties":{"points":{"items":{"items":{"type":"number"},"maxItems":3,"minItems":3,"type":"array"},"type":"array"},"root":{"$ref":"#/$defs/node"}},"required":["root","points"],"type":"object"}"##;
+const TOOL3D_SCAN_OUTPUT: &str = r##"{"$defs":{"node":{"properties":{"children":{"items":{"$ref":"#/$defs/node"},"type":"array"},"link":{"oneOf":[{"$ref":"#/$defs/node"},{"type":"string"}]},"name":{"type":"string"},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]},"parent":{"$ref":"#/$defs/node"}},"required":["name"],"title":"Node","type":"object"}},"properties":{"points":{"items":{"items":{"type":"number"},"maxItems":3,"minItems":3,"type":"array"},"type":"array"},"root":{"$ref":"#/$defs/node"}},"required":["root","points"],"type":"object"}"##;
 
 /// Scan */ """ with hostile text.
 ///

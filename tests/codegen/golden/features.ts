@@ -298,11 +298,15 @@ export interface Tool3dScanOutput {
 export interface Tool3dScanNode {
   name: string;
   children?: Tool3dScanNode[];
+  link?: Tool3dScanNodeLink;
+  next?: Tool3dScanNode | null;
   parent?: Tool3dScanNode;
 }
 
+export type Tool3dScanNodeLink = Tool3dScanNode | string;
+
 const TOOL3D_SCAN_OUTPUT =
-  '{"$defs":{"node":{"properties":{"children":{"items":{"$ref":"#/$defs/node"},"type":"array"},"name":{"type":"string"},"parent":{"$ref":"#/$defs/node"}},"required":["name"],"title":"Node","type":"object"}},"properties":{"points":{"items":{"items":{"type":"number"},"maxItems":3,"minItems":3,"type":"array"},"type":"array"},"root":{"$ref":"#/$defs/node"}},"required":["root","points"],"type":"object"}';
+  '{"$defs":{"node":{"properties":{"children":{"items":{"$ref":"#/$defs/node"},"type":"array"},"link":{"oneOf":[{"$ref":"#/$defs/node"},{"type":"string"}]},"name":{"type":"string"},"next":{"anyOf":[{"$ref":"#/$defs/node"},{"type":"null"}]},"parent":{"$ref":"#/$defs/node"}},"required":["name"],"title":"Node","type":"object"}},"properties":{"points":{"items":{"items":{"type":"number"},"maxItems":3,"minItems":3,"type":"array"},"type":"array"},"root":{"$ref":"#/$defs/node"}},"required":["root","points"],"type":"object"}';
 
 /**
  * Scan *\/ """ with hostile text.
