@@ -199,7 +199,7 @@ fn emit_struct(out: &mut String, model: &Model, id: usize, what: Option<String>)
         doc
     };
     for line in &doc {
-        out.push_str(format!("/// {}", layout::rust_doc_line(&line)).trim_end());
+        out.push_str(format!("/// {}", layout::rust_doc_line(line)).trim_end());
         out.push('\n');
     }
     let all_optional = object.fields.iter().all(|f| !f.required);
