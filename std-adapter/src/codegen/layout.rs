@@ -104,11 +104,28 @@ pub fn comment_line(text: &str) -> String {
 /// A line of a Rust doc comment from device text: [`comment_line`], without leading spaces and
 /// with code fences broken (`` ``` `` → `` ` ` ` ``), so rustdoc never reads device text as a
 /// doctest that `cargo test` would compile and run.
+///
+/// A line that would open a Markdown block quote or list item (`>`, `- `, `* `, `+ `, `1. `)
+/// gets its marker escaped: device text is plain text, and a quote or list followed by plain
+/// lines is what clippy's `doc_lazy_continuation` refuses.
 pub fn rust_doc_line(text: &str) -> String {
-    comment_line(text)
+    let line = comment_line(text)
         .trim_start()
         .replace("```", "` ` `")
-        .replace("~~~", "~ ~ ~")
+        .replace("~~~", "~ ~ ~");
+    let digits = line.chars().take_while(char::is_ascii_digit).count();
+    let rest = &line[digits..];
+    let marker = matches!(
+        (digits, rest.chars().next(), rest.chars().nth(1)),
+        (0, Some('>'), _)
+            | (0, Some('-' | '*' | '+'), Some(' ') | None)
+            | (1.., Some('.' | ')'), Some(' ') | None)
+    );
+    if marker {
+        format!("{}\\{}", &line[..digits], rest)
+    } else {
+        line
+    }
 }
 
 #[cfg(test)]
@@ -132,6 +149,10 @@ mod tests {
     fn device_text_stays_inside_comments() {
         assert_eq!(comment_line("a\nb\rc\u{2028}d\u{85}e\u{c}f"), "a b c d e f");
         assert_eq!(rust_doc_line("    ```\nrm -rf"), "` ` ` rm -rf");
+        assert_eq!(rust_doc_line(">>> x"), "\\>>> x");
+        assert_eq!(rust_doc_line("- item"), "\\- item");
+        assert_eq!(rust_doc_line("12. step"), "12\\. step");
+        assert_eq!(rust_doc_line("-40 to 125"), "-40 to 125");
     }
 
     #[test]

@@ -562,7 +562,7 @@ const EVIL_NAME_X_OUTPUT: &str =
 /// fn injected() { std::process::exit(3) }
 /// ` ` `
 /// indented code
-/// >>> import os
+/// \>>> import os
 /// */ const injected = 1; /*
 /// """ + 'x' + """ // after a JS line separator # after a bare CR
 pub fn evil_name_x(
