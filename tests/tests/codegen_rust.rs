@@ -48,14 +48,12 @@ fn generated_types_are_narrow() {
 
 #[test]
 fn hostile_names_and_schema_features_map_as_documented() {
-    let steps = vec![
-        features::RunSequenceInputStepsItem::RunSequenceInputStepsItemWait(
-            features::RunSequenceInputStepsItemWait {
-                kind: features::RunSequenceInputStepsItemWaitKind::Wait,
-                ms: 10,
-            },
-        ),
-    ];
+    let steps = vec![features::RunSequenceInputStepsItem::Wait(
+        features::RunSequenceInputStepsItemWait {
+            kind: features::RunSequenceInputStepsItemWaitKind::Wait,
+            ms: 10,
+        },
+    )];
     let input = features::RunSequenceInput {
         steps,
         ramp_ms: Some(250),
@@ -72,10 +70,7 @@ fn hostile_names_and_schema_features_map_as_documented() {
     // The discriminating `const` picks the variant.
     let led: features::RunSequenceInputStepsItem =
         serde_json::from_str(r#"{"kind":"led","led":"red","on":true}"#).unwrap();
-    assert!(matches!(
-        led,
-        features::RunSequenceInputStepsItem::RunSequenceInputStepsItemLed(_)
-    ));
+    assert!(matches!(led, features::RunSequenceInputStepsItem::Led(_)));
     // Recursive `$ref`: a boxed parent, a list of children.
     let scan: features::Tool3dScanOutput = serde_json::from_str(
         r#"{"root":{"name":"a","children":[{"name":"b"}],"parent":{"name":"p"}},"points":[[1,2,3]]}"#,

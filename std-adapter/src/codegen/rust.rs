@@ -117,12 +117,16 @@ fn emit_tool(out: &mut String, model: &Model, tool: &ToolSpec) {
             "#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]\n#[serde(untagged)]\n",
         );
         out.push_str(&format!("pub enum {} {{\n", union.name));
+        let mut labels = Namer::new(&["Self"]);
         for (label, ty) in &union.variants {
-            out.push_str(&format!(
-                "    /// A `{}`.\n    {label}({}),\n",
-                rust_type(model, ty),
-                rust_type(model, ty)
-            ));
+            // `RunInputStep::Wait`, not `RunInputStep::RunInputStepWait`.
+            let short = label
+                .strip_prefix(union.name.as_str())
+                .filter(|rest| rest.starts_with(|c: char| c.is_ascii_uppercase()))
+                .unwrap_or(label);
+            let variant = labels.claim(short, "");
+            let ty = rust_type(model, ty);
+            out.push_str(&format!("    /// A `{ty}`.\n    {variant}({ty}),\n"));
         }
         out.push_str("}\n");
     }

@@ -294,9 +294,9 @@ pub enum RunSequenceInputMode {
 #[serde(untagged)]
 pub enum RunSequenceInputStepsItem {
     /// A `RunSequenceInputStepsItemWait`.
-    RunSequenceInputStepsItemWait(RunSequenceInputStepsItemWait),
+    Wait(RunSequenceInputStepsItemWait),
     /// A `RunSequenceInputStepsItemLed`.
-    RunSequenceInputStepsItemLed(RunSequenceInputStepsItemLed),
+    Led(RunSequenceInputStepsItemLed),
 }
 
 /// One of the types below, the first that fits.
