@@ -108,7 +108,11 @@ async function callChecked<T>(
   }
   let validate = validators.get(name);
   if (validate === undefined) {
-    validate = ajv.compile(JSON.parse(schema) as object);
+    // Checked as JSON Schema 2020-12, MCP's default dialect: Ajv2020 refuses to compile a
+    // schema naming another meta-schema.
+    const { $schema, ...rest } = JSON.parse(schema) as Record<string, unknown>;
+    void $schema;
+    validate = ajv.compile(rest);
     validators.set(name, validate);
   }
   if (!validate(value)) {
