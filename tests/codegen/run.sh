@@ -70,6 +70,12 @@ check "python: mypy --strict, golden modules and misuse file" \
 check "python: black --check" "$venv/bin/black" --check --quiet golden usage
 check "rust: rustfmt --check" rustfmt --edition 2021 --check golden/*.rs
 
+# ---- the generated functions against in-process callers with chosen results ---------------------
+check "typescript: wrapped and bare non-object outputs, another dialect, errors (in-process caller)" \
+    node "$here/live/offline.ts"
+check "python: wrapped and bare non-object outputs, a null output, errors (in-process session)" \
+    "$venv/bin/python" "$here/live/offline.py"
+
 # ---- the generated functions against the scripted fake device (no bridge: the functions' own
 # checks must refuse the results that break their schema) ------------------------------------------
 if cargo build -q -p embedded-mcp-tests --bin bridge-fake-device 2>/dev/null; then

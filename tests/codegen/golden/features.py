@@ -105,6 +105,9 @@ class _Tool(Generic[_T]):
         if self.validator is None:
             return cast(_T, content)
         value = _field(result, "structured_content", "structuredContent")
+        if value is None and self.validator.is_valid(None):
+            # A `null` output (2026-07-28) reads like no structuredContent in the SDK.
+            return cast(_T, None)
         if value is None:
             raise OutputError(
                 self.name,
@@ -501,3 +504,29 @@ async def evil_name_x(
     if x_y is not None:
         arguments["x\ny"] = x_y
     return await _EVIL_NAME_X.call(session, arguments)
+
+
+class Draft7ReadingInput(TypedDict):
+    """The arguments of `draft7_reading`, as a dict."""
+
+
+class Draft7ReadingOutput(TypedDict):
+    """The result of `draft7_reading`."""
+
+    a: int
+    """An integer, at most 3."""
+
+
+_DRAFT7_READING = _Tool[Draft7ReadingOutput](
+    "draft7_reading",
+    '{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"maximum":3,"type":"integer"}},"required":["a"],"type":"object"}',
+    False,
+)
+
+
+async def draft7_reading(
+    session: ToolCaller,
+) -> Draft7ReadingOutput:
+    """An output schema that names draft-07."""
+    arguments: dict[str, Any] = {}
+    return await _DRAFT7_READING.call(session, arguments)

@@ -577,3 +577,31 @@ pub fn evil_name_x(
         false,
     )
 }
+
+/// The arguments of `draft7_reading`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Draft7ReadingInput {}
+
+/// The result of `draft7_reading`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Draft7ReadingOutput {
+    /// An integer, at most 3.
+    pub a: i64,
+}
+
+/// The schema `draft7_reading`'s result is checked against.
+const DRAFT7_READING_OUTPUT: &str = r#"{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"maximum":3,"type":"integer"}},"required":["a"],"type":"object"}"#;
+
+/// An output schema that names draft-07.
+pub fn draft7_reading(
+    caller: &mut impl ToolCaller,
+    input: &Draft7ReadingInput,
+) -> Result<Draft7ReadingOutput, CallError> {
+    call_checked(
+        caller,
+        "draft7_reading",
+        input,
+        DRAFT7_READING_OUTPUT,
+        false,
+    )
+}

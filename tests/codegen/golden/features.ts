@@ -416,3 +416,29 @@ export async function evilNameX(
     false,
   );
 }
+
+/** The arguments of `draft7_reading`. */
+export type Draft7ReadingInput = Record<string, unknown>;
+
+/** The result of `draft7_reading`. */
+export interface Draft7ReadingOutput {
+  /** An integer, at most 3. */
+  a: number;
+}
+
+const DRAFT7_READING_OUTPUT =
+  '{"$schema":"http://json-schema.org/draft-07/schema#","properties":{"a":{"maximum":3,"type":"integer"}},"required":["a"],"type":"object"}';
+
+/** An output schema that names draft-07. */
+export async function draft7Reading(
+  caller: ToolCaller,
+  input: Draft7ReadingInput = {},
+): Promise<Draft7ReadingOutput> {
+  return callChecked<Draft7ReadingOutput>(
+    caller,
+    "draft7_reading",
+    input,
+    DRAFT7_READING_OUTPUT,
+    false,
+  );
+}

@@ -105,6 +105,9 @@ class _Tool(Generic[_T]):
         if self.validator is None:
             return cast(_T, content)
         value = _field(result, "structured_content", "structuredContent")
+        if value is None and self.validator.is_valid(None):
+            # A `null` output (2026-07-28) reads like no structuredContent in the SDK.
+            return cast(_T, None)
         if value is None:
             raise OutputError(
                 self.name,
