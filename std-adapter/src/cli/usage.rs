@@ -18,7 +18,7 @@ DEVICE is one of:
   --unix PATH                   a unix stream socket
   --tcp HOST:PORT               a TCP connection
   --qemu FIRMWARE.elf           run the firmware under QEMU (stopped when we exit)
-      [--machine lm3s6965evb|mps2-an386] [--qemu-serial socket|stdio] [--qemu-bin PROGRAM]
+      [--machine lm3s6965evb|mps2-an386|microbit] [--qemu-serial socket|stdio] [--qemu-bin PROGRAM]
   --command \"PROGRAM ARGS\"      a child process speaking MCP on stdin/stdout
 LINK is one of: serial:PATH[@BAUD]  tcp:HOST:PORT  unix:PATH  qemu:FIRMWARE.elf
   (NAME: letters, digits, _ and -)

@@ -257,7 +257,7 @@ pub(super) fn parse(args: &[String]) -> Result<Options, OptionError> {
                 machine = Some(Machine::parse(&v).ok_or(OptionError::BadChoice {
                     flag: "--machine",
                     value: v,
-                    choices: "lm3s6965evb or mps2-an386",
+                    choices: "lm3s6965evb, mps2-an386 or microbit",
                 })?);
             }
             "--qemu-serial" => {
