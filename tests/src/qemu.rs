@@ -158,6 +158,16 @@ fn check_output(what: &str, output: &Output) -> Result<(), String> {
 /// target folder) after `rustup target add TARGET` (a no-op when installed), and returns the path
 /// of the ELF it produced. Builds within one process run one at a time.
 pub fn build_firmware(dir: &Path, target: &str) -> Result<PathBuf, String> {
+    build_firmware_with_features(dir, target, &[])
+}
+
+/// [`build_firmware`] with the crate's cargo `features` switched on (e.g. a firmware's `qemu`
+/// feature that sends its logs to semihosting).
+pub fn build_firmware_with_features(
+    dir: &Path,
+    target: &str,
+    features: &[&str],
+) -> Result<PathBuf, String> {
     static BUILD_LOCK: Mutex<()> = Mutex::new(());
     let _one_at_a_time = BUILD_LOCK
         .lock()

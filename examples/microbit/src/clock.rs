@@ -7,13 +7,18 @@
 //! count on a read. Nothing else uses TIMER0.
 
 use core::sync::atomic::{AtomicU32, Ordering};
+use core::task::Waker;
 
 use cortex_m::peripheral::NVIC;
+use embassy_sync::waitqueue::AtomicWaker;
 use nrf51_hal::pac::{interrupt, Interrupt, TIMER0};
 
 /// Wraps of the 32-bit counter. Only the TIMER0 interrupt stores it (a load and a store: no
 /// read-modify-write atomics on Cortex-M0).
 static WRAPS: AtomicU32 = AtomicU32::new(0);
+
+/// The task the alarm (channel 2) wakes.
+static ALARM: AtomicWaker = AtomicWaker::new();
 
 fn timer() -> &'static nrf51_hal::pac::timer0::RegisterBlock {
     // Safety: TIMER0 was handed to `start`, which owns it from then on; this module only writes
@@ -46,6 +51,25 @@ fn TIMER0() {
             Ordering::Relaxed,
         );
     }
+    if timer.events_compare[2].read().bits() != 0 {
+        timer.events_compare[2].write(|w| unsafe { w.bits(0) });
+        timer.intenclr.write(|w| w.compare2().clear());
+        ALARM.wake();
+    }
+}
+
+/// Wakes `waker` once, `us` microseconds from now (at least 2; at most about an hour). A later
+/// call replaces the alarm (one task uses it: the UART's transmitter).
+pub fn wake_after_us(us: u32, waker: &Waker) {
+    ALARM.register(waker);
+    critical_section::with(|_| {
+        let timer = timer();
+        timer.tasks_capture[2].write(|w| unsafe { w.bits(1) });
+        let at = timer.cc[2].read().bits().wrapping_add(us.max(2));
+        timer.cc[2].write(|w| unsafe { w.bits(at) });
+        timer.events_compare[2].write(|w| unsafe { w.bits(0) });
+        timer.intenset.write(|w| w.compare2().set());
+    });
 }
 
 /// Microseconds since [`start`].

@@ -15,7 +15,8 @@
 //! - Transmit: a byte goes out whenever `TXDRDY` says the last one left; otherwise the writer
 //!   sleeps until the `TXDRDY` interrupt (enabled only while it waits) wakes it.
 //!
-//! One QEMU difference is handled in [`arm_first_write`].
+//! Two QEMU 7.2 differences are handled here, each in one place: the HAL's first write
+//! ([`arm_first_write`]) and a `TXDRDY` without interrupt after back-pressure ([`tx_ready`]).
 
 use core::cell::RefCell;
 use core::convert::Infallible;
@@ -32,6 +33,8 @@ use nrf51_hal::pac::{interrupt, Interrupt, UART0};
 use nrf51_hal::uart::{Baudrate, Parity, Pins, Uart};
 
 use sensor_tools::rx_ring::RxRing;
+
+use crate::clock;
 
 /// Bytes buffered between the interrupt and the reader task (a power of two).
 pub const RX_RING_SIZE: usize = 256;
@@ -166,7 +169,19 @@ impl Read for UartRx {
     }
 }
 
+/// How long the writer sleeps at most before it looks at `TXDRDY` again ([`tx_ready`]).
+const TX_RECHECK_US: u32 = 1000;
+
 /// Waits until the transmitter took the last byte (`TXDRDY`), sleeping on its interrupt.
+///
+/// Under QEMU 7.2 the interrupt alone can hang the link: when the host does not take a byte at
+/// once (its socket or pipe is full: one-byte writes fill a unix socket's buffer long before
+/// its byte count says so), `nrf51_uart` keeps the byte and later sets `TXDRDY` from its
+/// chardev watch *without* updating its interrupt line, so the writer would sleep until the next
+/// received byte, and the host waits for the rest of the line first. The writer therefore also
+/// sets an alarm ([`clock::wake_after_us`], TIMER0) and looks again after [`TX_RECHECK_US`]. On
+/// the chip the interrupt comes first (a character takes 87 µs); the alarm then only costs a
+/// spurious wake-up.
 async fn tx_ready() {
     poll_fn(|cx| {
         critical_section::with(|cs| {
@@ -176,6 +191,7 @@ async fn tx_ready() {
                 Some(Ok(false)) => {
                     TX_WAKER.register(cx.waker());
                     registers().intenset.write(|w| w.txdrdy().set());
+                    clock::wake_after_us(TX_RECHECK_US, cx.waker());
                     Poll::Pending
                 }
             }
