@@ -29,8 +29,11 @@ use nrf51_hal::uart::Pins;
 #[entry]
 fn main() -> ! {
     let p = Peripherals::take().unwrap_or_else(|| fault::fail("peripherals taken twice"));
+    // The 16 MHz crystal first: the internal RC oscillator is too coarse for 115,200 baud, and
+    // switching clocks under a running UART could garble a byte.
+    let _clocks = Clocks::new(p.CLOCK).enable_ext_hfosc();
     let port = p0::Parts::new(p.GPIO);
-    // First of all: the host may already be sending.
+    // UART0 next: the host may already be sending (QEMU holds bytes back until reception starts).
     let pins = Pins {
         txd: port.p0_24.into_push_pull_output(Level::High).degrade(),
         rxd: port.p0_25.into_floating_input().degrade(),
@@ -38,8 +41,6 @@ fn main() -> ! {
         rts: None,
     };
     let (rx, tx) = uart::take(p.UART0, pins);
-    // The 16 MHz crystal: the internal RC oscillator is too coarse for 115,200 baud.
-    let _clocks = Clocks::new(p.CLOCK).enable_ext_hfosc();
     clock::start(p.TIMER0);
     display::start(
         [
