@@ -58,6 +58,9 @@ step "board examples: release builds for their targets (each folder's .cargo/con
 for fw in "${BOARDS[@]}"; do
     (cd "$fw" && cargo build -q --release)
 done
+# The micro:bit's board build (no semihosting); its QEMU tests build `--features qemu`, which
+# reuses these dependencies (a few seconds more).
+(cd examples/microbit && cargo build -q --release)
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
