@@ -38,6 +38,22 @@ const WIRING: [[(u8, u8); 5]; 5] = [
     [(2, 2), (1, 6), (2, 0), (1, 5), (2, 1)],
 ];
 
+// Checked while compiling: every LED has its own matrix position, inside the 3×9 matrix.
+const _: () = {
+    let mut seen = [[false; 9]; 3];
+    let mut i = 0;
+    while i < 25 {
+        let (row, column) = WIRING[i / 5][i % 5];
+        assert!(row < 3 && column < 9, "outside the matrix");
+        assert!(
+            !seen[row as usize][column as usize],
+            "two LEDs on one matrix position"
+        );
+        seen[row as usize][column as usize] = true;
+        i += 1;
+    }
+};
+
 /// The column lines to drive low for each matrix row to show `frame` (GPIO bit masks).
 pub fn plan(frame: &Frame) -> [u32; 3] {
     let mut columns = [0u32; 3];
