@@ -5,7 +5,10 @@ use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
 
+use serde::Deserialize;
+
 use crate::bridge::message::meta;
+use crate::bridge::message::typed::ToolEntry;
 
 /// Legacy revisions the hub answers in their own terms.
 const LEGACY: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -63,7 +66,7 @@ pub(super) fn prefixed(device: &str, tools: Vec<Value>) -> Vec<Value> {
     tools
         .into_iter()
         .filter_map(|mut tool| {
-            let name = tool.get("name").and_then(Value::as_str)?.to_owned();
+            let name = ToolEntry::deserialize(&tool).ok()?.name;
             tool.as_object_mut()?
                 .insert("name".into(), json!(format!("{device}.{name}")));
             Some(tool)
