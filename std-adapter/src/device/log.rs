@@ -6,10 +6,8 @@ use std::sync::Arc;
 
 use tracing::Dispatch;
 
+pub use super::log_subscriber::Verbosity;
 use super::log_subscriber::{self, NOTE_TARGET, TARGET};
-
-/// How much to log: 0 warnings and errors, 1 (`-v`) connection events, 2 (`-vv`) every message.
-pub type Verbosity = u8;
 
 /// A cheap, clonable logger: each line is a `tracing` event (target `embedded_mcp`, the prefix
 /// in its `prefix` field) sent to the logger's own dispatcher, which writes it to one shared

@@ -15,7 +15,8 @@ use tracing::{Dispatch, Event, Level, Subscriber};
 use tracing_subscriber::layer::{Context, Layer, SubscriberExt};
 use tracing_subscriber::{EnvFilter, Registry};
 
-use super::log::Verbosity;
+/// How much to log: 0 warnings and errors, 1 (`-v`) connection events, 2 (`-vv`) every message.
+pub type Verbosity = u8;
 
 /// The target of the logger's events: `RUST_LOG=embedded_mcp=info` selects them.
 pub const TARGET: &str = "embedded_mcp";

@@ -7,7 +7,7 @@
 //! read unwinds out of the validator (`resume_unwind`, which prints nothing), and the caller
 //! reports the spent budget instead of a verdict.
 //!
-//! Every schema object reads the instance on each visit because [`super::prepare`] gives each one
+//! Every schema object reads the instance on each visit because `prepare` gives each one
 //! lacking `type` the always-true `type` of all six JSON types, the first keyword the crate runs.
 
 use std::borrow::Cow;
