@@ -248,3 +248,101 @@ impl Body for ReplyBody {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::http::doors::Doors;
+    use crate::bridge::http::handshake::Handshake;
+    use crate::bridge::http::multiplex::{Multiplex, Owner};
+    use crate::bridge::http::param_headers::ToolHeaders;
+    use crate::bridge::http::session_table::Sessions;
+    use crate::device::Logger;
+    use serde_json::json;
+
+    /// A front whose router is this test: lines sent to it are dropped.
+    fn front(reply_idle: Duration) -> Arc<FrontState> {
+        let (to_router, router) = std::sync::mpsc::channel();
+        std::mem::forget(router);
+        Arc::new(FrontState {
+            mux: Multiplex::new(
+                to_router,
+                Logger::to_writer(0, "t", Box::new(std::io::sink())),
+            ),
+            sessions: Sessions::new(1),
+            handshake: Handshake::new(),
+            tool_headers: ToolHeaders::new(),
+            doors: Doors::new("127.0.0.1:1".parse().unwrap(), &[], None),
+            reply_idle,
+            log: Logger::to_writer(0, "t", Box::new(std::io::sink())),
+        })
+    }
+
+    fn call(front: &Arc<FrontState>) -> Waiting {
+        let owner = Owner {
+            session: None,
+            id_raw: "\"c\"".into(),
+            id_key: "\"c\"".into(),
+            log_level: None,
+        };
+        let request = json!({"jsonrpc":"2.0","id":"c","method":"tools/call",
+            "params":{"name":"slow","_meta":{"progressToken":"p"}}});
+        let ticket = front.mux.forward(request, owner).unwrap();
+        Waiting::new(front.clone(), ticket, true, None)
+    }
+
+    /// A tool that reports progress every 20 s for 10 minutes finishes: the front's wait restarts
+    /// with each line and never cuts a call the router keeps alive (simulated time).
+    #[tokio::test(start_paused = true)]
+    async fn progress_keeps_a_long_call_waiting_past_the_idle_bound() {
+        let front = front(Duration::from_secs(25));
+        let mut waiting = call(&front);
+        let id = waiting.ticket.id;
+        let device = front.clone();
+        tokio::spawn(async move {
+            for n in 0..30 {
+                tokio::time::sleep(Duration::from_secs(20)).await;
+                let line = format!(
+                    r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{id},"progress":{n}}}}}"#
+                );
+                device.mux.on_router_line(line.into_bytes());
+            }
+            tokio::time::sleep(Duration::from_secs(20)).await;
+            let line = format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[]}}}}"#);
+            device.mux.on_router_line(line.into_bytes());
+        });
+        let start = Instant::now();
+        let mut idle = Box::pin(tokio::time::sleep(front.reply_idle));
+        let mut progress = 0;
+        let response = loop {
+            match waiting.next(&mut idle).await {
+                Next::Notification(line) => {
+                    assert!(line.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p""#));
+                    progress += 1;
+                }
+                Next::Response(line) => break line,
+            }
+        };
+        assert_eq!(progress, 30);
+        assert_eq!(response, br#"{"jsonrpc":"2.0","id":"c","result":{"content":[]}}"#);
+        assert_eq!(start.elapsed(), Duration::from_secs(620));
+    }
+
+    /// A router silent past the idle bound: the client gets -32001 and the request is forgotten.
+    #[tokio::test(start_paused = true)]
+    async fn a_silent_router_gets_a_timeout_answer() {
+        let front = front(Duration::from_secs(25));
+        let mut waiting = call(&front);
+        let start = Instant::now();
+        let mut idle = Box::pin(tokio::time::sleep(front.reply_idle));
+        let Next::Response(line) = waiting.next(&mut idle).await else {
+            panic!("a notification from nowhere");
+        };
+        assert_eq!(start.elapsed(), Duration::from_secs(25));
+        assert_eq!(
+            line,
+            br#"{"jsonrpc":"2.0","id":"c","error":{"code":-32001,"message":"Request timed out: the device did not answer"}}"#
+        );
+        assert_eq!(front.mux.in_flight(), 0);
+    }
+}
