@@ -85,7 +85,11 @@ fn an_endless_head_line_gets_431_and_memory_stays_bounded() {
     }
     let growth = rss_growth(&b, before);
     eprintln!("endless head: sent {sent} B; bridge RSS grew by {growth:?} KiB");
-    assert_eq!(sent, 8 << 20, "the bridge read what was sent (lingering close)");
+    assert_eq!(
+        sent,
+        8 << 20,
+        "the bridge read what was sent (lingering close)"
+    );
     let r = read_response(&mut BufReader::new(s));
     assert_eq!(r.status, 431, "{}", r.text());
     if let Some(growth) = growth {

@@ -85,10 +85,7 @@ fn a_head_or_an_idle_keep_alive_past_the_deadline_is_closed() {
     // A keep-alive connection that stays idle after an answer is closed too.
     let mut conn = Conn::open(port);
     let host = format!("127.0.0.1:{port}");
-    assert_eq!(
-        conn.request("DELETE", &[("Host", &host)], b"").status,
-        405
-    );
+    assert_eq!(conn.request("DELETE", &[("Host", &host)], b"").status, 405);
     assert!(closed_after(&mut conn.stream).is_some());
     assert_eq!(ping(port).status, 200);
 }

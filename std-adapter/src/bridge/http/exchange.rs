@@ -94,9 +94,11 @@ impl Exchange {
                 headers,
                 body,
             } => response(status, &headers, ReplyBody::whole(body, working)),
-            Reply::Listen { lines, headers } => {
-                response(200, &sse_headers(headers), ReplyBody::listen(lines, working))
-            }
+            Reply::Listen { lines, headers } => response(
+                200,
+                &sse_headers(headers),
+                ReplyBody::listen(lines, working),
+            ),
             Reply::Wait {
                 ticket,
                 sse,

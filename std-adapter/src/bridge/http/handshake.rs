@@ -13,6 +13,7 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 
 use super::multiplex::{Delivery, Multiplex, Owner, Ticket};
+use crate::bridge::message::{CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT};
 use crate::device::client::MAX_PAGES;
 
 /// The client name the front gives the device.
@@ -62,13 +63,13 @@ impl Handshake {
             }
         });
         let Ok(mut ticket) = mux.forward(request, own()) else {
-            return Learnt::Error(r#"{"code":-32000,"message":"the bridge stopped"}"#.into());
+            return Learnt::Error(error(CONNECTION_CLOSED, "the bridge stopped"));
         };
         let Some(response) = answer(mux, &mut ticket, wait).await else {
-            return Learnt::Error(
-                r#"{"code":-32001,"message":"the device did not answer initialize in time"}"#
-                    .into(),
-            );
+            return Learnt::Error(error(
+                REQUEST_TIMEOUT,
+                "the device did not answer initialize in time",
+            ));
         };
         let Ok(doc) = RawValue::parse_with(
             &response,
@@ -76,9 +77,7 @@ impl Handshake {
                 max_depth: MAX_DEPTH_LIMIT,
             },
         ) else {
-            return Learnt::Error(
-                r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into(),
-            );
+            return Learnt::Error(error(INTERNAL_ERROR, "unreadable initialize answer"));
         };
         if let Some(result) = doc.get("result") {
             let result: Arc<str> = Arc::from(result.raw());
@@ -89,11 +88,14 @@ impl Handshake {
         }
         match doc.get("error") {
             Some(error) => Learnt::Error(Arc::from(error.raw())),
-            None => {
-                Learnt::Error(r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into())
-            }
+            None => Learnt::Error(error(INTERNAL_ERROR, "unreadable initialize answer")),
         }
     }
+}
+
+/// A JSON-RPC error object, as JSON text.
+fn error(code: i64, message: &str) -> Arc<str> {
+    json!({"code": code, "message": message}).to_string().into()
 }
 
 /// The owner of the front's own requests.

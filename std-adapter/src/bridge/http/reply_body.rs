@@ -324,7 +324,10 @@ mod tests {
             }
         };
         assert_eq!(progress, 30);
-        assert_eq!(response, br#"{"jsonrpc":"2.0","id":"c","result":{"content":[]}}"#);
+        assert_eq!(
+            response,
+            br#"{"jsonrpc":"2.0","id":"c","result":{"content":[]}}"#
+        );
         assert_eq!(start.elapsed(), Duration::from_secs(620));
     }
 

@@ -52,7 +52,9 @@ pub(super) async fn accept(listener: TcpListener, front: Arc<FrontState>, bounds
             Err(e) => {
                 // Out of file descriptors, or the peer left before the accept: wait a little
                 // rather than spin.
-                front.log.warn(format_args!("accepting a connection failed: {e}"));
+                front
+                    .log
+                    .warn(format_args!("accepting a connection failed: {e}"));
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 continue;
             }
@@ -74,8 +76,7 @@ pub(super) async fn accept(listener: TcpListener, front: Arc<FrontState>, bounds
             slot,
             body: bounds.body,
         };
-        let connection =
-            http.serve_connection(io, service_fn(move |r| exchange.clone().answer(r)));
+        let connection = http.serve_connection(io, service_fn(move |r| exchange.clone().answer(r)));
         let limit = limit.clone();
         tokio::spawn(async move {
             tokio::select! {

@@ -192,7 +192,9 @@ mod tests {
         let v = Version::V2025_11_25;
         let s = Sessions::new(2);
         let a = s.open(v, Value::Null, false, at(0)).unwrap();
-        let b = s.open(Version::V2025_06_18, Value::Null, false, at(1)).unwrap();
+        let b = s
+            .open(Version::V2025_06_18, Value::Null, false, at(1))
+            .unwrap();
         assert_ne!(a.id, b.id);
         assert_eq!(a.id.len(), 32);
         assert!(a.id.bytes().all(|c| c.is_ascii_hexdigit()));
