@@ -32,6 +32,7 @@ fn fake_device() -> u16 {
     let port = listener.local_addr().unwrap().port();
     std::thread::spawn(move || {
         for stream in listener.incoming().flatten() {
+            let _ = stream.set_nodelay(true);
             let mut out = stream.try_clone().unwrap();
             for line in BufReader::new(stream).lines() {
                 let Ok(line) = line else { break };
@@ -51,7 +52,8 @@ fn fake_device() -> u16 {
                     _ => serde_json::json!({}),
                 };
                 let answer = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
-                if writeln!(out, "{answer}").is_err() {
+                // One write per line (`writeln!` may make two, and Nagle then waits for an ACK).
+                if out.write_all(format!("{answer}\n").as_bytes()).is_err() {
                     break;
                 }
             }
