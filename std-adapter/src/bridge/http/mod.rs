@@ -197,7 +197,6 @@ pub fn serve_on(
     // request and only catches a router that went silent.
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let (to_router, router_in) = channel();
-    let (router_out, from_router) = channel();
     let front = Arc::new(FrontState {
         mux: Multiplex::new(to_router, log.clone()),
         sessions: Sessions::new(http.max_sessions),
@@ -210,13 +209,18 @@ pub fn serve_on(
     let stopped = Arc::new(Notify::new());
     let router = {
         let (log, stopped) = (log.clone(), stopped.clone());
+        let receiver = front.clone();
+        let router_out = PipeOut::new(Box::new(move |line| {
+            receiver.mux.on_router_line(line);
+            true
+        }));
         std::thread::Builder::new()
             .name("router".into())
             .spawn(move || {
                 let result = super::run(
                     bridge,
                     PipeIn::new(router_in),
-                    PipeOut::new(router_out),
+                    router_out,
                     log,
                 );
                 stopped.notify_one();
@@ -224,17 +228,6 @@ pub fn serve_on(
             })
             .map_err(HttpError::Thread)?
     };
-    {
-        let front = front.clone();
-        std::thread::Builder::new()
-            .name("router-output".into())
-            .spawn(move || {
-                for line in from_router {
-                    front.mux.on_router_line(line);
-                }
-            })
-            .map_err(HttpError::Thread)?;
-    }
     let bounds = Bounds {
         max_connections: http.max_connections,
         max_head: http.max_head,
