@@ -217,12 +217,7 @@ pub fn serve_on(
         std::thread::Builder::new()
             .name("router".into())
             .spawn(move || {
-                let result = super::run(
-                    bridge,
-                    PipeIn::new(router_in),
-                    router_out,
-                    log,
-                );
+                let result = super::run(bridge, PipeIn::new(router_in), router_out, log);
                 stopped.notify_one();
                 result
             })
