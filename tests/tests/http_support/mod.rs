@@ -21,6 +21,12 @@ pub const TIMEOUT: Duration = Duration::from_secs(20);
 /// The bridge binary (the same `cli::main` as `embedded-mcp`).
 pub const BRIDGE: &str = env!("CARGO_BIN_EXE_embedded-mcp-under-test");
 
+/// The bridge binary to run: [`BRIDGE`], or the `embedded-mcp` named by `EMCP_HTTP_BRIDGE` (to
+/// measure another build, e.g. main's, with the same tests; see benches/HTTP-FRONT.md).
+pub fn bridge_binary() -> String {
+    std::env::var("EMCP_HTTP_BRIDGE").unwrap_or_else(|_| BRIDGE.to_owned())
+}
+
 /// The standard 2026-07-28 `_meta`.
 pub fn modern_meta() -> Value {
     json!({"io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -199,7 +205,7 @@ impl HttpBridge {
     /// Starts the bridge with `extra` options added (`-vv` always: tests read its log).
     pub fn start(extra: &[&str]) -> Self {
         let device = ScriptedDevice::start();
-        let mut child = Command::new(BRIDGE)
+        let mut child = Command::new(bridge_binary())
             .args([
                 "bridge",
                 "--http",
@@ -271,6 +277,13 @@ impl HttpBridge {
     /// The bridge's log so far.
     pub fn log(&self) -> String {
         self.stderr.lock().unwrap().clone()
+    }
+
+    /// The bridge's resident memory in KiB (`None` where `/proc` is not there).
+    pub fn rss_kib(&self) -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
     }
 
     /// `Host` value of this server.
@@ -431,4 +444,35 @@ pub fn read_response(input: &mut impl BufRead) -> Response {
         r.body = body;
     }
     r
+}
+
+/// A keep-alive connection: requests one after the other on the same TCP stream.
+pub struct Conn {
+    pub stream: TcpStream,
+    input: BufReader<TcpStream>,
+}
+
+impl Conn {
+    pub fn open(port: u16) -> Self {
+        let stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let input = BufReader::new(stream.try_clone().unwrap());
+        Self { stream, input }
+    }
+
+    /// Writes a request (with `Content-Length`) without reading its answer.
+    pub fn send(&mut self, method: &str, headers: &[(&str, &str)], body: &[u8]) {
+        write_request(&mut self.stream, method, "/mcp", headers, body);
+    }
+
+    /// Reads the next answer.
+    pub fn read(&mut self) -> Response {
+        read_response(&mut self.input)
+    }
+
+    /// One request and its answer.
+    pub fn request(&mut self, method: &str, headers: &[(&str, &str)], body: &[u8]) -> Response {
+        self.send(method, headers, body);
+        self.read()
+    }
 }

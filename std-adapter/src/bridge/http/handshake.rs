@@ -4,14 +4,16 @@
 //! session. The router keeps that handshake and replays it after a reconnect, as for a stdio
 //! host.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
+use tokio::sync::Mutex;
 
-use super::hub::{Delivery, Hub, Owner, Ticket};
+use super::multiplex::{Delivery, Multiplex, Owner, Ticket};
+use crate::bridge::message::{CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT};
 use crate::device::client::MAX_PAGES;
 
 /// The client name the front gives the device.
@@ -44,8 +46,8 @@ impl Handshake {
 
     /// The device's `InitializeResult`, doing the handshake first if it has not succeeded yet;
     /// `wait` bounds the wait for the device.
-    pub(super) fn result(&self, hub: &Hub, wait: Duration) -> Learnt {
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+    pub(super) async fn result(&self, mux: &Multiplex, wait: Duration) -> Learnt {
+        let mut cache = self.cache.lock().await;
         if let Some(result) = cache.as_ref() {
             return Learnt::Result(result.clone());
         }
@@ -60,14 +62,14 @@ impl Handshake {
                 "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
             }
         });
-        let Ok(ticket) = hub.forward(request, own()) else {
-            return Learnt::Error(r#"{"code":-32000,"message":"the bridge stopped"}"#.into());
+        let Ok(mut ticket) = mux.forward(request, own()) else {
+            return Learnt::Error(error(CONNECTION_CLOSED, "the bridge stopped"));
         };
-        let Some(response) = answer(hub, &ticket, wait) else {
-            return Learnt::Error(
-                r#"{"code":-32001,"message":"the device did not answer initialize in time"}"#
-                    .into(),
-            );
+        let Some(response) = answer(mux, &mut ticket, wait).await else {
+            return Learnt::Error(error(
+                REQUEST_TIMEOUT,
+                "the device did not answer initialize in time",
+            ));
         };
         let Ok(doc) = RawValue::parse_with(
             &response,
@@ -75,24 +77,25 @@ impl Handshake {
                 max_depth: MAX_DEPTH_LIMIT,
             },
         ) else {
-            return Learnt::Error(
-                r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into(),
-            );
+            return Learnt::Error(error(INTERNAL_ERROR, "unreadable initialize answer"));
         };
         if let Some(result) = doc.get("result") {
             let result: Arc<str> = Arc::from(result.raw());
-            let _ = hub.notify(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-            list_tools(hub, wait);
+            let _ = mux.notify(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+            list_tools(mux, wait).await;
             *cache = Some(result.clone());
             return Learnt::Result(result);
         }
         match doc.get("error") {
             Some(error) => Learnt::Error(Arc::from(error.raw())),
-            None => {
-                Learnt::Error(r#"{"code":-32603,"message":"unreadable initialize answer"}"#.into())
-            }
+            None => Learnt::Error(error(INTERNAL_ERROR, "unreadable initialize answer")),
         }
     }
+}
+
+/// A JSON-RPC error object, as JSON text.
+fn error(code: i64, message: &str) -> Arc<str> {
+    json!({"code": code, "message": message}).to_string().into()
 }
 
 /// The owner of the front's own requests.
@@ -105,14 +108,18 @@ pub(super) fn own() -> Owner {
     }
 }
 
-/// The response to `ticket` (`None`: none within `wait`).
-pub(super) fn answer(hub: &Hub, ticket: &Ticket, wait: Duration) -> Option<Vec<u8>> {
+/// The response to `ticket` (`None`: the device was silent for `wait`, or the router stopped).
+pub(super) async fn answer(
+    mux: &Multiplex,
+    ticket: &mut Ticket,
+    wait: Duration,
+) -> Option<Vec<u8>> {
     loop {
-        match ticket.lines.recv_timeout(wait) {
-            Ok(Delivery::Response(line)) => return Some(line),
-            Ok(Delivery::Notification(_)) => {}
-            Err(_) => {
-                hub.forget(ticket.id);
+        match tokio::time::timeout(wait, ticket.lines.recv()).await {
+            Ok(Some(Delivery::Response(line))) => return Some(line),
+            Ok(Some(Delivery::Notification(_))) => {}
+            Ok(None) | Err(_) => {
+                mux.forget(ticket.id);
                 return None;
             }
         }
@@ -122,18 +129,18 @@ pub(super) fn answer(hub: &Hub, ticket: &Ticket, wait: Duration) -> Option<Vec<u
 /// Lists the device's tools once (every page), so that the router knows every tool's
 /// `outputSchema` before the first call: it then never holds a result back to fetch the list,
 /// and the device's log lines keep arriving in the order of the requests they belong to (see
-/// [`super::hub`]).
-fn list_tools(hub: &Hub, wait: Duration) {
+/// [`super::multiplex`]).
+async fn list_tools(mux: &Multiplex, wait: Duration) {
     let mut cursor: Option<Value> = None;
     for _ in 0..MAX_PAGES {
         let mut request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list"});
         if let Some(cursor) = cursor.take() {
             request["params"] = json!({ "cursor": cursor });
         }
-        let Ok(ticket) = hub.forward(request, own()) else {
+        let Ok(mut ticket) = mux.forward(request, own()) else {
             return;
         };
-        let Some(line) = answer(hub, &ticket, wait) else {
+        let Some(line) = answer(mux, &mut ticket, wait).await else {
             return;
         };
         let next = serde_json::from_slice::<Value>(&line)

@@ -9,23 +9,32 @@
 //! lacks), and its requests carry that version and the client's capabilities in `_meta`, which an
 //! embedded-mcp device answers with that version's rules, whatever other sessions agreed to.
 
+use std::sync::Arc;
+use std::time::Instant;
+
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
 
-use super::front::{Accepts, Front};
+use super::front_state::{Accepts, FrontState};
 use super::handshake::Learnt;
-use super::hub::{ForwardError, Owner};
-use super::reply::{Reply, INVALID_PARAMS};
-use super::session::{LegacySession, LogLevel, OpenError};
-use super::wire::Request;
-use crate::bridge::message::{Class, Id, Message, INVALID_REQUEST};
+use super::multiplex::{ForwardError, Owner};
+use super::reply::Reply;
+use super::request::Request;
+use super::session_table::{InUse, LegacySession, LogLevel, OpenError};
+use crate::bridge::message::{
+    Class, Id, Message, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+};
 use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// A POST without `Mcp-Session-Id` in a legacy era: only `initialize` may come so.
-pub(super) fn post_without_session(front: &Front, request: &Request, msg: &Message) -> Reply {
+pub(super) async fn post_without_session(
+    front: &FrontState,
+    request: &Request,
+    msg: &Message,
+) -> Reply {
     match &msg.class {
         Class::Request { id, method } if method == "initialize" => {
-            initialize(front, request, msg, id)
+            initialize(front, request, msg, id).await
         }
         Class::Request { id, .. } => Reply::error(
             400,
@@ -49,7 +58,7 @@ fn version_header_ok(request: &Request) -> bool {
         .is_none_or(|h| Version::parse(h).is_some_and(Version::is_legacy))
 }
 
-fn initialize(front: &Front, request: &Request, msg: &Message, id: &Id) -> Reply {
+async fn initialize(front: &FrontState, request: &Request, msg: &Message, id: &Id) -> Reply {
     if !version_header_ok(request) {
         return Reply::error(
             400,
@@ -76,7 +85,7 @@ fn initialize(front: &Front, request: &Request, msg: &Message, id: &Id) -> Reply
         .filter(|c| c.is_object())
         .cloned()
         .unwrap_or_else(|| json!({}));
-    let result = match front.handshake.result(&front.hub, front.reply_wait) {
+    let result = match front.handshake.result(&front.mux, front.reply_idle).await {
         Learnt::Result(result) => result,
         Learnt::Error(error) => return Reply::json(200, envelope(&id.raw, "error", &error)),
     };
@@ -85,7 +94,7 @@ fn initialize(front: &Front, request: &Request, msg: &Message, id: &Id) -> Reply
         return Reply::error(
             200,
             Some(&id.raw),
-            -32603,
+            INTERNAL_ERROR,
             "Internal error: the device agreed to no legacy protocol version",
         );
     };
@@ -95,32 +104,41 @@ fn initialize(front: &Front, request: &Request, msg: &Message, id: &Id) -> Reply
     } else {
         (*result).into()
     };
-    let session = match front.sessions.open(version, capabilities, translate) {
-        Ok(session) => session,
+    let opened = match front
+        .sessions
+        .open(version, capabilities, translate, Instant::now())
+    {
+        Ok(opened) => opened,
         Err(OpenError::Full) => {
             return Reply::error(
                 503,
                 Some(&id.raw),
                 INVALID_REQUEST,
-                "Service unavailable: too many sessions; end one with DELETE",
+                "Service unavailable: every session has a request in flight",
             )
-            .with_header("Retry-After", "10".into())
+            .with_header("Retry-After", "1".into())
         }
         Err(OpenError::NoRandomness) => {
             return Reply::error(
                 500,
                 Some(&id.raw),
-                -32603,
+                INTERNAL_ERROR,
                 "Internal error: no random bytes for a session id",
             )
         }
     };
+    if let Some(evicted) = &opened.evicted {
+        front.mux.unlisten(evicted);
+        front.log.info(format_args!(
+            "session table full: evicted the least recently used idle session"
+        ));
+    }
     front.log.info(format_args!(
         "session opened at {} ({})",
         version.as_str(),
         client_name(params)
     ));
-    Reply::json(200, envelope(&id.raw, "result", &result)).with_header("Mcp-Session-Id", session)
+    Reply::json(200, envelope(&id.raw, "result", &result)).with_header("Mcp-Session-Id", opened.id)
 }
 
 /// The `protocolVersion` of the device's `InitializeResult`.
@@ -166,11 +184,11 @@ fn envelope(id: &str, key: &str, value: &str) -> Vec<u8> {
 /// Session `session_id`, if it is open and the request's `MCP-Protocol-Version` (if any) is a
 /// legacy one; else the 404 or 400 to answer.
 fn live_session(
-    front: &Front,
+    front: &FrontState,
     request: &Request,
     session_id: &str,
-) -> Result<std::sync::Arc<LegacySession>, Reply> {
-    let Some(session) = front.sessions.get(session_id) else {
+) -> Result<Arc<LegacySession>, Reply> {
+    let Some(session) = front.sessions.get(session_id, Instant::now()) else {
         return Err(Reply::error(
             404,
             None,
@@ -191,7 +209,7 @@ fn live_session(
 
 /// A POST in session `session_id`.
 pub(super) fn post(
-    front: &Front,
+    front: &FrontState,
     request: &Request,
     session_id: &str,
     msg: &Message,
@@ -222,12 +240,14 @@ pub(super) fn post(
                 } else {
                     msg.value.clone()
                 };
-                match front.hub.forward(request, owner) {
+                let in_use = InUse::new(session.clone());
+                match front.mux.forward(request, owner) {
                     Ok(ticket) => Reply::Wait {
                         ticket,
                         sse: accepts.sse,
                         stateless: false,
                         headers: Vec::new(),
+                        session: Some(in_use),
                     },
                     Err(ForwardError::DuplicateId) => Reply::error(
                         400,
@@ -235,9 +255,12 @@ pub(super) fn post(
                         INVALID_REQUEST,
                         "Invalid request: this id is already used by a request in flight",
                     ),
-                    Err(ForwardError::RouterGone) => {
-                        Reply::error(503, Some(&id.raw), -32000, "the bridge is stopping")
-                    }
+                    Err(ForwardError::RouterGone) => Reply::error(
+                        503,
+                        Some(&id.raw),
+                        CONNECTION_CLOSED,
+                        "the bridge is stopping",
+                    ),
                 }
             }
         },
@@ -252,7 +275,7 @@ pub(super) fn post(
                     .and_then(Value::as_str)
                     .unwrap_or("cancelled by the client");
                 if let Some(key) = key {
-                    front.hub.cancel_client(Some(session_id), &key, reason);
+                    front.mux.cancel_client(Some(session_id), &key, reason);
                 }
             }
             // `notifications/initialized` was sent to the device by the front's own handshake;
@@ -315,7 +338,7 @@ fn self_contained(value: &Value, session: &LegacySession) -> Value {
 /// GET with `Mcp-Session-Id`: the session's stream of messages tied to no request (the
 /// device's `notifications/tools/list_changed`, its log lines between requests). One per
 /// session: a new GET ends the previous stream.
-pub(super) fn listen(front: &Front, request: &Request, session_id: &str) -> Reply {
+pub(super) fn listen(front: &FrontState, request: &Request, session_id: &str) -> Reply {
     let session = match live_session(front, request, session_id) {
         Ok(session) => session,
         Err(reply) => return reply,
@@ -328,7 +351,7 @@ pub(super) fn listen(front: &Front, request: &Request, session_id: &str) -> Repl
             "Not acceptable: a GET stream is text/event-stream",
         );
     }
-    let lines = front.hub.listen(session_id, session.log_level.clone());
+    let lines = front.mux.listen(session_id, session.log_level.clone());
     Reply::Listen {
         lines,
         headers: Vec::new(),
@@ -336,9 +359,9 @@ pub(super) fn listen(front: &Front, request: &Request, session_id: &str) -> Repl
 }
 
 /// DELETE with `Mcp-Session-Id`: ends the session (and its GET stream).
-pub(super) fn delete(front: &Front, request: &Request) -> Reply {
+pub(super) fn delete(front: &FrontState, request: &Request) -> Reply {
     let id = request.header("mcp-session-id").unwrap_or_default();
-    front.hub.unlisten(id);
+    front.mux.unlisten(id);
     if front.sessions.close(id) {
         front.log.info(format_args!("session ended by the client"));
         Reply::empty(200)

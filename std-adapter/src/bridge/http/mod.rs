@@ -1,58 +1,80 @@
 //! The HTTP front of the bridge (`embedded-mcp bridge --http ADDR:PORT`): MCP Streamable HTTP at
-//! `/mcp` for any number of clients, in front of one device.
+//! `/mcp` for any number of clients, in front of one device (or a hub of devices).
 //!
 //! It is a layer on top of the routing loop, not a part of it: the routing loop runs exactly as
-//! for a stdio host, and the front is its one host, talking to it through a line pipe
-//! (`pipe`). What is per client lives here:
+//! for a stdio host, on a thread of its own, and the front is its one host, talking to it
+//! through a line pipe (`router_pipe`). HTTP/1.1 itself is hyper's, on tokio.
 //!
-//! - `hub`: each forwarded request gets a bridge-side id (and its progress token the same
+//! ```text
+//!  clients ──TCP──> server (accept, connection table: slots, connection_limit; linger)
+//!                     └─ hyper HTTP/1.1 ──> exchange (body bounds) ──> endpoint (doors, path)
+//!                                                 ├─ legacy (sessions: session_table, handshake)
+//!                                                 └─ stateless (2026-07-28 headers:
+//!                                                      param_headers, header_text)
+//!                     answers: reply ──> reply_body (JSON, or SSE: sse)
+//!  multiplex (ids, tokens, splice) <──router_pipe──> the routing loop ──> device(s)
+//! ```
+//!
+//! What is per client lives here:
+//!
+//! - `multiplex`: each forwarded request gets a bridge-side id (and its progress token the same
 //!   number), so requests of different clients never collide on the device's one stream; every
 //!   response and notification the router writes goes back to the request it belongs to, with
 //!   the client's own id and token put back byte for byte (`splice`).
 //! - `legacy`: 2025-06-18 and 2025-11-25 sessions. The device's `InitializeResult` is learnt
 //!   once by the front's own handshake (`handshake`) and every session's `initialize` is
-//!   answered from it, so no session's handshake reaches the device; a session at another
-//!   version than the device's gets the result translated and its requests carry its version in
-//!   `_meta`.
+//!   answered from it, so no session's handshake reaches the device. At the session bound the
+//!   least recently used idle session is evicted (`session_table`).
 //! - `stateless`: 2026-07-28 requests, checked against the headers that revision adds and
 //!   forwarded as they are.
-//! - `doors`: `Host`, `Origin` and the bearer token, checked before anything else.
-//! - `front`: which era answers a request; `session`: the session table; `reply`: answers
-//!   before they are written.
-//! - `wire` and `connection`: HTTP/1.1 on std threads (one per connection, bounded), heads
-//!   parsed by `httparse`, bodies bounded, answers as JSON or as SSE in chunked encoding.
+//! - `doors`: `Host`, `Origin` and the bearer token, checked on the head, before the body.
+//! - No client can lock the others out: the head is bounded in size (431) and time, the body in
+//!   size (413) and time (408), all before the token is checked or the body is worked on; a
+//!   connection that waits (idle, or still sending) gives its place to a newer one at the
+//!   connection bound (`slots`); refusals close lingeringly so the client reads them (`linger`).
 
-mod connection;
+mod connection_limit;
 mod doors;
-mod front;
+mod endpoint;
+mod exchange;
+mod front_state;
 mod handshake;
-mod hub;
+mod header_text;
 mod legacy;
+mod linger;
+mod multiplex;
 mod param_headers;
-mod pipe;
 mod reply;
-mod session;
+mod reply_body;
+mod request;
+mod router_pipe;
+mod server;
+mod session_table;
+mod slots;
 mod splice;
+mod sse;
 mod stateless;
-mod wire;
 
 pub use doors::Token;
 
 use std::fmt;
 use std::io;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::Duration;
 
+use tokio::sync::Notify;
+
 use super::{BridgeConfig, BridgeError};
 use crate::device::Logger;
-use front::Front;
+use exchange::BodyLimits;
+use front_state::FrontState;
 use handshake::Handshake;
-use hub::Hub;
-use pipe::{PipeIn, PipeOut};
-use session::Sessions;
+use multiplex::Multiplex;
+use router_pipe::{PipeIn, PipeOut};
+use server::Bounds;
+use session_table::Sessions;
 
 /// Default bound of a request body (1 MiB): a longer one gets 413.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
@@ -67,12 +89,22 @@ pub struct HttpConfig {
     /// Browser origins allowed besides this server's own (`--allowed-origin`); their hosts are
     /// accepted in `Host` too (needed when binding `0.0.0.0`).
     pub allowed_origins: Vec<String>,
-    /// Longest request body (default [`DEFAULT_MAX_BODY`]).
+    /// Longest request body (default [`DEFAULT_MAX_BODY`]); a longer one gets 413.
     pub max_body: usize,
-    /// Most legacy sessions at once (default 64); sessions idle for 10 minutes make room.
+    /// Most legacy sessions at once (default 64); at the bound the least recently used one
+    /// without a request in flight is evicted.
     pub max_sessions: usize,
-    /// Most client connections at once (default 64); more get 503.
+    /// Most client connections at once (default 512); at the bound the connection that has
+    /// waited longest (idle, or still sending its request) is closed to make room, and only
+    /// when every connection is being answered does a newcomer get 503.
     pub max_connections: usize,
+    /// Longest request head (request line and headers, default 16 KiB); a longer one gets 431.
+    pub max_head: usize,
+    /// Longest time to receive a request head (default 10 s), counted on a keep-alive
+    /// connection from the end of the previous answer; the connection closes past it.
+    pub head_timeout: Duration,
+    /// Longest time to receive a request body once its head arrived (default 10 s); 408 past it.
+    pub body_timeout: Duration,
 }
 
 impl HttpConfig {
@@ -84,7 +116,10 @@ impl HttpConfig {
             allowed_origins: Vec::new(),
             max_body: DEFAULT_MAX_BODY,
             max_sessions: 64,
-            max_connections: 64,
+            max_connections: 512,
+            max_head: 16 * 1024,
+            head_timeout: Duration::from_secs(10),
+            body_timeout: Duration::from_secs(10),
         }
     }
 
@@ -112,7 +147,7 @@ impl HttpConfig {
 pub enum HttpError {
     /// The address could not be bound.
     Bind(SocketAddr, io::Error),
-    /// A thread could not be started.
+    /// A thread or the tokio runtime could not be started.
     Thread(io::Error),
     /// The routing loop stopped.
     Router(BridgeError),
@@ -138,6 +173,7 @@ pub fn serve(bridge: BridgeConfig, http: HttpConfig, log: Logger) -> Result<(), 
 }
 
 /// [`serve`] on a listener bound already (its address is the one `Host` is checked against).
+/// Must not be called from within a tokio runtime: the front runs one of its own.
 pub fn serve_on(
     listener: TcpListener,
     bridge: BridgeConfig,
@@ -147,109 +183,78 @@ pub fn serve_on(
     let bound = listener
         .local_addr()
         .map_err(|e| HttpError::Bind(http.bind, e))?;
-    let reply_wait = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
+    listener
+        .set_nonblocking(true)
+        .map_err(|e| HttpError::Bind(http.bind, e))?;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .thread_name("http-front")
+        .enable_all()
+        .build()
+        .map_err(HttpError::Thread)?;
+    // The router answers every request within its own deadlines (its idle deadline, restarted
+    // by progress, and its cap on a call); the front's wait restarts with every line of the
+    // request and only catches a router that went silent.
+    let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let (to_router, router_in) = channel();
-    let (router_out, from_router) = channel();
-    let front = Arc::new(Front {
-        hub: Hub::new(to_router, log.clone()),
-        sessions: Sessions::new(http.max_sessions, Duration::from_secs(600)),
+    let front = Arc::new(FrontState {
+        mux: Multiplex::new(to_router, log.clone()),
+        sessions: Sessions::new(http.max_sessions),
         handshake: Handshake::new(),
         tool_headers: param_headers::ToolHeaders::new(),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
-        reply_wait,
+        reply_idle,
         log: log.clone(),
     });
-    let stopped = Arc::new(AtomicBool::new(false));
+    let stopped = Arc::new(Notify::new());
     let router = {
         let (log, stopped) = (log.clone(), stopped.clone());
+        let receiver = front.clone();
+        let router_out = PipeOut::new(Box::new(move |line| {
+            receiver.mux.on_router_line(line);
+            true
+        }));
         std::thread::Builder::new()
             .name("router".into())
             .spawn(move || {
-                let result = super::run(
-                    bridge,
-                    PipeIn::new(router_in),
-                    PipeOut::new(router_out),
-                    log,
-                );
-                stopped.store(true, Ordering::SeqCst);
-                // Wake the accept loop up.
-                let _ = TcpStream::connect(bound);
+                let result = super::run(bridge, PipeIn::new(router_in), router_out, log);
+                stopped.notify_one();
                 result
             })
             .map_err(HttpError::Thread)?
     };
-    {
-        let front = front.clone();
-        std::thread::Builder::new()
-            .name("router-output".into())
-            .spawn(move || {
-                for line in from_router {
-                    front.hub.on_router_line(line);
-                }
-            })
-            .map_err(HttpError::Thread)?;
-    }
-    {
+    let bounds = Bounds {
+        max_connections: http.max_connections,
+        max_head: http.max_head,
+        head_deadline: http.head_timeout,
+        body: BodyLimits {
+            max: http.max_body,
+            deadline: http.body_timeout,
+        },
+    };
+    let served = runtime.block_on(async {
+        let listener = tokio::net::TcpListener::from_std(listener)?;
         // Learn the latest legacy handshake now, so the device is up when the first client comes.
-        let front = front.clone();
-        std::thread::Builder::new()
-            .name("handshake".into())
-            .spawn(move || {
-                front.handshake.result(&front.hub, front.reply_wait);
-            })
-            .map_err(HttpError::Thread)?;
-    }
-    log.note("listening", format_args!("http://{bound}/mcp"));
-    accept(&listener, &front, &http, &stopped);
+        let learner = front.clone();
+        tokio::spawn(async move {
+            learner
+                .handshake
+                .result(&learner.mux, learner.reply_idle)
+                .await;
+        });
+        log.note("listening", format_args!("http://{bound}/mcp"));
+        tokio::select! {
+            () = server::accept(listener, front, bounds) => {}
+            () = stopped.notified() => {}
+        }
+        Ok::<(), io::Error>(())
+    });
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    served.map_err(|e| HttpError::Bind(bound, e))?;
     match router.join() {
         Ok(Ok(())) => Ok(()),
         Ok(Err(e)) => Err(HttpError::Router(e)),
         Err(_) => Ok(()),
-    }
-}
-
-/// Accepts connections (one thread each, at most `max_connections`) until `stopped`.
-fn accept(listener: &TcpListener, front: &Arc<Front>, http: &HttpConfig, stopped: &AtomicBool) {
-    let open = Arc::new(AtomicUsize::new(0));
-    for stream in listener.incoming() {
-        if stopped.load(Ordering::SeqCst) {
-            return;
-        }
-        let Ok(mut stream) = stream else {
-            continue;
-        };
-        if open.load(Ordering::SeqCst) >= http.max_connections {
-            let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-            let body = crate::bridge::message::error_response(
-                None,
-                crate::bridge::message::INVALID_REQUEST,
-                "Service unavailable: too many connections",
-            );
-            let _ = wire::write_answer(
-                &mut stream,
-                &wire::Answer {
-                    status: 503,
-                    headers: vec![("Content-Type", "application/json".into())],
-                    body: &body,
-                    close: true,
-                },
-            );
-            continue;
-        }
-        open.fetch_add(1, Ordering::SeqCst);
-        let (shared, count, max_body) = (front.clone(), open.clone(), http.max_body);
-        let spawned = std::thread::Builder::new()
-            .name("http-connection".into())
-            .spawn(move || {
-                connection::serve(&shared, stream, max_body);
-                count.fetch_sub(1, Ordering::SeqCst);
-            });
-        if spawned.is_err() {
-            open.fetch_sub(1, Ordering::SeqCst);
-            front
-                .log
-                .warn(format_args!("could not start a connection thread"));
-        }
     }
 }
 

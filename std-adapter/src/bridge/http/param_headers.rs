@@ -9,15 +9,15 @@
 //! when a call names a tool it has not seen (at most once a second).
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use tokio::sync::Mutex;
 
 use super::handshake::{answer, own};
-use super::hub::Hub;
-use super::stateless::decode_base64;
-use super::wire::Request;
+use super::header_text;
+use super::multiplex::Multiplex;
+use super::request::Request;
 use crate::device::client::{MAX_PAGES, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// The prefix of the headers, lower-case (header names are compared case-insensitively).
@@ -102,8 +102,8 @@ pub(super) fn check(
             .and_then(|args| mark.path.iter().try_fold(args, |v, key| v.get(key)))
             .filter(|v| !v.is_null());
         let pointer: String = mark.path.iter().map(|k| format!("/{k}")).collect();
-        let sent = header_value(request, &mark.header)
-            .map_err(|why| format!("Mcp-Param-{} {why}", mark.name))?;
+        let sent = header_text::decoded(request, &mark.header)
+            .map_err(|why| format!("Mcp-Param-{} {}", mark.name, why.message()))?;
         match (value, sent) {
             (None, None) => {}
             (None, Some(_)) => {
@@ -128,26 +128,6 @@ pub(super) fn check(
         }
     }
     Ok(())
-}
-
-/// The header's value, decoded (`=?base64?…?=`) and trimmed; `Ok(None)` when absent.
-fn header_value(request: &Request, name: &str) -> Result<Option<String>, &'static str> {
-    match request.count(name) {
-        0 => return Ok(None),
-        1 => {}
-        _ => return Err("is repeated"),
-    }
-    let value = request.header(name).unwrap_or_default().trim();
-    match value
-        .strip_prefix("=?base64?")
-        .and_then(|v| v.strip_suffix("?="))
-    {
-        Some(encoded) => decode_base64(encoded)
-            .and_then(|bytes| String::from_utf8(bytes).ok())
-            .map(Some)
-            .ok_or("is not valid base64 of UTF-8"),
-        None => Ok(Some(value.to_owned())),
-    }
 }
 
 /// True when the header text `sent` says `value`: strings exactly, booleans as `true`/`false`,
@@ -177,7 +157,7 @@ pub(super) struct ToolHeaders {
 #[derive(Default)]
 struct Cache {
     tools: HashMap<String, Result<Vec<ParamHeader>, String>>,
-    /// When the listing was learnt, and the hub's list generation then.
+    /// When the listing was learnt, and the multiplexer's list generation then.
     learnt: Option<(Instant, u64)>,
 }
 
@@ -191,9 +171,9 @@ impl ToolHeaders {
     /// Checks the `Mcp-Param-*` headers of a 2026-07-28 `tools/call` with `params`, listing
     /// the device's tools first when needed (`wait` bounds each page). A tool the device does
     /// not list, or whose marks break the rules, is not checked (the device answers the call).
-    pub(super) fn check(
+    pub(super) async fn check(
         &self,
-        hub: &Hub,
+        mux: &Multiplex,
         wait: Duration,
         request: &Request,
         params: Option<&Value>,
@@ -201,8 +181,8 @@ impl ToolHeaders {
         let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
             return Ok(());
         };
-        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
-        let generation = hub.list_generation();
+        let mut cache = self.cache.lock().await;
+        let generation = mux.list_generation();
         let stale = match cache.learnt {
             None => true,
             Some((at, seen)) => {
@@ -212,7 +192,7 @@ impl ToolHeaders {
             }
         };
         if stale {
-            if let Some(tools) = list(hub, wait) {
+            if let Some(tools) = list(mux, wait).await {
                 *cache = Cache {
                     tools,
                     learnt: Some((Instant::now(), generation)),
@@ -228,7 +208,10 @@ impl ToolHeaders {
 
 /// Every page of the device's 2026-07-28 `tools/list`, as marks per tool (`None`: the device
 /// did not answer in time, or with an error).
-fn list(hub: &Hub, wait: Duration) -> Option<HashMap<String, Result<Vec<ParamHeader>, String>>> {
+async fn list(
+    mux: &Multiplex,
+    wait: Duration,
+) -> Option<HashMap<String, Result<Vec<ParamHeader>, String>>> {
     let mut tools = HashMap::new();
     let mut cursor: Option<Value> = None;
     for _ in 0..MAX_PAGES {
@@ -240,8 +223,8 @@ fn list(hub: &Hub, wait: Duration) -> Option<HashMap<String, Result<Vec<ParamHea
             params["cursor"] = cursor;
         }
         let request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list", "params": params});
-        let ticket = hub.forward(request, own()).ok()?;
-        let line = answer(hub, &ticket, wait)?;
+        let mut ticket = mux.forward(request, own()).ok()?;
+        let line = answer(mux, &mut ticket, wait).await?;
         let page: Value = serde_json::from_slice(&line).ok()?;
         let result = page.get("result")?;
         for tool in result.get("tools")?.as_array()? {

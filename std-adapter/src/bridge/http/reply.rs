@@ -2,17 +2,14 @@
 //! answer now, a forwarded request to wait for (answered as JSON or as an SSE stream), or a
 //! session's GET stream.
 
-use std::sync::mpsc::Receiver;
+use tokio::sync::mpsc::UnboundedReceiver;
 
-use super::hub::Ticket;
-use crate::bridge::message::error_response;
-
-/// JSON-RPC: the HTTP headers do not match the body (2026-07-28).
-pub(super) const HEADER_MISMATCH: i64 = -32020;
-/// JSON-RPC: method not found.
-pub(super) const METHOD_NOT_FOUND: i64 = -32601;
-/// JSON-RPC: invalid params.
-pub(super) const INVALID_PARAMS: i64 = -32602;
+use super::multiplex::Ticket;
+use super::session_table::InUse;
+use crate::bridge::message::{
+    error_response, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
+    MISSING_CLIENT_CAPABILITY, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
+};
 
 /// The front's answer to one HTTP request.
 pub(super) enum Reply {
@@ -30,11 +27,13 @@ pub(super) enum Reply {
         /// A 2026-07-28 request: error codes map to HTTP statuses, and a dropped stream cancels.
         stateless: bool,
         headers: Vec<(&'static str, String)>,
+        /// The legacy session the request belongs to, busy until the answer is written.
+        session: Option<InUse>,
     },
     /// A session's GET stream: the messages tied to no request, until the session ends (or
     /// another GET of the session replaces this one).
     Listen {
-        lines: Receiver<Vec<u8>>,
+        lines: UnboundedReceiver<Vec<u8>>,
         headers: Vec<(&'static str, String)>,
     },
 }
@@ -83,7 +82,14 @@ pub(super) fn stateless_status(response: &[u8]) -> u16 {
         .and_then(|v| v.get("error")?.get("code")?.as_i64());
     match code {
         Some(METHOD_NOT_FOUND) => 404,
-        Some(-32700 | -32600 | INVALID_PARAMS | HEADER_MISMATCH | -32021 | -32022) => 400,
+        Some(
+            PARSE_ERROR
+            | INVALID_REQUEST
+            | INVALID_PARAMS
+            | HEADER_MISMATCH
+            | MISSING_CLIENT_CAPABILITY
+            | UNSUPPORTED_PROTOCOL_VERSION,
+        ) => 400,
         _ => 200,
     }
 }

@@ -6,11 +6,15 @@
 
 use serde_json::Value;
 
-use super::front::{Accepts, Front};
-use super::hub::{ForwardError, Owner};
-use super::reply::{Reply, HEADER_MISMATCH, INVALID_PARAMS, METHOD_NOT_FOUND};
-use super::wire::Request;
-use crate::bridge::message::{Class, Id, Message, INVALID_REQUEST};
+use super::front_state::{Accepts, FrontState};
+use super::header_text;
+use super::multiplex::{ForwardError, Owner};
+use super::reply::Reply;
+use super::request::Request;
+use crate::bridge::message::{
+    Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST,
+    METHOD_NOT_FOUND,
+};
 use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// Legacy methods that do not exist in 2026-07-28 (answered 404 + -32601 here, whatever the
@@ -18,7 +22,12 @@ use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 const REMOVED: [&str; 3] = ["initialize", "ping", "logging/setLevel"];
 
 /// A POST of a 2026-07-28 message.
-pub(super) fn post(front: &Front, request: &Request, msg: &Message, accepts: Accepts) -> Reply {
+pub(super) async fn post(
+    front: &FrontState,
+    request: &Request,
+    msg: &Message,
+    accepts: Accepts,
+) -> Reply {
     match &msg.class {
         Class::Request { id, method } => match check(request, &msg.value, id, method) {
             Err(reply) => reply,
@@ -26,7 +35,8 @@ pub(super) fn post(front: &Front, request: &Request, msg: &Message, accepts: Acc
                 let params = msg.value.get("params");
                 match front
                     .tool_headers
-                    .check(&front.hub, front.reply_wait, request, params)
+                    .check(&front.mux, front.reply_idle, request, params)
+                    .await
                 {
                     Ok(()) => forward(front, msg, id, accepts),
                     Err(why) => Reply::error(
@@ -62,23 +72,27 @@ pub(super) fn post(front: &Front, request: &Request, msg: &Message, accepts: Acc
     }
 }
 
-fn forward(front: &Front, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+fn forward(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
     let owner = Owner {
         session: None,
         id_raw: id.raw.clone(),
         id_key: id.key.clone(),
         log_level: None,
     };
-    match front.hub.forward(msg.value.clone(), owner) {
+    match front.mux.forward(msg.value.clone(), owner) {
         Ok(ticket) => Reply::Wait {
             ticket,
             sse: accepts.sse,
             stateless: true,
             headers: Vec::new(),
+            session: None,
         },
-        Err(ForwardError::DuplicateId | ForwardError::RouterGone) => {
-            Reply::error(503, Some(&id.raw), -32000, "the bridge is stopping")
-        }
+        Err(ForwardError::DuplicateId | ForwardError::RouterGone) => Reply::error(
+            503,
+            Some(&id.raw),
+            CONNECTION_CLOSED,
+            "the bridge is stopping",
+        ),
     }
 }
 
@@ -149,52 +163,7 @@ fn check(request: &Request, value: &Value, id: &Id, method: &str) -> Result<(), 
 /// A header's value as the revision encodes it: trimmed, `=?base64?…?=` decoded; `None` when
 /// absent, repeated or undecodable.
 fn header(request: &Request, name: &str) -> Option<String> {
-    if request.count(name) != 1 {
-        return None;
-    }
-    let value = request.header(name)?.trim();
-    match value
-        .strip_prefix("=?base64?")
-        .and_then(|v| v.strip_suffix("?="))
-    {
-        Some(encoded) => String::from_utf8(decode_base64(encoded)?).ok(),
-        None => Some(value.to_owned()),
-    }
-}
-
-/// Standard base64 with padding (RFC 4648 §4).
-pub(super) fn decode_base64(text: &str) -> Option<Vec<u8>> {
-    fn sextet(c: u8) -> Option<u32> {
-        Some(u32::from(match c {
-            b'A'..=b'Z' => c - b'A',
-            b'a'..=b'z' => c - b'a' + 26,
-            b'0'..=b'9' => c - b'0' + 52,
-            b'+' => 62,
-            b'/' => 63,
-            _ => return None,
-        }))
-    }
-    let bytes = text.as_bytes();
-    if !bytes.len().is_multiple_of(4) {
-        return None;
-    }
-    let mut out = Vec::with_capacity(bytes.len() / 4 * 3);
-    let quads = bytes.len() / 4;
-    for (index, quad) in bytes.chunks_exact(4).enumerate() {
-        let last = index + 1 == quads;
-        let pad = quad.iter().rev().take_while(|&&c| c == b'=').count();
-        if pad > 2 || (pad > 0 && !last) {
-            return None;
-        }
-        let mut n = 0u32;
-        for &c in quad.iter().take(4 - pad) {
-            n = (n << 6) | sextet(c)?;
-        }
-        n <<= 6 * pad as u32;
-        let [_, a, b, c] = n.to_be_bytes();
-        out.extend_from_slice(&[a, b, c][..3 - pad]);
-    }
-    Some(out)
+    header_text::decoded(request, name).ok().flatten()
 }
 
 #[cfg(test)]
@@ -298,16 +267,5 @@ mod tests {
             ),
             Some((404, -32601))
         );
-    }
-
-    #[test]
-    fn base64_header_values() {
-        assert_eq!(decode_base64("aMOpbGxv").unwrap(), "héllo".as_bytes());
-        assert_eq!(decode_base64("YQ==").unwrap(), b"a");
-        assert_eq!(decode_base64("YWI=").unwrap(), b"ab");
-        assert_eq!(decode_base64("").unwrap(), b"");
-        assert!(decode_base64("YQ=").is_none());
-        assert!(decode_base64("YQ==YQ==").is_none());
-        assert!(decode_base64("Y!==").is_none());
     }
 }

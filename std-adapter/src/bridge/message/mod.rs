@@ -29,6 +29,14 @@ pub const INVALID_PARAMS: i64 = ErrorCode::InvalidParams.code() as i64;
 pub const CONNECTION_CLOSED: i64 = -32000;
 /// The device did not answer in time (the MCP SDKs' "request timeout").
 pub const REQUEST_TIMEOUT: i64 = -32001;
+/// JSON-RPC "internal error".
+pub const INTERNAL_ERROR: i64 = ErrorCode::InternalError.code() as i64;
+/// 2026-07-28: the HTTP headers do not say what the body says.
+pub const HEADER_MISMATCH: i64 = -32020;
+/// 2026-07-28: the request needs a client capability it did not declare.
+pub const MISSING_CLIENT_CAPABILITY: i64 = -32021;
+/// 2026-07-28: the `_meta` protocol version is not supported.
+pub const UNSUPPORTED_PROTOCOL_VERSION: i64 = ErrorCode::UnsupportedProtocolVersion.code() as i64;
 
 /// A request id: its exact JSON text, and a canonical key to match responses with.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,6 +1,6 @@
-//! The hub: every request of every HTTP client goes to the router under a bridge-side id of its
-//! own (an integer no client chose), and every line the router writes back goes to the one
-//! request it belongs to, with the client's id (and progress token) put back.
+//! The multiplexer: every request of every HTTP client goes to the router under a bridge-side id
+//! of its own (an integer no client chose), and every line the router writes back goes to the
+//! one request it belongs to, with the client's id (and progress token) put back.
 //!
 //! - Responses are matched by id.
 //! - `notifications/progress` by token: a forwarded request's `_meta.progressToken` is replaced
@@ -16,10 +16,11 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use serde_json::{json, Value};
+use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::splice;
 use crate::bridge::message::{self, Class};
@@ -47,7 +48,7 @@ pub(super) struct Owner {
     pub(super) id_raw: String,
     /// The client's id, canonical (for `notifications/cancelled` in a session).
     pub(super) id_key: String,
-    /// The session's log threshold ([`super::session::LogLevel`] as a number, 0: none set);
+    /// The session's log threshold ([`super::session_table::LogLevel`] as a number, 0: none set);
     /// `None`: logs are not filtered here (2026-07-28 requests carry their own level).
     pub(super) log_level: Option<Arc<AtomicU8>>,
 }
@@ -57,7 +58,7 @@ pub(super) struct Ticket {
     pub(super) id: u64,
     /// The client's id, exact JSON text (for the front's own error answers).
     pub(super) client_id: String,
-    pub(super) lines: Receiver<Delivery>,
+    pub(super) lines: UnboundedReceiver<Delivery>,
 }
 
 /// Why a request could not be forwarded.
@@ -70,7 +71,7 @@ pub(super) enum ForwardError {
 }
 
 struct Route {
-    tx: Sender<Delivery>,
+    tx: UnboundedSender<Delivery>,
     owner: Owner,
     /// The client's progress token (JSON text), when the request had one.
     token: Option<String>,
@@ -87,12 +88,12 @@ struct State {
 
 /// One session's GET stream.
 struct Listener {
-    tx: Sender<Vec<u8>>,
+    tx: UnboundedSender<Vec<u8>>,
     log_level: Arc<AtomicU8>,
 }
 
 /// The id map between the HTTP clients and the router.
-pub(super) struct Hub {
+pub(super) struct Multiplex {
     to_router: Sender<Vec<u8>>,
     state: Mutex<State>,
     /// How many `notifications/tools/list_changed` the router has written.
@@ -109,8 +110,8 @@ fn client_key(owner: &Owner) -> (String, String) {
     )
 }
 
-impl Hub {
-    /// A hub writing request lines to `to_router`.
+impl Multiplex {
+    /// A multiplexer writing request lines to `to_router`.
     pub(super) fn new(to_router: Sender<Vec<u8>>, log: Logger) -> Self {
         Self {
             to_router,
@@ -156,7 +157,7 @@ impl Hub {
         if self.to_router.send(line).is_err() {
             return Err(ForwardError::RouterGone);
         }
-        let (tx, lines) = channel();
+        let (tx, lines) = unbounded_channel();
         let client_id = owner.id_raw.clone();
         if keyed {
             state.by_client.insert(key, id);
@@ -213,8 +214,12 @@ impl Hub {
     }
 
     /// Opens `session`'s GET stream (ending the one it had): the lines tied to no request.
-    pub(super) fn listen(&self, session: &str, log_level: Arc<AtomicU8>) -> Receiver<Vec<u8>> {
-        let (tx, rx) = channel();
+    pub(super) fn listen(
+        &self,
+        session: &str,
+        log_level: Arc<AtomicU8>,
+    ) -> UnboundedReceiver<Vec<u8>> {
+        let (tx, rx) = unbounded_channel();
         self.listeners()
             .insert(session.to_owned(), Listener { tx, log_level });
         rx
@@ -363,13 +368,14 @@ fn admits(threshold: Option<&AtomicU8>, value: &Value) -> bool {
         .get("params")
         .and_then(|p| p.get("level"))
         .and_then(Value::as_str)
-        .and_then(super::session::LogLevel::parse);
+        .and_then(super::session_table::LogLevel::parse);
     threshold == 0 || level.is_some_and(|l| l as u8 >= threshold)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::sync::mpsc::{channel, Receiver};
 
     fn owner(session: &str, id: &str, level: Option<u8>) -> Owner {
         Owner {
@@ -380,24 +386,28 @@ mod tests {
         }
     }
 
-    fn hub() -> (Hub, Receiver<Vec<u8>>) {
+    fn multiplex() -> (Multiplex, Receiver<Vec<u8>>) {
         let (tx, rx) = channel();
         (
-            Hub::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink()))),
+            Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink()))),
             rx,
         )
     }
 
+    fn drain(ticket: &mut Ticket) -> Vec<Delivery> {
+        std::iter::from_fn(|| ticket.lines.try_recv().ok()).collect()
+    }
+
     #[test]
     fn ids_and_tokens_are_mapped_both_ways() {
-        let (hub, router) = hub();
-        let a = hub
+        let (mux, router) = multiplex();
+        let mut a = mux
             .forward(
                 json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}),
                 owner("A", "1", None),
             )
             .unwrap();
-        let b = hub
+        let mut b = mux
             .forward(
                 json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
                 owner("B", "1", None),
@@ -412,23 +422,23 @@ mod tests {
             br#"{"id":2,"jsonrpc":"2.0","method":"ping"}"#.to_vec()
         );
         assert_eq!(
-            hub.forward(
+            mux.forward(
                 json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
                 owner("A", "1", None)
             )
             .err(),
             Some(ForwardError::DuplicateId)
         );
-        hub.on_router_line(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#.to_vec());
-        hub.on_router_line(
+        mux.on_router_line(br#"{"jsonrpc":"2.0","id":2,"result":{}}"#.to_vec());
+        mux.on_router_line(
             br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":5}}"#.to_vec(),
         );
-        hub.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#.to_vec());
-        hub.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#.to_vec());
+        mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#.to_vec());
+        mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#.to_vec());
         assert!(
-            matches!(b.lines.recv().unwrap(), Delivery::Response(l) if l == br#"{"jsonrpc":"2.0","id":1,"result":{}}"#)
+            matches!(b.lines.try_recv().unwrap(), Delivery::Response(l) if l == br#"{"jsonrpc":"2.0","id":1,"result":{}}"#)
         );
-        let got: Vec<Delivery> = a.lines.try_iter().collect();
+        let got = drain(&mut a);
         assert_eq!(got.len(), 3);
         assert!(
             matches!(&got[0], Delivery::Notification(l) if l == br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"t","progress":5}}"#)
@@ -439,31 +449,31 @@ mod tests {
         assert!(
             matches!(&got[2], Delivery::Response(l) if l == br#"{"jsonrpc":"2.0","id":1,"result":{"content":[]}}"#)
         );
-        assert_eq!(hub.in_flight(), 0);
+        assert_eq!(mux.in_flight(), 0);
     }
 
     #[test]
     fn logs_are_filtered_by_the_session_level_and_cancel_reaches_the_router() {
-        let (hub, router) = hub();
+        let (mux, router) = multiplex();
         // Threshold "warning" (4).
-        let a = hub
+        let mut a = mux
             .forward(
                 json!({"jsonrpc":"2.0","id":"q","method":"tools/call"}),
                 owner("A", "\"q\"", Some(4)),
             )
             .unwrap();
         router.recv().unwrap();
-        hub.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
-        hub.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":2}}"#.to_vec());
-        let got: Vec<Delivery> = a.lines.try_iter().collect();
+        mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
+        mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":2}}"#.to_vec());
+        let got = drain(&mut a);
         assert_eq!(got.len(), 1);
-        hub.cancel_client(Some("A"), "\"q\"", "user");
+        mux.cancel_client(Some("A"), "\"q\"", "user");
         assert_eq!(
             router.recv().unwrap(),
             br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user","requestId":1}}"#.to_vec()
         );
         // The late answer is dropped.
-        hub.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec());
+        mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec());
         assert!(a.lines.try_recv().is_err());
     }
 }

@@ -1,11 +1,13 @@
 //! The line pipe between the HTTP front and the routing loop: the front is the router's one host,
-//! writing request lines into [`PipeIn`] and reading every host-bound line out of [`PipeOut`].
+//! writing request lines into [`PipeIn`] and taking every host-bound line out of [`PipeOut`].
 //!
-//! Both directions are unbounded channels, so neither side ever blocks on the other while it
-//! holds a lock (what enters is bounded by the front's connection and body limits).
+//! Toward the router it is an unbounded channel; out of it, each whole line is handed to the
+//! front's sink on the router's own thread (the sink only files the line under the request it
+//! belongs to and never blocks), so neither side ever waits on the other while it holds a lock
+//! (what enters is bounded by the front's connection and body limits).
 
 use std::io::{self, Read, Write};
-use std::sync::mpsc::{Receiver, Sender};
+use std::sync::mpsc::Receiver;
 
 /// The router's input: lines sent by the front, each given its LF.
 pub(super) struct PipeIn {
@@ -45,16 +47,19 @@ impl Read for PipeIn {
     }
 }
 
+/// Where [`PipeOut`] hands each line; `false` when the front stopped.
+pub(super) type LineSink = Box<dyn FnMut(Vec<u8>) -> bool + Send>;
+
 /// The router's output: split into lines (without LF) for the front.
 pub(super) struct PipeOut {
-    lines: Sender<Vec<u8>>,
+    sink: LineSink,
     partial: Vec<u8>,
 }
 
 impl PipeOut {
-    pub(super) fn new(lines: Sender<Vec<u8>>) -> Self {
+    pub(super) fn new(sink: LineSink) -> Self {
         Self {
-            lines,
+            sink,
             partial: Vec::new(),
         }
     }
@@ -67,7 +72,7 @@ impl Write for PipeOut {
                 Some(end) => {
                     self.partial.extend_from_slice(end);
                     let line = std::mem::take(&mut self.partial);
-                    if self.lines.send(line).is_err() {
+                    if !(self.sink)(line) {
                         return Err(io::Error::new(
                             io::ErrorKind::BrokenPipe,
                             "the front stopped",
@@ -101,7 +106,7 @@ mod tests {
         assert_eq!(text, b"{\"a\":1}\n");
 
         let (tx, rx) = channel();
-        let mut output = PipeOut::new(tx);
+        let mut output = PipeOut::new(Box::new(move |line| tx.send(line).is_ok()));
         output.write_all(b"one\ntw").unwrap();
         output.write_all(b"o\n").unwrap();
         drop(output);

@@ -1,0 +1,119 @@
+//! What every request of the front shares: the multiplexer in front of the router, the session
+//! table, the learnt handshake and tool marks, the doors; and how a request's `Accept` header
+//! is read.
+
+use std::time::Duration;
+
+use super::doors::Doors;
+use super::handshake::Handshake;
+use super::multiplex::Multiplex;
+use super::param_headers::ToolHeaders;
+use super::request::Request;
+use super::session_table::Sessions;
+use crate::device::Logger;
+
+/// Everything the requests share.
+pub(super) struct FrontState {
+    pub(super) mux: Multiplex,
+    pub(super) sessions: Sessions,
+    pub(super) handshake: Handshake,
+    /// The `Mcp-Param-*` marks of the device's tools (2026-07-28 calls are checked against them).
+    pub(super) tool_headers: ToolHeaders,
+    pub(super) doors: Doors,
+    /// Longest silence of the router about one forwarded request (no notification, no answer)
+    /// before the front gives up on it. The router answers every request itself, within its
+    /// idle deadline that progress extends and its hard cap on a call: this is only the safety
+    /// net behind it, so it is longer than the router's idle deadline and is restarted by every
+    /// line of the request, never a cap on the whole call.
+    pub(super) reply_idle: Duration,
+    pub(super) log: Logger,
+}
+
+/// How a request's answer may be sent, from its `Accept` header.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Accepts {
+    /// `application/json` (or no `Accept` at all).
+    pub(super) json: bool,
+    /// `text/event-stream`.
+    pub(super) sse: bool,
+}
+
+impl Accepts {
+    pub(super) fn of(request: &Request) -> Self {
+        let Some(accept) = request.header("accept") else {
+            return Self {
+                json: true,
+                sse: false,
+            };
+        };
+        let types: Vec<String> = accept
+            .split(',')
+            .map(|t| {
+                t.split(';')
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .to_ascii_lowercase()
+            })
+            .collect();
+        let any = types.iter().any(|t| t == "*/*");
+        Self {
+            json: any
+                || types
+                    .iter()
+                    .any(|t| t == "application/json" || t == "application/*"),
+            sse: any
+                || types
+                    .iter()
+                    .any(|t| t == "text/event-stream" || t == "text/*"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(headers: &[(&str, &str)]) -> Request {
+        Request::post_for_test(headers)
+    }
+
+    #[test]
+    fn accept_header() {
+        let a = Accepts::of(&request(&[(
+            "accept",
+            "application/json, text/event-stream",
+        )]));
+        assert_eq!(
+            a,
+            Accepts {
+                json: true,
+                sse: true
+            }
+        );
+        let a = Accepts::of(&request(&[("accept", "text/event-stream;q=1")]));
+        assert_eq!(
+            a,
+            Accepts {
+                json: false,
+                sse: true
+            }
+        );
+        let a = Accepts::of(&request(&[]));
+        assert_eq!(
+            a,
+            Accepts {
+                json: true,
+                sse: false
+            }
+        );
+        let a = Accepts::of(&request(&[("accept", "text/html")]));
+        assert_eq!(
+            a,
+            Accepts {
+                json: false,
+                sse: false
+            }
+        );
+    }
+}
