@@ -38,6 +38,9 @@ for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools; do
     (cd "$fw" && cargo fmt --check)
 done
 
+# The host crate's modules import each other in no circle (issue 24); the script lists any.
+python3 scripts/check-circles.py std-adapter/src
+
 step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing outside tests)"
 cargo clippy --workspace --all-targets -- -D warnings
 
