@@ -29,11 +29,12 @@ step "setup"
 bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
-FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free)
+FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
+    boards/qemu-lm3s6965)
 
 step "format"
 cargo fmt --all --check
-for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools; do
+for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools boards/rx-ring; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -49,6 +50,8 @@ done
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
 # (the chip tools served byte for byte).
 (cd examples/sensor-tools && cargo clippy -q --all-targets -- -D warnings && cargo test -q)
+# The UART receive ring of the QEMU boards (a host-buildable no_std library): its lints.
+(cd boards/rx-ring && cargo clippy -q --all-targets -- -D warnings)
 
 step "board examples: release builds for their targets (each folder's .cargo/config.toml)"
 for fw in "${BOARDS[@]}"; do

@@ -11,7 +11,11 @@ use super::reply::{error_line, reply};
 use super::Server;
 
 /// What `server/discover` writes after `supportedVersions`, up to `serverInfo`'s value.
-const DISCOVER_CAPABILITIES_META: &[u8] = b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":";
+pub(super) const DISCOVER_CAPABILITIES_META: &[u8] = b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":";
+
+/// What `initialize` writes after `protocolVersion`, up to `serverInfo`'s value.
+pub(super) const INITIALIZE_CAPABILITIES: &[u8] =
+    b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":";
 
 impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Answers `initialize`: negotiates the stream's legacy revision and remembers it.
@@ -76,9 +80,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
         version: Version,
     ) -> Result<(), EncodeError> {
         member_str(s, b"{\"protocolVersion\":", version.as_str())?;
-        s.put(
-            b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":",
-        )?;
+        s.put(INITIALIZE_CAPABILITIES)?;
         self.write_implementation(s, version)?;
         self.write_instructions(s)?;
         s.put_byte(b'}')
