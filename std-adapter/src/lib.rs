@@ -11,3 +11,4 @@ pub mod cli;
 pub mod device;
 pub mod full;
 pub mod mcp_schema;
+pub mod scaffold;
