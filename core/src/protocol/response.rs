@@ -101,6 +101,8 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
 /// Writes the complete -32022 response: `data` lists every supported version (newest first)
 /// and echoes `requested_raw`, the body of the JSON string the client sent (still escaped; cut
 /// to [`MAX_REQUESTED_ECHO`] bytes).
+// Out of line: one copy for the dispatcher (inlined there it is copied per call site).
+#[inline(never)]
 pub fn write_unsupported_version(
     sink: &mut dyn Sink,
     id: Option<RequestId<'_>>,

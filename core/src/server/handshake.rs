@@ -74,6 +74,8 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes the `initialize` result object for `version`.
+    // Out of line, as `write_discover_result`: one copy however many callers inline around it.
+    #[inline(never)]
     pub(super) fn write_initialize_result(
         &self,
         s: &mut dyn Sink,
@@ -87,6 +89,7 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes the `server/discover` result object.
+    #[inline(never)]
     pub(super) fn write_discover_result(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         s.put(b"{\"supportedVersions\":")?;
         write_supported_versions(s)?;
