@@ -104,6 +104,12 @@ fn usage_errors_exit_2() {
             .expect("run");
         assert_eq!(out.status.code(), Some(2), "{args:?}");
         assert!(out.stdout.is_empty(), "{args:?} wrote to stdout");
-        assert!(String::from_utf8_lossy(&out.stderr).contains("usage: embedded-mcp bridge DEVICE"));
+        // clap's usage error: what is wrong, then (but for a bad value) the command's usage.
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(
+            stderr.ends_with("For more information, try '--help'.\n"),
+            "{args:?}: {stderr}"
+        );
     }
 }

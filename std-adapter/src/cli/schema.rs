@@ -1,6 +1,5 @@
 //! `embedded-mcp schema check|compile|validate|derive`: the core's schema dialect on the host.
-//!
-//! The usage text is [`USAGE`] (written once, in [`crate::cli::usage`]).
+//! The subcommands and their options are [`SchemaCommand`] (clap).
 //!
 //! `check` lists every refused or invalid keyword with its JSON Pointer (exit 1 if there is
 //! any). `compile` writes the postcard program that firmware loads with
@@ -12,14 +11,73 @@
 //! `embedded_mcp_macros_impl::schemas_in_file`), byte for byte the text a tool sends.
 
 use std::fs;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
+use clap::{Subcommand, ValueEnum};
 use embedded_mcp::schema::{compile_reporting, CompileError, Program, Storage, ViolationKind};
 
 use crate::full::FullValidator;
 
-/// Usage text of the schema commands.
-pub const USAGE: &str = super::usage::SCHEMA;
+/// The schema subcommands.
+#[derive(Subcommand, Debug, Clone)]
+pub enum SchemaCommand {
+    /// Does the schema fit the core's dialect?
+    ///
+    /// Lists every refused keyword with its JSON Pointer; exit 1 if there is any.
+    Check {
+        /// The JSON Schema
+        #[arg(value_name = "SCHEMA.json")]
+        schema: PathBuf,
+    },
+    /// Write the postcard program that firmware loads
+    ///
+    /// Firmware loads it with Program::from_postcard; its size is printed.
+    Compile {
+        /// The JSON Schema
+        #[arg(value_name = "SCHEMA.json")]
+        schema: PathBuf,
+        /// Where to write the program
+        #[arg(short, long, value_name = "PROGRAM.bin")]
+        output: PathBuf,
+    },
+    /// Validate an instance: exit 0 valid, 1 invalid
+    ///
+    /// The reason goes to stderr; exit 2 when the schema is refused or a file is unreadable.
+    Validate {
+        /// The JSON Schema
+        #[arg(value_name = "SCHEMA.json")]
+        schema: PathBuf,
+        /// The instance to validate
+        #[arg(value_name = "INSTANCE.json")]
+        instance: PathBuf,
+        /// The validator
+        #[arg(long, value_enum, default_value_t = Engine::Core)]
+        engine: Engine,
+    },
+    /// Print the schema #[derive(McpSchema)] makes for a type
+    ///
+    /// TYPE is a struct or enum of SOURCE.rs; nested derived types must be in the same file.
+    Derive {
+        /// The Rust source file
+        #[arg(value_name = "SOURCE.rs")]
+        source: PathBuf,
+        /// The struct or enum
+        #[arg(value_name = "TYPE")]
+        type_name: String,
+        /// Print the output schema instead
+        #[arg(long)]
+        output: bool,
+    },
+}
+
+/// The validator of `schema validate`.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Engine {
+    /// The core's compiled subset (what firmware runs).
+    Core,
+    /// The host's full JSON Schema 2020-12 validator.
+    Full,
+}
 
 /// Host-side storage: as large as the program format allows for ops and text.
 type HostStorage = Storage<16_384, 65_535, 65_535>;
@@ -27,13 +85,12 @@ type HostStorage = Storage<16_384, 65_535, 65_535>;
 /// Stack for the thread that owns a [`HostStorage`] (about 1 MiB, built on the stack).
 const WORKER_STACK: usize = 64 << 20;
 
-/// Runs `embedded-mcp schema ARGS...` and returns the exit code.
-pub fn schema_main(args: &[String]) -> i32 {
-    let args = args.to_vec();
+/// Runs `command` and returns the exit code.
+pub fn schema_main(command: SchemaCommand) -> i32 {
     let worker = std::thread::Builder::new()
         .name("schema".into())
         .stack_size(WORKER_STACK)
-        .spawn(move || run(&args));
+        .spawn(move || run(&command));
     match worker.map(|h| h.join()) {
         Ok(Ok(code)) => code,
         _ => {
@@ -43,58 +100,21 @@ pub fn schema_main(args: &[String]) -> i32 {
     }
 }
 
-fn run(args: &[String]) -> i32 {
-    let rest = args.get(1..).unwrap_or_default();
-    match args.first().map(String::as_str) {
-        Some("check") => match rest {
-            [schema] => check(Path::new(schema)),
-            _ => usage(),
-        },
-        Some("compile") => match rest {
-            [schema, o, out] | [o, out, schema] if o == "-o" || o == "--output" => {
-                compile_to(Path::new(schema), Path::new(out))
-            }
-            _ => usage(),
-        },
-        Some("validate") => {
-            let mut engine = "core";
-            let mut files = Vec::new();
-            let mut args = rest.iter().map(String::as_str);
-            while let Some(a) = args.next() {
-                let choice = match a {
-                    "--engine" => args.next(),
-                    _ => a.strip_prefix("--engine="),
-                };
-                match (a.starts_with("--engine"), choice) {
-                    (true, Some("core")) => engine = "core",
-                    (true, Some("full")) => engine = "full",
-                    (true, _) => return usage(),
-                    (false, _) => files.push(a),
-                }
-            }
-            match files.as_slice() {
-                [schema, instance] => validate(Path::new(schema), Path::new(instance), engine),
-                _ => usage(),
-            }
-        }
-        Some("derive") => match rest {
-            [source, ty] => derive(Path::new(source), ty, false),
-            [source, ty, o] | [o, source, ty] if o == "--output" => {
-                derive(Path::new(source), ty, true)
-            }
-            _ => usage(),
-        },
-        Some("help" | "--help" | "-h") => {
-            println!("{USAGE}");
-            0
-        }
-        _ => usage(),
+fn run(command: &SchemaCommand) -> i32 {
+    match command {
+        SchemaCommand::Check { schema } => check(schema),
+        SchemaCommand::Compile { schema, output } => compile_to(schema, output),
+        SchemaCommand::Validate {
+            schema,
+            instance,
+            engine,
+        } => validate(schema, instance, *engine),
+        SchemaCommand::Derive {
+            source,
+            type_name,
+            output,
+        } => derive(source, type_name, *output),
     }
-}
-
-fn usage() -> i32 {
-    eprintln!("{USAGE}");
-    2
 }
 
 /// Prints `ty`'s derived input (or output) schema; 2 when the file is unreadable or the derive
@@ -226,12 +246,12 @@ fn compile_to(path: &Path, out: &Path) -> i32 {
     0
 }
 
-fn validate(schema_path: &Path, instance_path: &Path, engine: &str) -> i32 {
+fn validate(schema_path: &Path, instance_path: &Path, engine: Engine) -> i32 {
     let (schema, instance) = match (read(schema_path), read(instance_path)) {
         (Ok(s), Ok(i)) => (s, i),
         (Err(code), _) | (_, Err(code)) => return code,
     };
-    if engine == "full" {
+    if engine == Engine::Full {
         return validate_full(schema_path, &schema, instance_path, &instance);
     }
     let mut storage = Box::new(HostStorage::new());

@@ -11,6 +11,7 @@ pub mod client;
 pub mod elf_arch;
 pub mod lines;
 pub mod log;
+pub mod log_subscriber;
 pub mod qemu;
 pub mod serial;
 pub mod spawner;

@@ -2,56 +2,34 @@
 
 use serde_json::Value;
 
-use super::{connect, options, transport_error, usage_error, OptionError, NEGATIVE, OK};
+use super::args::CallArgs;
+use super::connect::{connect, transport_error};
+use super::exit_code::{NEGATIVE, OK};
+use super::hub_link;
+use super::usage_error::UsageError;
+use crate::device::Endpoint;
 use crate::full::ToolChecker;
 
-/// Parses `key=value` arguments: the value is JSON when it parses as JSON, else a string.
-pub fn parse_arguments(pairs: &[String]) -> Result<Value, OptionError> {
-    let mut arguments = serde_json::Map::new();
-    for pair in pairs {
-        let (key, text) = pair
-            .split_once('=')
-            .ok_or_else(|| OptionError::NotKeyValue(pair.clone()))?;
-        if key.is_empty() {
-            return Err(OptionError::EmptyKey(pair.clone()));
+/// `embedded-mcp call ...`: calls one tool and prints both channels and the verdict; returns
+/// the exit code.
+pub fn call_main(args: &CallArgs) -> Result<i32, UsageError> {
+    let (endpoint, tool) = match args.device.endpoint() {
+        Some(endpoint) => (endpoint, args.tool.as_str()),
+        // `--device NAME=LINK ... NAME.tool`: call `tool` on the device named NAME.
+        None => {
+            let devices = &args.device.link.devices;
+            hub_link::check_names(devices)?;
+            let (device, tool) = hub_link::split_tool(devices, &args.tool)?;
+            (device.endpoint.clone(), tool)
         }
-        let value = serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_string()));
-        arguments.insert(key.to_string(), value);
-    }
-    Ok(Value::Object(arguments))
+    };
+    let arguments = Value::Object(args.arguments.iter().cloned().collect());
+    Ok(call(args, &endpoint, tool, arguments))
 }
 
-/// `embedded-mcp call ...`: calls one tool and prints both channels and the verdict.
-pub fn call_main(args: &[String]) -> i32 {
-    let mut o = match options("call", args) {
-        Ok(o) => o,
-        Err(code) => return code,
-    };
-    if !o.devices.is_empty() {
-        // `--device NAME=LINK ... NAME.tool`: call `tool` on the device named NAME.
-        let picked = match o.positional.first() {
-            Some(tool) => super::hub_options::split_tool(&o.devices, tool)
-                .map(|(d, t)| (d.endpoint.clone(), t.to_owned())),
-            None => Err(OptionError::NoTool),
-        };
-        match picked {
-            Ok((endpoint, tool)) => {
-                o.endpoint = Some(endpoint);
-                if let Some(first) = o.positional.first_mut() {
-                    *first = tool;
-                }
-            }
-            Err(e) => return usage_error("call", &e),
-        }
-    }
-    let Some((tool, pairs)) = o.positional.split_first() else {
-        return usage_error("call", &OptionError::NoTool);
-    };
-    let arguments = match parse_arguments(pairs) {
-        Ok(a) => a,
-        Err(e) => return usage_error("call", &e),
-    };
-    let mut client = match connect("call", &o) {
+/// Connects, lists, calls `tool` and prints; returns the exit code.
+fn call(args: &CallArgs, endpoint: &Endpoint, tool: &str, arguments: Value) -> i32 {
+    let mut client = match connect("call", endpoint, &args.device, &args.client) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -65,7 +43,7 @@ pub fn call_main(args: &[String]) -> i32 {
     }
     let listed = tools
         .iter()
-        .any(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()));
+        .any(|t| t.get("name").and_then(Value::as_str) == Some(tool));
     if listed {
         if let Err(f) = checker.check_arguments(tool, &arguments) {
             eprintln!(
@@ -94,7 +72,7 @@ pub fn call_main(args: &[String]) -> i32 {
             Ok(())
                 if tools
                     .iter()
-                    .find(|t| t.get("name").and_then(Value::as_str) == Some(tool.as_str()))
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(tool))
                     .and_then(|t| t.get("outputSchema"))
                     .is_some() =>
             {
@@ -104,7 +82,7 @@ pub fn call_main(args: &[String]) -> i32 {
             Err(f) => Verdict::Invalid(f.to_string()),
         }
     };
-    if o.json {
+    if args.client.json {
         let raw = embedded_mcp::json::Value::parse_with(
             &response.line,
             embedded_mcp::json::Limits {
@@ -198,27 +176,33 @@ pub fn render_result(result: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::device_cmds::args::argument;
     use serde_json::json;
-
-    fn strings(args: &[&str]) -> Vec<String> {
-        args.iter().map(|s| s.to_string()).collect()
-    }
 
     #[test]
     fn arguments_are_json_when_they_parse() {
+        let parsed: Vec<(String, Value)> = [
+            "n=42",
+            "b=true",
+            "s=hello",
+            "q=\"7\"",
+            "o={\"a\":[1]}",
+            "e=",
+        ]
+        .into_iter()
+        .map(|pair| argument(pair).unwrap())
+        .collect();
         assert_eq!(
-            parse_arguments(&strings(&[
-                "n=42",
-                "b=true",
-                "s=hello",
-                "q=\"7\"",
-                "o={\"a\":[1]}",
-                "e="
-            ]))
-            .unwrap(),
+            Value::Object(parsed.into_iter().collect()),
             json!({"n": 42, "b": true, "s": "hello", "q": "7", "o": {"a": [1]}, "e": ""})
         );
-        assert!(parse_arguments(&strings(&["novalue"])).is_err());
-        assert!(parse_arguments(&strings(&["=1"])).is_err());
+        assert_eq!(
+            argument("novalue").unwrap_err(),
+            "argument \"novalue\" is not key=value"
+        );
+        assert_eq!(
+            argument("=1").unwrap_err(),
+            "argument \"=1\" has an empty key"
+        );
     }
 }

@@ -2,23 +2,27 @@
 
 use serde_json::Value;
 
+use super::args::ToolsArgs;
+use super::connect::{connect, transport_error};
+use super::exit_code::OK;
+use super::hub_link;
 use super::summary::{one_line, summarize};
-use super::{connect, options, transport_error, usage_error, OK};
+use super::usage_error::UsageError;
+use crate::device::Endpoint;
 use crate::full::ToolChecker;
 
-/// `embedded-mcp tools ...`: prints the device's tools as a table.
-pub fn tools_main(args: &[String]) -> i32 {
-    let mut o = match options("tools", args) {
-        Ok(o) => o,
-        Err(code) => return code,
+/// `embedded-mcp tools ...`: prints the device's tools as a table; returns the exit code.
+pub fn tools_main(args: &ToolsArgs) -> Result<i32, UsageError> {
+    let Some(endpoint) = args.device.endpoint() else {
+        hub_link::check_names(&args.device.link.devices)?;
+        return Ok(tools_of_devices(args));
     };
-    if let Err(e) = o.no_positional() {
-        return usage_error("tools", &e);
-    }
-    if !o.devices.is_empty() {
-        return tools_of_devices(&mut o);
-    }
-    let mut client = match connect("tools", &o) {
+    Ok(tools_of_device(args, &endpoint))
+}
+
+/// Lists one device's tools.
+fn tools_of_device(args: &ToolsArgs, endpoint: &Endpoint) -> i32 {
+    let mut client = match connect("tools", endpoint, &args.device, &args.client) {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -26,7 +30,7 @@ pub fn tools_main(args: &[String]) -> i32 {
         Ok(t) => t,
         Err(e) => return transport_error("tools", &e),
     };
-    if o.json {
+    if args.client.json {
         println!("{}", Value::Array(tools));
         return OK;
     }
@@ -44,12 +48,11 @@ pub fn tools_main(args: &[String]) -> i32 {
 
 /// `tools --device NAME=LINK ...`: each device's tools as `NAME.tool`, one table per device
 /// (`--json`: one array). Exit 2 if any device could not be listed.
-fn tools_of_devices(o: &mut super::Options) -> i32 {
+fn tools_of_devices(args: &ToolsArgs) -> i32 {
     let mut all = Vec::new();
     let mut code = OK;
-    for device in o.devices.clone() {
-        o.endpoint = Some(device.endpoint.clone());
-        let mut client = match connect("tools", o) {
+    for device in &args.device.link.devices {
+        let mut client = match connect("tools", &device.endpoint, &args.device, &args.client) {
             Ok(c) => c,
             Err(failed) => {
                 code = failed;
@@ -74,7 +77,7 @@ fn tools_of_devices(o: &mut super::Options) -> i32 {
                 t
             })
             .collect();
-        if !o.json {
+        if !args.client.json {
             print!(
                 "{}",
                 render_tools(&client.server, &client.protocol_version, &named)
@@ -83,7 +86,7 @@ fn tools_of_devices(o: &mut super::Options) -> i32 {
         all.extend(named);
         client.close();
     }
-    if o.json {
+    if args.client.json {
         println!("{}", Value::Array(all));
     }
     code

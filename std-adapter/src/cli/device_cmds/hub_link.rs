@@ -1,4 +1,4 @@
-//! The hub's options: `--device NAME=LINK` (repeatable) and `--pages one|device`.
+//! A hub's devices: `--device NAME=LINK` (repeatable), parsed and checked together.
 //!
 //! LINK is `serial:PATH[@BAUD]`, `tcp:HOST:PORT`, `unix:PATH` or `qemu:FIRMWARE.elf`. NAME
 //! becomes the prefix of the device's tools (`NAME.tool`), so it is made of the characters a
@@ -6,16 +6,13 @@
 
 use std::path::PathBuf;
 
-use super::options::OptionError;
-use crate::bridge::{HubDevice, Pages};
+use super::usage_error::UsageError;
+use crate::bridge::HubDevice;
 use crate::device::{Endpoint, QemuConfig, DEFAULT_BAUD};
 
-/// Parses one `--device` value.
-pub(super) fn parse_device(text: &str) -> Result<HubDevice, OptionError> {
-    let bad = |why: &str| OptionError::BadDevice {
-        text: text.to_owned(),
-        why: why.to_owned(),
-    };
+/// Parses one `--device` value (clap's value parser: the error says what is wrong with it).
+pub(super) fn parse_device(text: &str) -> Result<HubDevice, String> {
+    let bad = |why: &str| why.to_owned();
     let (name, link) = text.split_once('=').ok_or_else(|| bad("use NAME=LINK"))?;
     let name_ok = !name.is_empty()
         && name.len() <= 64
@@ -57,40 +54,11 @@ pub(super) fn parse_device(text: &str) -> Result<HubDevice, OptionError> {
     })
 }
 
-/// Parses `--pages`.
-pub(super) fn parse_pages(text: &str) -> Result<Pages, OptionError> {
-    match text {
-        "one" => Ok(Pages::One),
-        "device" => Ok(Pages::Device),
-        other => Err(OptionError::BadChoice {
-            flag: "--pages",
-            value: other.to_owned(),
-            choices: "one or device",
-        }),
-    }
-}
-
-/// Checks the devices together: names are unique, and no single-device option is mixed in.
-pub(super) fn check_devices(
-    devices: &[HubDevice],
-    single: bool,
-    pages: Option<Pages>,
-) -> Result<(), OptionError> {
-    if devices.is_empty() {
-        return Ok(());
-    }
-    if single {
-        return Err(OptionError::DeviceAndSingle);
-    }
-    if pages == Some(Pages::Device) {
-        return Err(OptionError::PagesWithHub);
-    }
+/// Checks the devices together: no two have the same NAME.
+pub(super) fn check_names(devices: &[HubDevice]) -> Result<(), UsageError> {
     for (n, d) in devices.iter().enumerate() {
         if devices.iter().take(n).any(|e| e.name == d.name) {
-            return Err(OptionError::BadDevice {
-                text: d.name.clone(),
-                why: "two devices have this NAME".into(),
-            });
+            return Err(UsageError::SameName(d.name.clone()));
         }
     }
     Ok(())
@@ -100,13 +68,10 @@ pub(super) fn check_devices(
 pub(super) fn split_tool<'a>(
     devices: &'a [HubDevice],
     tool: &'a str,
-) -> Result<(&'a HubDevice, &'a str), OptionError> {
+) -> Result<(&'a HubDevice, &'a str), UsageError> {
     tool.split_once('.')
         .and_then(|(name, rest)| Some((devices.iter().find(|d| d.name == name)?, rest)))
-        .ok_or_else(|| OptionError::BadDevice {
-            text: tool.to_owned(),
-            why: "with --device, name the tool NAME.tool (NAME one of the devices)".into(),
-        })
+        .ok_or_else(|| UsageError::ToolWithoutDevice(tool.to_owned()))
 }
 
 #[cfg(test)]
@@ -139,6 +104,10 @@ mod tests {
             parse_device("a=unix:/x").unwrap(),
             parse_device("a=unix:/y").unwrap(),
         ];
-        assert!(check_devices(&two, false, None).is_err());
+        assert!(check_names(&two).is_err());
+        assert!(check_names(&two[..1]).is_ok());
+        assert_eq!(split_tool(&two[..1], "a.read").unwrap().1, "read");
+        assert!(split_tool(&two[..1], "b.read").is_err());
+        assert!(split_tool(&two[..1], "read").is_err());
     }
 }
