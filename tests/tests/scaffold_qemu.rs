@@ -1,17 +1,18 @@
-//! `embedded-mcp new`'s crate for QEMU's Cortex-M3 (`embedded_mcp_std::scaffold`), made in a
-//! temporary folder on this checkout (`--path`), builds as written and serves its two tools
-//! under QEMU, byte for byte.
+//! `embedded-mcp new`'s crate for QEMU's Cortex-M3 (`embedded_mcp_std::scaffold`), made by the
+//! command in a temporary folder on this checkout (`--path`), builds as written, and serves its
+//! two tools under QEMU: `embedded-mcp tools --qemu` lists them, and a session calls them byte
+//! for byte.
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
-use embedded_mcp_std::scaffold::{self, Board as ScaffoldBoard, Request, Source};
 use embedded_mcp_tests::project_root;
 use embedded_mcp_tests::qemu::{Board, QemuGuard};
 
 const NAME: &str = "soil_probe";
+const CLI: &str = env!("CARGO_BIN_EXE_embedded-mcp-under-test");
 const TIMEOUT: Duration = Duration::from_secs(10);
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
 
@@ -28,13 +29,15 @@ impl Drop for TempDir {
 /// (the same dependency versions, already fetched) and target folder (the same profile and
 /// flags: its dependencies are built once for both).
 fn scaffold_and_build(dir: &Path) -> PathBuf {
-    let request = Request {
-        name: NAME.to_owned(),
-        board: ScaffoldBoard::QemuM3,
-        source: Source::Checkout(project_root()),
-    };
-    let files = scaffold::files(&request).unwrap();
-    scaffold::write(dir, &files).unwrap();
+    let made = Command::new(CLI)
+        .args(["new", NAME, "--board", "qemu-m3", "--path"])
+        .arg(project_root())
+        .arg("--dir")
+        .arg(dir)
+        .output()
+        .expect("the CLI runs");
+    assert!(made.status.success(), "{made:?}");
+    assert!(made.stdout.is_empty(), "{made:?}");
     let sensors = project_root().join("examples").join("qemu-sensors");
     std::fs::copy(sensors.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let target_dir = sensors.join("target");
@@ -77,6 +80,28 @@ fn the_new_qemu_m3_crate_builds_and_serves_its_tools() {
         TempDir(std::env::temp_dir().join(format!("embedded-mcp-new-{}", std::process::id())));
     let _ = std::fs::remove_dir_all(&dir.0);
     let elf = scaffold_and_build(&dir.0.join(NAME));
+
+    // `embedded-mcp tools --qemu` boots it and lists both tools.
+    let listed = Command::new(CLI)
+        .args(["tools", "--qemu"])
+        .arg(&elf)
+        .output()
+        .expect("the CLI runs");
+    let stdout = String::from_utf8_lossy(&listed.stdout);
+    assert!(listed.status.success(), "{listed:?}");
+    assert!(
+        stdout.starts_with("soil_probe 0.1.0, protocol 2025-11-25: 2 tools\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nread_led  Read the LED    yes        (yes*)       (no*)       no\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\nset_led   Switch the LED  no         yes          no*         no\n"),
+        "{stdout}"
+    );
+
     let mut qemu =
         QemuGuard::start_socket(Board::Lm3s6965evb, &elf).unwrap_or_else(|e| panic!("{e}"));
 
