@@ -30,7 +30,7 @@ bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
 FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
-    boards/qemu-lm3s6965)
+    boards/qemu-lm3s6965 boards/qemu-virt)
 
 step "format"
 cargo fmt --all --check

@@ -14,9 +14,10 @@ use sensor_tools::device::Device;
 use sensor_tools::server::{self, SensorServer, INPUT_LINE_BYTES, OUTPUT_BYTES};
 use static_cell::StaticCell;
 
+use qemu_virt::uart::{self, UartRx, UartTx};
+use qemu_virt::{clock, log, stack};
+
 use crate::board::Virt;
-use crate::uart::{self, UartRx, UartTx};
-use crate::{clock, stack};
 
 /// Who this server is (sent by `initialize` and `server/discover`).
 pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-riscv", env!("CARGO_PKG_VERSION"))
