@@ -16,7 +16,7 @@ pub mod new;
 pub mod schema;
 
 use device_cmds::args::{BridgeArgs, CallArgs, ToolsArgs};
-use device_cmds::UsageError;
+use device_cmds::{CodegenArgs, UsageError};
 
 /// The program's name, as its help and completions spell it.
 pub const PROGRAM: &str = "embedded-mcp";
@@ -47,6 +47,8 @@ pub enum Command {
     Call(CallArgs),
     /// MCP stdio server (or HTTP, with --http) forwarding to a device
     Bridge(BridgeArgs),
+    /// Typed TypeScript, Python or Rust functions for a device's tools
+    Codegen(CodegenArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell) on stdout
     Completions(completions::CompletionsArgs),
     /// Write a new firmware crate that serves two example tools and builds as written
@@ -70,6 +72,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Tools(args) => ("tools", device_cmds::tools_main(args)),
         Command::Call(args) => ("call", device_cmds::call_main(args)),
         Command::Bridge(args) => ("bridge", device_cmds::bridge_main(args)),
+        Command::Codegen(args) => ("codegen", device_cmds::codegen_main(args)),
     };
     outcome.unwrap_or_else(|e| refuse(name, &e))
 }
@@ -202,6 +205,16 @@ mod tests {
             tools.client.protocol,
             crate::device::client::DEFAULT_PROTOCOL
         );
+        let Ok(Cli {
+            command: Command::Tools(tools),
+        }) = parse(&["tools", "--qemu", "fw.elf", "--machine", "microbit"])
+        else {
+            panic!("--machine microbit refused")
+        };
+        let Some(Endpoint::Qemu(q)) = tools.device.endpoint() else {
+            panic!("not qemu")
+        };
+        assert_eq!(q.machine, Machine::Microbit);
         let Ok(Cli {
             command: Command::Bridge(bridge),
         }) = parse(&[
