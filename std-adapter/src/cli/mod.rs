@@ -227,6 +227,8 @@ mod tests {
             "3",
             "--startup-retry-ms",
             "50",
+            "--max-call-ms",
+            "90000",
             "--pages",
             "device",
             "--http",
@@ -265,6 +267,7 @@ mod tests {
         );
         assert_eq!(bridge.http.allowed_origins, ["o1", "o2"]);
         assert_eq!(bridge.device.timeout().as_millis(), 10_000);
+        assert_eq!(bridge.max_call_ms, 90_000);
         let Ok(Cli {
             command: Command::Bridge(hub),
         }) = parse(&[

@@ -1,11 +1,12 @@
-//! The device side of the routing loop: lines from the device, and responses to host requests.
+//! The device side of the router: lines from the device, and responses to host requests.
 
 use serde_json::Value;
 
-use super::connection::LinkState;
 use super::flight::Pending;
+use super::link::LinkState;
 use super::{Router, PREVIEW};
-use crate::bridge::message::{self, Class};
+use crate::bridge::message::typed::{read, Progress};
+use crate::bridge::message::{self, method, Class};
 use crate::bridge::rewrite::drop_unsafe_icons;
 use crate::bridge::OnInvalid;
 use crate::device::log::preview;
@@ -59,11 +60,19 @@ impl Router {
                 self.emit(line);
             }
             Class::Request { .. } => self.emit(line),
-            Class::Notification { method } => {
-                if method == "notifications/tools/list_changed" {
+            Class::Notification { method: name } => {
+                if name == method::TOOLS_LIST_CHANGED {
                     self.check.catalog.reset();
                     self.check.listing = None;
                     self.check.forget_tried();
+                }
+                if name == method::PROGRESS {
+                    let progress = read::<Progress>(msg.value.get("params"));
+                    let token =
+                        progress.and_then(|p| serde_json::to_string(&p.progress_token).ok());
+                    if let Some(token) = token {
+                        self.on_progress(&token);
+                    }
                 }
                 self.emit(line);
             }
@@ -80,8 +89,8 @@ impl Router {
             return;
         };
         match p.method.as_str() {
-            "initialize" => self.learn_initialize(&p, result),
-            "tools/list" => {
+            method::INITIALIZE => self.learn_initialize(&p, result),
+            method::TOOLS_LIST => {
                 if let Some(tools) = result.get("tools") {
                     let last = result.get("nextCursor").is_none_or(Value::is_null);
                     let failed = self.check.catalog.learn_page(tools, p.first_page, last);
@@ -97,7 +106,7 @@ impl Router {
             _ => {}
         }
         let line = self.safe_icons(line);
-        if p.method != "tools/call" || self.cfg.on_invalid == OnInvalid::Pass {
+        if p.method != method::TOOLS_CALL || self.cfg.on_invalid == OnInvalid::Pass {
             self.emit(line);
             return;
         }

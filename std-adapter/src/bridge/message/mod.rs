@@ -3,15 +3,28 @@
 //! Lines are parsed with `serde_json` to look at them, but forwarded as the exact bytes that
 //! arrived unless the bridge has a reason to change them (see `rewrite`). Ids keep their exact
 //! text so that the bridge's own responses echo the host's id byte for byte.
+//!
+//! This module is the one home of what the bridge names on the wire: JSON-RPC error codes (here),
+//! method names ([`method`]), `_meta` keys ([`meta`]), and the typed view of the messages the
+//! bridge reads ([`typed`]).
+
+pub mod meta;
+pub mod method;
+pub mod typed;
 
 use serde_json::Value;
 
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
+use embedded_mcp::protocol::ErrorCode;
 
 /// JSON-RPC "parse error".
-pub const PARSE_ERROR: i64 = -32700;
+pub const PARSE_ERROR: i64 = ErrorCode::ParseError.code() as i64;
 /// JSON-RPC "invalid request".
-pub const INVALID_REQUEST: i64 = -32600;
+pub const INVALID_REQUEST: i64 = ErrorCode::InvalidRequest.code() as i64;
+/// JSON-RPC "method not found".
+pub const METHOD_NOT_FOUND: i64 = ErrorCode::MethodNotFound.code() as i64;
+/// JSON-RPC "invalid params".
+pub const INVALID_PARAMS: i64 = ErrorCode::InvalidParams.code() as i64;
 /// The link to the device was lost or could not be made (the MCP SDKs' "connection closed").
 pub const CONNECTION_CLOSED: i64 = -32000;
 /// The device did not answer in time (the MCP SDKs' "request timeout").
@@ -134,6 +147,39 @@ pub fn error_response(id: Option<&str>, code: i64, message: &str) -> Vec<u8> {
     out
 }
 
+/// `notifications/tools/list_changed`, as the bridge sends it.
+pub fn list_changed() -> Vec<u8> {
+    let mut out = b"{\"jsonrpc\":\"2.0\",\"method\":".to_vec();
+    push_json_string(&mut out, method::TOOLS_LIST_CHANGED);
+    out.push(b'}');
+    out
+}
+
+/// `{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":<id>,"reason":…}}`;
+/// `id` is the exact id text.
+pub fn cancelled(id: &str, reason: &str) -> Vec<u8> {
+    let mut out = b"{\"jsonrpc\":\"2.0\",\"method\":".to_vec();
+    push_json_string(&mut out, method::CANCELLED);
+    out.extend_from_slice(b",\"params\":{\"requestId\":");
+    out.extend_from_slice(id.as_bytes());
+    out.extend_from_slice(b",\"reason\":");
+    push_json_string(&mut out, reason);
+    out.extend_from_slice(b"}}");
+    out
+}
+
+/// `{"jsonrpc":"2.0","id":<raw id>,"result":<result>}`.
+pub fn success_line(raw_id: &str, result: &Value) -> Option<Vec<u8>> {
+    let result = serde_json::to_vec(result).ok()?;
+    let mut out = Vec::with_capacity(40 + raw_id.len() + result.len());
+    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
+    out.extend_from_slice(raw_id.as_bytes());
+    out.extend_from_slice(b",\"result\":");
+    out.extend_from_slice(&result);
+    out.push(b'}');
+    Some(out)
+}
+
 /// A successful response carrying a tool error: `{"content":[{"type":"text","text":…}],
 /// "isError":true}` (plus `"resultType":"complete"` when `result_type` is set, as 2026-07-28
 /// requires).
@@ -207,6 +253,14 @@ mod tests {
         assert_eq!(
             error_response(None, -32700, "bad"),
             br#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"bad"}}"#.to_vec()
+        );
+        assert_eq!(
+            list_changed(),
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec()
+        );
+        assert_eq!(
+            cancelled("\"a\"", "timeout"),
+            br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"a","reason":"timeout"}}"#.to_vec()
         );
         assert_eq!(
             tool_error_response("3", "no", true),

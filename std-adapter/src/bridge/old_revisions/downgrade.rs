@@ -4,6 +4,8 @@
 
 use serde_json::{Map, Value};
 
+use crate::bridge::message::{meta, method};
+
 /// A revision older than the bridge's device sessions, which the bridge answers in its own terms.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum OldEra {
@@ -44,7 +46,7 @@ pub(super) fn downgrade_result(result: &mut Value, method: &str, era: OldEra) ->
     };
     let before = result.clone();
     match method {
-        "initialize" => {
+        method::INITIALIZE => {
             result.insert("protocolVersion".into(), Value::from(era.as_str()));
             if let Some(info) = result.get_mut("serverInfo").and_then(Value::as_object_mut) {
                 info.retain(|k, _| k == "name" || k == "version");
@@ -59,14 +61,14 @@ pub(super) fn downgrade_result(result: &mut Value, method: &str, era: OldEra) ->
                 caps.remove("tasks");
             }
         }
-        "tools/list" => {
+        method::TOOLS_LIST => {
             if let Some(tools) = result.get_mut("tools").and_then(Value::as_array_mut) {
                 for tool in tools.iter_mut().filter_map(Value::as_object_mut) {
                     downgrade_tool(tool, era);
                 }
             }
         }
-        "tools/call" => downgrade_call_result(result, era),
+        method::TOOLS_CALL => downgrade_call_result(result, era),
         _ => {}
     }
     *result != before
@@ -117,7 +119,7 @@ fn downgrade_block(block: &mut Value, era: OldEra) -> bool {
         Some("audio") => era != OldEra::V2024_11_05,
         _ => false, // resource_link (2025-06-18) and anything newer
     };
-    object.remove("_meta");
+    object.remove(meta::KEY);
     if let Some(notes) = object.get_mut("annotations").and_then(Value::as_object_mut) {
         notes.retain(|k, _| k == "audience" || k == "priority");
     }
@@ -128,7 +130,7 @@ fn downgrade_block(block: &mut Value, era: OldEra) -> bool {
 /// `message`).
 pub(super) fn downgrade_notification(message: &mut Value, era: OldEra) -> bool {
     if era != OldEra::V2024_11_05
-        || message.get("method").and_then(Value::as_str) != Some("notifications/progress")
+        || message.get("method").and_then(Value::as_str) != Some(method::PROGRESS)
     {
         return false;
     }

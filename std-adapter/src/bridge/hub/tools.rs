@@ -5,6 +5,11 @@ use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
 
+use serde::Deserialize;
+
+use crate::bridge::message::meta;
+use crate::bridge::message::typed::ToolEntry;
+
 /// Legacy revisions the hub answers in their own terms.
 const LEGACY: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 
@@ -35,7 +40,7 @@ pub(super) fn discover_result() -> Value {
         "resultType": "complete",
         "supportedVersions": [Version::V2026_07_28.as_str()],
         "capabilities": {"tools": {}},
-        "_meta": {embedded_mcp::protocol::SERVER_INFO_KEY: server_info()},
+        meta::KEY: {meta::SERVER_INFO: server_info()},
         "ttlMs": 0,
         "cacheScope": "public",
     })
@@ -50,10 +55,7 @@ pub(super) fn list_result(tools: Vec<Value>, meta_version: Option<&str>) -> Valu
             object.insert("resultType".into(), json!("complete"));
             object.insert("ttlMs".into(), json!(0));
             object.insert("cacheScope".into(), json!("public"));
-            object.insert(
-                "_meta".into(),
-                json!({embedded_mcp::protocol::SERVER_INFO_KEY: server_info()}),
-            );
+            object.insert(meta::KEY.into(), json!({meta::SERVER_INFO: server_info()}));
         }
     }
     result
@@ -64,7 +66,7 @@ pub(super) fn prefixed(device: &str, tools: Vec<Value>) -> Vec<Value> {
     tools
         .into_iter()
         .filter_map(|mut tool| {
-            let name = tool.get("name").and_then(Value::as_str)?.to_owned();
+            let name = ToolEntry::deserialize(&tool).ok()?.name;
             tool.as_object_mut()?
                 .insert("name".into(), json!(format!("{device}.{name}")));
             Some(tool)
@@ -75,12 +77,12 @@ pub(super) fn prefixed(device: &str, tools: Vec<Value>) -> Vec<Value> {
 /// Removes the 2026-07-28 keys from a call's `_meta` (and `_meta` if nothing is left): the hub
 /// calls its devices in the legacy revision.
 pub(super) fn drop_modern_meta(params: &mut serde_json::Map<String, Value>) {
-    let Some(meta) = params.get_mut("_meta").and_then(Value::as_object_mut) else {
+    let Some(request_meta) = params.get_mut(meta::KEY).and_then(Value::as_object_mut) else {
         return;
     };
-    meta.retain(|key, _| !key.starts_with("io.modelcontextprotocol/"));
-    if meta.is_empty() {
-        params.remove("_meta");
+    request_meta.retain(|key, _| !key.starts_with(meta::PROTOCOL_PREFIX));
+    if request_meta.is_empty() {
+        params.remove(meta::KEY);
     }
 }
 

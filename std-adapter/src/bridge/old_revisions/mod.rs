@@ -1,14 +1,16 @@
-//! What every host session needs on its way out, whatever serves it (one device or a hub): the
-//! answers reshaped for a host of an old revision ([`super::era`]) and the JSON-RPC batches of
-//! 2025-03-26 (split on the way in, answered as one array).
+//! Hosts of old revisions, whatever serves them (one device or a hub): the answers reshaped for
+//! a host of 2024-11-05 or 2025-03-26 ([`downgrade`]) and the JSON-RPC batches of 2025-03-26
+//! (split on the way in, answered as one array).
+
+mod downgrade;
 
 use std::collections::{HashMap, HashSet};
 
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use serde_json::Value;
 
-use super::era::{downgrade_notification, downgrade_result, OldEra};
-use crate::bridge::message::{self, error_response, Class, INVALID_REQUEST};
+use crate::bridge::message::{self, error_response, method, success_line, Class, INVALID_REQUEST};
+use downgrade::{downgrade_notification, downgrade_result, OldEra};
 
 /// One batch line of the host, waiting for the answers of its requests.
 struct Batch {
@@ -18,11 +20,12 @@ struct Batch {
     answers: Vec<Vec<u8>>,
 }
 
-/// The host front: the host's revision, the method of each request in flight, open batches.
+/// What old revisions need: the host's revision, the method of each request in flight, open
+/// batches.
 #[derive(Default)]
-pub(super) struct HostFront {
+pub(super) struct RevisionAdapter {
     /// Set when the host's `initialize` asked for an old revision.
-    pub(super) era: Option<OldEra>,
+    era: Option<OldEra>,
     /// Method of each host request in flight (by id key), to know what a response answers.
     methods: HashMap<String, String>,
     batches: Vec<Batch>,
@@ -35,7 +38,7 @@ pub(super) struct HostFront {
 pub(super) enum BatchStart {
     /// Write this error response to the host and do nothing else.
     Refused(Vec<u8>),
-    /// Handle each message as a line of its own, then call [`HostFront::close_batch`].
+    /// Handle each message as a line of its own, then call [`RevisionAdapter::close_batch`].
     Messages(Vec<Vec<u8>>),
 }
 
@@ -44,10 +47,10 @@ pub(super) fn is_batch(line: &[u8]) -> bool {
     line.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
 }
 
-impl HostFront {
+impl RevisionAdapter {
     /// A host request is on its way (its `method` decides how the answer is reshaped).
     pub(super) fn request(&mut self, key: &str, method: &str, params: Option<&Value>) {
-        if method == "initialize" {
+        if method == method::INITIALIZE {
             let asked = params
                 .and_then(|p| p.get("protocolVersion"))
                 .and_then(Value::as_str);
@@ -105,7 +108,7 @@ impl HostFront {
         let mut messages = Vec::new();
         for item in items {
             match message::parse(&item).map(|m| m.class) {
-                Some(Class::Request { id, method }) if method == "initialize" => {
+                Some(Class::Request { id, method: name }) if name == method::INITIALIZE => {
                     batch.answers.push(error_response(
                         Some(&id.raw),
                         INVALID_REQUEST,
@@ -204,26 +207,14 @@ impl HostFront {
     }
 }
 
-/// `{"jsonrpc":"2.0","id":<raw id>,"result":<result>}`.
-pub(super) fn success_line(raw_id: &str, result: &Value) -> Option<Vec<u8>> {
-    let result = serde_json::to_vec(result).ok()?;
-    let mut out = Vec::with_capacity(40 + raw_id.len() + result.len());
-    out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
-    out.extend_from_slice(raw_id.as_bytes());
-    out.extend_from_slice(b",\"result\":");
-    out.extend_from_slice(&result);
-    out.push(b'}');
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
 
     /// A front whose host initialized in `version`.
-    fn front(version: &str) -> HostFront {
-        let mut f = HostFront::default();
+    fn front(version: &str) -> RevisionAdapter {
+        let mut f = RevisionAdapter::default();
         f.request(
             "0",
             "initialize",

@@ -1,34 +1,22 @@
-//! The host side of the routing loop: what a host line means, and the one way out to the host.
-
-use std::sync::mpsc::SyncSender;
-use std::time::Instant;
+//! The host side of the router: what a host line means, and the one way out to the host.
 
 use serde_json::{json, Value};
 
 use super::flight::{Merging, Pending};
-use super::front::{is_batch, BatchStart, HostFront};
 use super::{Router, PREVIEW};
-use crate::bridge::message::{self, error_response, Class, Id, INVALID_REQUEST, PARSE_ERROR};
+use crate::bridge::machine::Output;
+use crate::bridge::message::typed::{read, Cancelled};
+use crate::bridge::message::{
+    self, error_response, meta, method, Class, Id, INVALID_REQUEST, PARSE_ERROR,
+};
+use crate::bridge::old_revisions::{is_batch, BatchStart};
 use crate::bridge::Pages;
-use crate::device::client::META_PROTOCOL_VERSION;
 use crate::device::log::preview;
-
-/// The host end of the bridge: where responses go, and whether the host is still there.
-pub(super) struct HostSide {
-    /// Lines for the host writer; `None` once the bridge stops.
-    pub(super) out: Option<SyncSender<Vec<u8>>>,
-    /// The host closed its input: finish what is in flight, then stop.
-    pub(super) eof: bool,
-    /// Writing to the host failed (why): the bridge stops.
-    pub(super) output_failed: Option<String>,
-    /// Old revisions and batches.
-    pub(super) front: HostFront,
-}
 
 impl Router {
     /// Sends a line to the host, reshaped for its revision (or held for its batch).
     pub(super) fn emit(&mut self, line: Vec<u8>) {
-        if let Some(line) = self.host.front.outgoing(line) {
+        if let Some(line) = self.revisions.outgoing(line) {
             self.write_host(line);
         }
     }
@@ -38,13 +26,7 @@ impl Router {
             self.log
                 .trace(format_args!("to host: {}", preview(&line, PREVIEW)));
         }
-        let failed = match &self.host.out {
-            Some(out) => out.send(line).is_err(),
-            None => true,
-        };
-        if failed && self.host.output_failed.is_none() {
-            self.host.output_failed = Some("the host writer stopped".into());
-        }
+        self.out.push_back(Output::Host(line));
     }
 
     pub(super) fn on_host_line(&mut self, line: Vec<u8>) {
@@ -53,13 +35,13 @@ impl Router {
                 .trace(format_args!("from host: {}", preview(&line, PREVIEW)));
         }
         if is_batch(&line) {
-            match self.host.front.open_batch(&line) {
+            match self.revisions.open_batch(&line) {
                 BatchStart::Refused(answer) => self.write_host(answer),
                 BatchStart::Messages(messages) => {
                     for message in messages {
                         self.on_host_message(message);
                     }
-                    if let Some(answer) = self.host.front.close_batch() {
+                    if let Some(answer) = self.revisions.close_batch() {
                         self.write_host(answer);
                     }
                 }
@@ -84,19 +66,18 @@ impl Router {
         };
         match msg.class {
             Class::Request { id, method } => self.on_host_request(line, &msg.value, id, method),
-            Class::Notification { method } => {
+            Class::Notification { method: name } => {
                 let params = msg.value.get("params");
-                if method == "notifications/initialized" {
-                    self.session.initialized_line = Some(line.clone());
+                if name == method::INITIALIZED {
+                    self.handshake.initialized_line = Some(line.clone());
                 }
-                if method == "notifications/cancelled" {
-                    let key = params
-                        .and_then(|p| p.get("requestId"))
-                        .and_then(|id| serde_json::to_string(id).ok());
+                if name == method::CANCELLED {
+                    let key = read::<Cancelled>(params)
+                        .and_then(|c| serde_json::to_string(&c.request_id).ok());
                     if let Some(key) = key {
                         // Removed from the queue, it never reaches the device: nothing to forward.
                         if self.flight.pending.remove(&key).is_some() && self.flight.unqueue(&key) {
-                            self.host.front.forget(&key);
+                            self.revisions.forget(&key);
                             self.log.info(format_args!(
                                 "request {key} cancelled before it reached the device"
                             ));
@@ -122,7 +103,7 @@ impl Router {
         }
     }
 
-    pub(super) fn on_host_request(&mut self, line: Vec<u8>, value: &Value, id: Id, method: String) {
+    pub(super) fn on_host_request(&mut self, line: Vec<u8>, value: &Value, id: Id, name: String) {
         if self.flight.in_use(&id.key) {
             self.log.warn(format_args!(
                 "the host reused id {} while it is in flight",
@@ -136,25 +117,32 @@ impl Router {
             return;
         }
         let params = value.get("params");
-        let meta = params.and_then(|p| p.get("_meta")).cloned();
+        let request_meta = params.and_then(|p| p.get(meta::KEY)).cloned();
+        let progress = request_meta
+            .as_ref()
+            .and_then(|m| m.get(meta::PROGRESS_TOKEN))
+            .and_then(|t| serde_json::to_string(t).ok());
         let pending = Pending {
-            tool: (method == "tools/call")
+            tool: (name == method::TOOLS_CALL)
                 .then(|| params.and_then(|p| p.get("name")).and_then(Value::as_str))
                 .flatten()
                 .map(str::to_owned),
-            version: meta
+            version: request_meta
                 .as_ref()
-                .and_then(|m| m.get(META_PROTOCOL_VERSION))
+                .and_then(|m| m.get(meta::PROTOCOL_VERSION))
                 .and_then(Value::as_str)
                 .map(str::to_owned),
-            meta,
-            init_params: (method == "initialize").then(|| params.cloned().unwrap_or(json!({}))),
-            first_page: method == "tools/list" && params.and_then(|p| p.get("cursor")).is_none(),
+            meta: request_meta,
+            init_params: (name == method::INITIALIZE).then(|| params.cloned().unwrap_or(json!({}))),
+            first_page: name == method::TOOLS_LIST
+                && params.and_then(|p| p.get("cursor")).is_none(),
             merging: None,
-            deadline: Instant::now() + self.cfg.timeout,
+            progress,
+            started: self.now,
+            deadline: self.now + self.cfg.timeout.min(self.cfg.max_call),
             sent: None,
             id: id.clone(),
-            method,
+            method: name,
         };
         let mut pending = pending;
         if pending.first_page && self.cfg.pages == Pages::One {
@@ -168,7 +156,7 @@ impl Router {
             });
         }
         let key = id.key;
-        self.host.front.request(&key, &pending.method, params);
+        self.revisions.request(&key, &pending.method, params);
         self.flight.pending.insert(key.clone(), pending);
         self.forward(line, Some(key));
     }
