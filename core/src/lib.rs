@@ -64,6 +64,102 @@ pub use schema::McpSchema;
 /// `#[embedded_mcp::tools]` on an `impl` block: its `#[tool]` methods become typed tools, served
 /// by [`server::Server::from_tools`] with no schema compiler and no storage to size (see
 /// [`server::typed`]).
+///
+/// A tool is a method taking `&mut self`, optionally one argument type
+/// (`#[derive(McpSchema, Deserialize)]`) and a `&mut Context<'_>`, and returning an output type
+/// (`#[derive(McpSchema, Serialize)]`) or a `Result` of one. A tool that is `async` or takes a
+/// [`server::Context`] makes the whole set an [`server::AsyncHandler`], served by
+/// `serve_async`; otherwise it is a [`server::Handler`] too. The attribute also writes
+/// `Self::TOOL_COUNT`, the number of tools, for the server's type and
+/// [`server::output_len`].
+///
+/// # `#[tool(…)]` options
+///
+/// | option | what it sets | example |
+/// |---|---|---|
+/// | (none) | the tool's `name` is the method's, its `description` the doc comment | `#[tool]` |
+/// | `name` | another `name` (`^[A-Za-z0-9_.-]{1,128}$`) | `#[tool(name = "sensor.read")]` |
+/// | `title` | the display name | `#[tool(title = "Read temperature")]` |
+/// | `description` | instead of the doc comment | `#[tool(description = "Reads the ADC.")]` |
+/// | `annotations` | behaviour hints, any [`server::Annotations`] expression; the presets [`SENSOR`](server::Annotations::SENSOR), [`SETTER`](server::Annotations::SETTER), [`ACTUATOR`](server::Annotations::ACTUATOR) | `#[tool(annotations = Annotations::ACTUATOR)]` |
+/// | `read_only`, `destructive`, `idempotent`, `open_world` | one hint, on top of `annotations`; alone it means `= true` | `#[tool(read_only, open_world = false)]` |
+/// | `icons` | `icons` (2025-11-25 and later), a `&'static [Icon]` expression; `src` must be `https:` or `data:` | `#[tool(icons = &[Icon::new("https://example.com/t.png")])]` |
+/// | `meta` | `_meta`, JSON text of an object | `#[tool(meta = r#"{"com.example/unit":"°C"}"#)]` |
+/// | `scratch` | bytes of stack to decode the arguments' escaped strings (default [`server::typed::DEFAULT_SCRATCH`]) | `#[tool(scratch = 256)]` |
+///
+/// Every option in use (this example is compiled and run as a test):
+///
+/// ```
+/// use embedded_mcp::server::{Annotations, Context, Icon, Server, ServerInfo, ToolError};
+/// use embedded_mcp::{tools, McpSchema};
+/// use serde::{Deserialize, Serialize};
+///
+/// #[derive(McpSchema, Deserialize)]
+/// struct Label<'a> {
+///     #[mcp(max_length = 32)]
+///     text: &'a str,
+/// }
+///
+/// #[derive(McpSchema, Serialize)]
+/// struct Shown {
+///     chars: u32,
+/// }
+///
+/// #[derive(McpSchema, Serialize)]
+/// struct Level {
+///     percent: u8,
+/// }
+///
+/// #[derive(McpSchema, Deserialize)]
+/// struct Pump {
+///     on: bool,
+/// }
+///
+/// struct Board {
+///     pump: bool,
+/// }
+///
+/// static ICONS: [Icon; 1] = [Icon::new("https://example.com/tank.png")];
+///
+/// #[tools]
+/// impl Board {
+///     /// Reads the tank's level.
+///     #[tool(
+///         name = "tank.level",
+///         title = "Tank level",
+///         annotations = Annotations::SENSOR,
+///         icons = &ICONS,
+///         meta = r#"{"com.example/unit":"percent"}"#
+///     )]
+///     fn level(&mut self) -> Level {
+///         Level { percent: 40 }
+///     }
+///
+///     /// Switches the pump: hosts ask the user first (`destructiveHint`).
+///     #[tool(annotations = Annotations::ACTUATOR)]
+///     async fn set_pump(&mut self, args: Pump, cx: &mut Context<'_>) -> Result<Level, ToolError> {
+///         self.pump = args.on;
+///         cx.progress(1, Some(1), Some("switched")).await;
+///         Ok(Level { percent: 40 })
+///     }
+///
+///     /// Shows a label (escaped strings decode into 256 bytes of stack).
+///     #[tool(description = "Shows a label on the display.", read_only = false, idempotent,
+///            open_world = false, scratch = 256)]
+///     fn show(&mut self, args: Label<'_>) -> Shown {
+///         Shown { chars: args.text.chars().count() as u32 }
+///     }
+/// }
+///
+/// assert_eq!(Board::TOOL_COUNT, 3);
+/// let server = Server::from_tools(ServerInfo::new("tank", "1.0.0"), Board { pump: false })
+///     .expect("checked while compiling");
+/// let tools = server.tools();
+/// assert_eq!(tools[0].name, "tank.level");
+/// assert_eq!(tools[1].annotations.destructive, Some(true));
+/// assert_eq!(tools[2].description, Some("Shows a label on the display."));
+/// assert_eq!(tools[2].annotations.idempotent, Some(true));
+/// ```
 #[cfg(feature = "derive")]
 pub use embedded_mcp_macros::tools;
 

@@ -19,6 +19,12 @@
 //! | `&str`, `heapless::String<N>` | `string` (`maxLength` N) |
 //! | another `#[derive(McpSchema)]` type | its schema, inline |
 //!
+//! An integer's schema states its type's whole range, `u64` up to 18446744073709551615. A host in
+//! JavaScript reads every JSON number as an IEEE-754 double, exact only up to 2^53
+//! (9007199254740992): a larger `u64` or `i64` value reaches it rounded, and its checks of the
+//! schema's `maximum` see the rounded bound. Where such values matter, return them as a string
+//! or in a smaller type.
+//!
 //! `heapless::String<N>` holds N UTF-8 *bytes*, while `maxLength` counts code points. A string
 //! of at most N bytes has at most N code points, so `maxLength: N` never refuses a string the
 //! type can hold; it is exact for ASCII, and a longer non-ASCII string that passes it is then

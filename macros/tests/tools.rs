@@ -171,6 +171,19 @@ fn definitions_come_from_the_derive() {
     assert_eq!(tools[0].description, Some("Reads one temperature sensor."));
 }
 
+#[test]
+fn the_macro_counts_the_tools_and_the_output_length_is_a_constant() {
+    // Both usable where a constant is needed: an array length.
+    const OUTPUT_LEN: usize = embedded_mcp::server::output_len::<Board, { Board::TOOL_COUNT }>(
+        &ServerInfo::new("thermo", "1.0.0"),
+        &embedded_mcp::server::Config::DEFAULT,
+    );
+    let out = [0u8; OUTPUT_LEN];
+    assert_eq!(Board::TOOL_COUNT, 4);
+    let server = Server::from_tools(ServerInfo::new("thermo", "1.0.0"), board()).unwrap();
+    assert_eq!(out.len(), server.required_output_len());
+}
+
 const INIT25_RESULT: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":false},"logging":{}},"serverInfo":{"name":"thermo","version":"1.0.0"}}}"#;
 
 #[test]

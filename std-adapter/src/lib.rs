@@ -13,3 +13,4 @@ pub mod codegen;
 pub mod device;
 pub mod full;
 pub mod mcp_schema;
+pub mod scaffold;

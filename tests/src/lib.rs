@@ -31,3 +31,9 @@ pub fn json_schema_suite_dir() -> PathBuf {
 
 /// The hostile and malformed input corpus shared by the host and QEMU runners (issue 8).
 pub mod hostile;
+
+/// The Rust examples of the workspace's README.md, compiled as doc tests of this crate, so the
+/// README's firmware section cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../README.md")]
+pub struct ReadmeExamples;

@@ -31,6 +31,7 @@ pub use meta::{
     PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
 };
 pub use notification::{write_log, write_log_json, write_progress};
+pub(crate) use response::{code_text, SUPPORTED_VERSIONS, UNSUPPORTED_VERSION_MESSAGE};
 pub use response::{
     write_error, write_error_start, write_result_start, write_supported_versions,
     write_unsupported_version, MAX_REQUESTED_ECHO,

@@ -35,7 +35,7 @@ pub fn write_error_start(
 
 /// The JSON text of `code` (what writing [`ErrorCode::code`] as a number gives; a unit test
 /// compares them).
-const fn code_text(code: ErrorCode) -> &'static str {
+pub(crate) const fn code_text(code: ErrorCode) -> &'static str {
     match code {
         ErrorCode::ParseError => "-32700",
         ErrorCode::InvalidRequest => "-32600",
@@ -56,6 +56,9 @@ pub fn write_error(
     write_error_start(sink, id, code, message)?;
     sink.put(b"}}")
 }
+
+/// The message of the -32022 error.
+pub(crate) const UNSUPPORTED_VERSION_MESSAGE: &str = "Unsupported protocol version";
 
 /// Longest `requested` version echoed in a -32022 response, in bytes of escaped JSON text;
 /// a longer one is cut at an escape boundary, so the response size stays bounded.
@@ -98,6 +101,8 @@ fn truncate_escaped(raw: &str, max: usize) -> &str {
 /// Writes the complete -32022 response: `data` lists every supported version (newest first)
 /// and echoes `requested_raw`, the body of the JSON string the client sent (still escaped; cut
 /// to [`MAX_REQUESTED_ECHO`] bytes).
+// Out of line: one copy for the dispatcher (inlined there it is copied per call site).
+#[inline(never)]
 pub fn write_unsupported_version(
     sink: &mut dyn Sink,
     id: Option<RequestId<'_>>,
@@ -107,7 +112,7 @@ pub fn write_unsupported_version(
         sink,
         id,
         ErrorCode::UnsupportedProtocolVersion,
-        "Unsupported protocol version",
+        UNSUPPORTED_VERSION_MESSAGE,
     )?;
     sink.put(b",\"data\":{\"supported\":")?;
     write_supported_versions(sink)?;
@@ -118,7 +123,7 @@ pub fn write_unsupported_version(
 
 /// [`Version::ALL`](super::Version::ALL) as a JSON array (checked against it by a unit test):
 /// one write, no loop.
-const SUPPORTED_VERSIONS: &[u8] = br#"["2026-07-28","2025-11-25","2025-06-18"]"#;
+pub(crate) const SUPPORTED_VERSIONS: &[u8] = br#"["2026-07-28","2025-11-25","2025-06-18"]"#;
 
 /// Writes `["2026-07-28","2025-11-25","2025-06-18"]` (every supported version, newest first).
 pub fn write_supported_versions(sink: &mut dyn Sink) -> Result<(), EncodeError> {

@@ -203,8 +203,9 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     /// largest of the `initialize` and `server/discover` results, a `tools/list` page holding
     /// the largest tool, and the longest error, each with an id of [`MAX_ID_LEN`] bytes.
     ///
-    /// Measured on each call (from what the server holds, which does not change): call it
-    /// once, at start-up.
+    /// Measured on each call (from what the server holds, which does not change). The same
+    /// figure is known while compiling: [`output_len`](super::output_len) and
+    /// [`output_len_of`](super::output_len_of), which a firmware uses instead.
     pub fn required_output_len(&self) -> usize {
         let mut largest = 0usize;
         for version in Version::ALL {

@@ -11,7 +11,11 @@ use super::reply::{error_line, reply};
 use super::Server;
 
 /// What `server/discover` writes after `supportedVersions`, up to `serverInfo`'s value.
-const DISCOVER_CAPABILITIES_META: &[u8] = b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":";
+pub(super) const DISCOVER_CAPABILITIES_META: &[u8] = b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"_meta\":{\"io.modelcontextprotocol/serverInfo\":";
+
+/// What `initialize` writes after `protocolVersion`, up to `serverInfo`'s value.
+pub(super) const INITIALIZE_CAPABILITIES: &[u8] =
+    b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":";
 
 impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     /// Answers `initialize`: negotiates the stream's legacy revision and remembers it.
@@ -70,21 +74,22 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
     }
 
     /// Writes the `initialize` result object for `version`.
+    // Out of line, as `write_discover_result`: one copy however many callers inline around it.
+    #[inline(never)]
     pub(super) fn write_initialize_result(
         &self,
         s: &mut dyn Sink,
         version: Version,
     ) -> Result<(), EncodeError> {
         member_str(s, b"{\"protocolVersion\":", version.as_str())?;
-        s.put(
-            b",\"capabilities\":{\"tools\":{\"listChanged\":false},\"logging\":{}},\"serverInfo\":",
-        )?;
+        s.put(INITIALIZE_CAPABILITIES)?;
         self.write_implementation(s, version)?;
         self.write_instructions(s)?;
         s.put_byte(b'}')
     }
 
     /// Writes the `server/discover` result object.
+    #[inline(never)]
     pub(super) fn write_discover_result(&self, s: &mut dyn Sink) -> Result<(), EncodeError> {
         s.put(b"{\"supportedVersions\":")?;
         write_supported_versions(s)?;

@@ -98,7 +98,11 @@
 //! - the output buffer: a `&mut [u8]` of the firmware's choice, at least
 //!   [`Server::required_output_len`] bytes (every response except an oversized tool result
 //!   fits; a tool result that does not fit becomes an `isError` result that says how many bytes
-//!   it needed);
+//!   it needed). That figure is a constant: [`output_len`] (typed tools) and [`output_len_of`]
+//!   (hand-written ones) compute it while compiling, so the buffer's type names it,
+//!   `[u8; output_len::<Board, { Board::TOOL_COUNT }>(&INFO, &CONFIG)]`, or a
+//!   `const _: () = assert!(…)` checks a figure of the firmware's own: a buffer that is too
+//!   small fails the build, not the boot;
 //! - the [`Server`] value: a fixed part, a compiled-schema handle and a flag per tool, and the
 //!   handler; the tools themselves are `static` data in flash;
 //! - compiled schemas: a [`Storage<NODES, OPS, TEXT>`](crate::schema::Storage) takes
@@ -132,6 +136,7 @@ mod error;
 mod handler;
 mod handshake;
 mod list;
+mod output_len;
 mod reply;
 mod schema_storage;
 mod serve;
@@ -145,6 +150,7 @@ pub use context::{Context, NOTIFICATION_LEN};
 pub use engine::Server;
 pub use error::{DefinitionError, SchemaRole, ServeError};
 pub use handler::{Call, Done, Handler, Output, ToolError, ToolFailure};
+pub use output_len::{output_len, output_len_of};
 pub use schema_storage::{SchemaStorage, ToolSchemas};
 pub use tool::{
     is_allowed_icon_src, is_valid_tool_name, Annotations, Icon, ServerInfo, StaticError, Theme,

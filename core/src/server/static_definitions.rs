@@ -87,6 +87,24 @@ pub const fn check<const N: usize>(
     Some(Ok(object_output))
 }
 
+/// Per tool, whether its `outputSchema`'s root type is `"object"` as the run-time check finds
+/// it; `false` where this reader cannot tell (2025 peers then get it wrapped: the longer form).
+pub(super) const fn object_outputs<const N: usize>(tools: &[Tool; N]) -> [bool; N] {
+    let mut object_output = [false; N];
+    let mut slots: &mut [bool] = &mut object_output;
+    let mut rest: &[Tool] = tools;
+    while let ([tool, more @ ..], [slot, more_slots @ ..]) = (rest, slots) {
+        if let Some(output) = tool.output_schema {
+            if let Some(root) = root(output.as_bytes()) {
+                *slot = root.type_object;
+            }
+        }
+        rest = more;
+        slots = more_slots;
+    }
+    object_output
+}
+
 /// The index of the first of `tools[..before]` named `name`.
 const fn position(tools: &[Tool], before: usize, name: &str) -> Option<usize> {
     let mut rest = tools;

@@ -202,3 +202,18 @@ fn a_tool_message_longer_than_the_buffer_becomes_the_short_one() {
         "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"Tool failed; its message does not fit the output buffer\"}],\"isError\":true,\"resultType\":\"complete\"}}\n"
     );
 }
+
+#[test]
+fn the_actuator_preset_is_destructive_on_the_wire() {
+    static ACT: Tool =
+        Tool::new("set_pump", r#"{"type":"object"}"#).annotations(Annotations::ACTUATOR);
+    let mut count = crate::json::CountingSink::default();
+    super::list::write_tool(&mut count, &ACT, Version::V2025_11_25, false).unwrap();
+    let mut buf = std::vec![0u8; count.count];
+    let mut sink = crate::json::SliceSink::new(&mut buf);
+    super::list::write_tool(&mut sink, &ACT, Version::V2025_11_25, false).unwrap();
+    assert_eq!(
+        core::str::from_utf8(&buf).unwrap(),
+        r#"{"name":"set_pump","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"openWorldHint":false}}"#
+    );
+}

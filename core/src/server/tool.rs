@@ -55,6 +55,15 @@ impl Annotations {
         .idempotent(true)
         .open_world(false);
 
+    /// An actuator whose effect may not be undone or may matter outside the device (a pump, a
+    /// relay, a motor), so hosts ask before they call it
+    /// (`readOnlyHint: false, destructiveHint: true, openWorldHint: false`; `idempotentHint`
+    /// unset: the pessimistic default, `false`).
+    pub const ACTUATOR: Annotations = Annotations::NONE
+        .read_only(false)
+        .destructive(true)
+        .open_world(false);
+
     /// Sets `title`.
     pub const fn title(mut self, title: &'static str) -> Self {
         self.title = Some(title);

@@ -2,7 +2,7 @@
 //! derive's static programs: nothing is compiled at boot), one JSON-RPC message per line, forever (esp-hal's async driver is the `embedded_io_async` stream; its `flush` sends
 //! the zero-length packet a response filling its last 64-byte packet needs).
 
-use embedded_mcp::server::{CacheScope, Config, Server, ServerInfo};
+use embedded_mcp::server::{output_len, CacheScope, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;
 use esp_hal::usb::usb_serial_jtag::UsbSerialJtag;
 use esp_hal::Async;
@@ -12,7 +12,7 @@ use crate::chip::Esp32c3;
 
 /// Longest request line accepted, LF included (longer ones are answered with -32600).
 pub const INPUT_LINE_BYTES: usize = 512;
-/// One response line; at least `Server::required_output_len` (checked at start-up).
+/// One response line; at least what the server needs (asserted below, while compiling).
 pub const OUTPUT_BYTES: usize = 1024;
 
 const CONFIG: Config = Config {
@@ -28,6 +28,16 @@ const SERVER_INFO: ServerInfo = ServerInfo::new("esp32c3", env!("CARGO_PKG_VERSI
     .title("ESP32-C3")
     .description("ESP32-C3 die temperature and an LED, over the built-in USB-Serial-JTAG");
 
+// The output buffer holds every response the server writes: a buffer that is too small fails
+// the build.
+const _: () = assert!(
+    OUTPUT_BYTES
+        >= output_len::<ChipTools<Esp32c3>, { ChipTools::<Esp32c3>::TOOL_COUNT }>(
+            &SERVER_INFO,
+            &CONFIG
+        )
+);
+
 /// The MCP task: serves the chip tools on `usb` for good. A refused definition (a bug) panics,
 /// and the panic handler resets the chip.
 #[embassy_executor::task]
@@ -37,7 +47,6 @@ pub async fn serve(chip: Esp32c3, usb: UsbSerialJtag<'static, Async>) {
         Ok(server) => server,
         Err(_) => panic!("tool definitions refused"),
     };
-    assert!(server.required_output_len() <= OUTPUT_BYTES);
     let (rx, mut tx) = usb.split();
     let mut reader: LineReader<_, INPUT_LINE_BYTES> = LineReader::new(rx);
     let mut out = [0u8; OUTPUT_BYTES];

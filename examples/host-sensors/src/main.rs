@@ -3,7 +3,8 @@
 //! Any MCP host can start it as a stdio server (`"command": "host-sensors"`). It speaks the
 //! legacy handshake (2025-06-18, 2025-11-25) and 2026-07-28 per-request metadata, reads one
 //! JSON-RPC message per line on stdin and writes one response line per request on stdout;
-//! diagnostics go to stderr only. The sensors are simulated:
+//! diagnostics go to stderr only. The tools are the methods of `Board` under `#[tools]`, their
+//! schemas derived from the argument and result types; the sensors are simulated:
 //!
 //! - `read_temperature`: one sensor's temperature (object output);
 //! - `read_history`: the last readings of a sensor (array output: wrapped for 2025 hosts);
@@ -13,11 +14,9 @@
 use std::io::{Read as _, Write as _};
 use std::time::Instant;
 
-use embedded_mcp::server::{
-    Annotations, Call, Done, Handler, Output, SchemaStorage, Server, ServerInfo, Tool,
-};
+use embedded_mcp::server::{output_len, Annotations, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;
-use embedded_mcp::McpSchema;
+use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
 
 /// Standard input as an `embedded-io` reader.
@@ -48,33 +47,6 @@ impl embedded_io::Write for Stdout {
         self.0.lock().flush()
     }
 }
-
-// Every schema is derived from the types below (`#[derive(McpSchema)]`); none is written by
-// hand. The engine compiles them at start-up like any other schema text.
-static TOOLS: [Tool; 4] = [
-    Tool::new("read_temperature", SensorArgs::INPUT_SCHEMA)
-        .title("Read temperature")
-        .description(
-            "Temperature of one of the four sensors, in degrees Celsius (sensor 0 by default)",
-        )
-        .output_schema(Temperature::OUTPUT_SCHEMA)
-        .annotations(Annotations::SENSOR),
-    Tool::new("read_history", HistoryArgs::INPUT_SCHEMA)
-        .title("Temperature history")
-        .description("The last `count` readings of a sensor, oldest first, one per second")
-        .output_schema(History::OUTPUT_SCHEMA)
-        .annotations(Annotations::SENSOR),
-    Tool::new("set_led", LedArgs::INPUT_SCHEMA)
-        .title("Set LED brightness")
-        .description("Sets the status LED's brightness in percent and returns the new state")
-        .output_schema(Led::OUTPUT_SCHEMA)
-        .annotations(Annotations::SETTER),
-    Tool::new("device_info", NoArgs::INPUT_SCHEMA)
-        .title("Device information")
-        .description("Model, firmware version and uptime of the device")
-        .output_schema(Info::OUTPUT_SCHEMA)
-        .annotations(Annotations::SENSOR),
-];
 
 /// The simulated board.
 struct Board {
@@ -163,72 +135,51 @@ struct Info {
     led: u8,
 }
 
-/// Why a call failed (becomes an `isError` result).
-#[derive(Debug)]
-enum BoardError {
-    Arguments(embedded_mcp::json::DecodeError),
-    Unknown,
-}
-
-impl std::fmt::Display for BoardError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Self::Arguments(e) => write!(f, "invalid arguments: {e}"),
-            Self::Unknown => f.write_str("no such tool on this board"),
+#[tools]
+impl Board {
+    /// Temperature of one of the four sensors, in degrees Celsius (sensor 0 by default)
+    #[tool(title = "Read temperature", annotations = Annotations::SENSOR)]
+    fn read_temperature(&mut self, args: SensorArgs) -> Temperature {
+        Temperature {
+            sensor: args.sensor,
+            celsius: self.temperature(args.sensor, 0),
+            uptime_ms: self.uptime_ms(),
         }
     }
-}
 
-/// The `Display` text is the result's message (the trait's default).
-impl embedded_mcp::server::ToolFailure for BoardError {}
-
-impl From<embedded_mcp::json::DecodeError> for BoardError {
-    fn from(e: embedded_mcp::json::DecodeError) -> Self {
-        Self::Arguments(e)
+    /// The last `count` readings of a sensor, oldest first, one per second
+    #[tool(title = "Temperature history", annotations = Annotations::SENSOR)]
+    fn read_history(&mut self, args: HistoryArgs) -> History {
+        let mut readings = History(heapless::Vec::new());
+        let count = u64::from(args.count.min(16));
+        for i in 0..count {
+            // At most 16 pushes into a capacity of 16: never refused.
+            let _ = readings
+                .0
+                .push(self.temperature(args.sensor, count - 1 - i));
+        }
+        readings
     }
-}
 
-impl Handler for Board {
-    type Error = BoardError;
+    /// Sets the status LED's brightness in percent and returns the new state
+    #[tool(title = "Set LED brightness", annotations = Annotations::SETTER)]
+    fn set_led(&mut self, args: LedArgs) -> Led {
+        let previous = std::mem::replace(&mut self.led, args.brightness);
+        eprintln!("host-sensors: LED {previous}% -> {}%", self.led);
+        Led {
+            brightness: self.led,
+            previous,
+        }
+    }
 
-    fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, BoardError> {
-        match call.name() {
-            "read_temperature" => {
-                let args: SensorArgs = call.parse(&mut [])?;
-                Ok(out.structured(&Temperature {
-                    sensor: args.sensor,
-                    celsius: self.temperature(args.sensor, 0),
-                    uptime_ms: self.uptime_ms(),
-                }))
-            }
-            "read_history" => {
-                let args: HistoryArgs = call.parse(&mut [])?;
-                let mut readings = History(heapless::Vec::new());
-                let count = u64::from(args.count.min(16));
-                for i in 0..count {
-                    // At most 16 pushes into a capacity of 16: never refused.
-                    let _ = readings
-                        .0
-                        .push(self.temperature(args.sensor, count - 1 - i));
-                }
-                Ok(out.structured(&readings))
-            }
-            "set_led" => {
-                let args: LedArgs = call.parse(&mut [])?;
-                let previous = std::mem::replace(&mut self.led, args.brightness);
-                eprintln!("host-sensors: LED {previous}% -> {}%", self.led);
-                Ok(out.structured(&Led {
-                    brightness: self.led,
-                    previous,
-                }))
-            }
-            "device_info" => Ok(out.structured(&Info {
-                model: "host-sensors (simulated)",
-                firmware: env!("CARGO_PKG_VERSION"),
-                uptime_ms: self.uptime_ms(),
-                led: self.led,
-            })),
-            _ => Err(BoardError::Unknown),
+    /// Model, firmware version and uptime of the device
+    #[tool(title = "Device information", annotations = Annotations::SENSOR)]
+    fn device_info(&mut self, _args: NoArgs) -> Info {
+        Info {
+            model: "host-sensors (simulated)",
+            firmware: env!("CARGO_PKG_VERSION"),
+            uptime_ms: self.uptime_ms(),
+            led: self.led,
         }
     }
 }
@@ -244,27 +195,21 @@ const INFO: ServerInfo = ServerInfo::new("host-sensors", env!("CARGO_PKG_VERSION
 /// Input line capacity (LF included) and output buffer size: what a small MCU would give.
 const LINE: usize = 2048;
 const OUT: usize = 4096;
+// Every response fits the output buffer: checked while compiling.
+const _: () = assert!(OUT >= output_len::<Board, { Board::TOOL_COUNT }>(&INFO, &Config::DEFAULT));
 
 fn main() -> std::process::ExitCode {
-    let mut schemas = SchemaStorage::<4, 16, 48, 160>::new();
     let board = Board {
         started: Instant::now(),
         led: 0,
     };
-    let mut server = match Server::new(INFO, &TOOLS, &mut schemas, board) {
+    let mut server = match Server::from_tools(INFO, board) {
         Ok(server) => server,
         Err(e) => {
             eprintln!("host-sensors: bad tool definition: {e}");
             return std::process::ExitCode::FAILURE;
         }
     };
-    if server.required_output_len() > OUT {
-        eprintln!(
-            "host-sensors: output buffer of {OUT} bytes, {} needed",
-            server.required_output_len()
-        );
-        return std::process::ExitCode::FAILURE;
-    }
     let mut reader = LineReader::<_, LINE>::new(Stdin(std::io::stdin()));
     let mut writer = Stdout(std::io::stdout());
     let mut out = vec![0u8; OUT];

@@ -13,7 +13,8 @@ use core::panic::PanicInfo;
 use cortex_m_rt::{entry, exception, ExceptionFrame};
 use cortex_m_semihosting::{debug, heprintln};
 use embedded_mcp::server::{
-    Annotations, Call, Config, Done, Output, SchemaStorage, Server, ServerInfo, Tool, ToolError,
+    output_len_of, Annotations, Call, Config, Done, Output, SchemaStorage, Server, ServerInfo,
+    Tool, ToolError,
 };
 use embedded_mcp::transport::LineReader;
 use serde::Serialize;
@@ -26,6 +27,10 @@ const OUTPUT_BYTES: usize = 1024;
 const INFO: ServerInfo = ServerInfo::new("m4f-smoke", env!("CARGO_PKG_VERSION"))
     .title("Cortex-M4F smoke test")
     .description("embedded-mcp on QEMU's mps2-an386 (Cortex-M4F, CMSDK UART)");
+
+// The output buffer holds every response the server writes: a buffer that is too small fails
+// the build.
+const _: () = assert!(OUTPUT_BYTES >= output_len_of(&INFO, &TOOLS, &Config::DEFAULT));
 
 /// The tools: a board description and a hardware-float multiplication.
 static TOOLS: [Tool; 2] = [
@@ -103,12 +108,6 @@ fn main() -> ! {
         Err(e) => fail(format_args!("tool definitions refused: {e}")),
     };
     let mut out = [0u8; OUTPUT_BYTES];
-    if server.required_output_len() > out.len() {
-        fail(format_args!(
-            "output buffer too small: {} bytes needed",
-            server.required_output_len()
-        ));
-    }
     let mut reader: LineReader<uart::UartRx, INPUT_LINE_BYTES> = LineReader::new(rx);
     heprintln!("m4f-smoke: ready, MCP on UART0 (CMSDK, mps2-an386)");
     // The UART never ends and never fails.

@@ -235,6 +235,8 @@ fn main() -> ! {
         Ok(server) => server,
         Err(e) => fail(&mut tx, format_args!("definition refused: {e}")),
     };
+    // The schemas arrive on the UART: the size the server needs is known only now (firmware
+    // with static tools asserts it while compiling, `embedded_mcp::server::output_len`).
     let required = server.required_output_len();
     if required > out.len() {
         fail(

@@ -4,42 +4,22 @@
 //! semihosting stderr.
 //!
 //! The platform (interrupt-driven UART0, SysTick clock, WFI executor, interrupt table, fault
-//! handlers, stack paint) is the one of `examples/qemu-sensors`, compiled from its files: the
-//! same board needs the same code, kept in one place.
+//! handlers, stack paint, linker set-up) is the board library `qemu-lm3s6965`, which
+//! `examples/qemu-sensors` uses too.
 #![no_std]
 #![no_main]
-#![deny(unsafe_op_in_unsafe_fn)]
 
-#[macro_use]
-#[path = "../../qemu-sensors/src/log.rs"]
-mod log;
-#[path = "../../qemu-sensors/src/clock.rs"]
-mod clock;
-#[path = "../../qemu-sensors/src/div.rs"]
-mod div;
-#[path = "../../qemu-sensors/src/executor.rs"]
-mod executor;
-#[path = "../../qemu-sensors/src/fault.rs"]
-mod fault;
 mod fixtures;
 mod mcp;
-#[path = "../../qemu-sensors/src/stack.rs"]
-mod stack;
 mod tools;
-#[path = "../../qemu-sensors/src/uart.rs"]
-mod uart;
-#[path = "../../qemu-sensors/src/vectors.rs"]
-mod vectors;
 
 use cortex_m_rt::entry;
+use qemu_lm3s6965::executor;
 
 #[entry]
 fn main() -> ! {
-    // First of all: the host may already be sending (see qemu-sensors' uart.rs).
-    let uart = uart::Uart0::take().expect("UART0 is taken once");
-    let core = cortex_m::Peripherals::take().expect("core peripherals are taken once");
-    clock::start(core.SYST);
-    let (rx, tx) = uart.split();
+    // First of all: the host may already be sending (see qemu-lm3s6965's uart.rs).
+    let (rx, tx) = qemu_lm3s6965::start();
     let served = mcp::start(rx, tx);
     executor::run(|spawner| {
         spawner.spawn(mcp::mcp_task(served).expect("MCP task spawned once"));

@@ -2,19 +2,20 @@
 //! [`mcp_task`] serves it, one JSON-RPC message per line, forever. All of its memory is static.
 
 use embedded_mcp::protocol::LogLevel;
-use embedded_mcp::server::{CacheScope, Config, SchemaStorage, Server};
+use embedded_mcp::server::{output_len_of, CacheScope, Config, SchemaStorage, Server};
 use embedded_mcp::transport::LineReader;
 
 use crate::fixtures::Fixtures;
 use crate::tools::{SERVER_INFO, TOOLS, TOOL_COUNT};
-use crate::uart::{self, UartRx, UartTx};
-use crate::{clock, stack};
+use qemu_lm3s6965::uart::{self, UartRx, UartTx};
+use qemu_lm3s6965::{clock, log, stack};
 
 /// Longest request line accepted, LF included (the suite's largest request, a
 /// `json_schema_2020_12_tool` call with its `_meta`, takes about 400 bytes).
 pub const INPUT_LINE_BYTES: usize = 1024;
 
-/// Output buffer: one response line (at least `Server::required_output_len`, checked at start).
+/// Output buffer: one response line (at least what the server needs, asserted below while
+/// compiling).
 pub const OUTPUT_BYTES: usize = 2048;
 
 /// Schema storage: room for the largest schema (`json_schema_2020_12_tool`'s inputSchema) in
@@ -32,6 +33,11 @@ const CONFIG: Config = Config {
     log_level: Some(LogLevel::Debug),
     ..Config::DEFAULT
 };
+
+/// The output buffer every response needs, known while compiling.
+const REQUIRED_OUTPUT_BYTES: usize = output_len_of(&SERVER_INFO, &TOOLS, &CONFIG);
+// A buffer that is too small fails the build.
+const _: () = assert!(OUTPUT_BYTES >= REQUIRED_OUTPUT_BYTES);
 
 type McpServer = Server<'static, Fixtures, TOOL_COUNT>;
 
@@ -53,12 +59,6 @@ pub fn start(rx: UartRx, tx: UartTx) -> Served {
             Ok(server) => server,
             Err(e) => fail(format_args!("tool definitions refused: {e}")),
         };
-    let required = server.required_output_len();
-    if required > OUTPUT_BYTES {
-        fail(format_args!(
-            "output buffer of {OUTPUT_BYTES} bytes is smaller than the {required} bytes required"
-        ));
-    }
     let server = cortex_m::singleton!(: McpServer = server)
         .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
     let reader = cortex_m::singleton!(
@@ -68,15 +68,23 @@ pub fn start(rx: UartRx, tx: UartTx) -> Served {
     let out = cortex_m::singleton!(: [u8; OUTPUT_BYTES] = [0; OUTPUT_BYTES])
         .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
     log!(
-        "qemu-conformance: ready, MCP on UART0: {} tools, output buffer {} bytes ({} required), receive ring {} bytes free ({} pauses), uptime {} ms, stack peak {} of {} bytes",
+        "qemu-conformance: ready, MCP on UART0: ",
         TOOLS.len(),
+        " tools, output buffer ",
         OUTPUT_BYTES,
-        required,
+        " bytes (",
+        REQUIRED_OUTPUT_BYTES,
+        " required), receive ring ",
         uart::rx_free(),
+        " bytes free (",
         uart::rx_pauses(),
+        " pauses), uptime ",
         clock::uptime_ms(),
+        " ms, stack peak ",
         stack::peak_used(),
-        stack::size()
+        " of ",
+        stack::size(),
+        " bytes"
     );
     Served {
         server,

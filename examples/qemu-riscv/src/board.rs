@@ -2,7 +2,7 @@
 
 use core::future::Future;
 
-use crate::{clock, stack, timer, uart};
+use qemu_virt::{clock, stack, timer, uart};
 
 /// QEMU's RISC-V `virt` machine.
 pub struct Virt;

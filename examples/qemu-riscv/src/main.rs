@@ -1,20 +1,14 @@
 //! embedded-mcp firmware for QEMU's RISC-V `virt` machine (`-bios none`, machine mode): the
 //! sensor tools of `sensor-tools` served over the NS16550A UART (src/mcp.rs); logs go to
 //! semihosting stderr.
+//!
+//! The board glue (UART, PLIC, machine timer, faults, stack, log, linker set-up) is the library
+//! `qemu-virt` (`boards/qemu-virt`).
 #![no_std]
 #![no_main]
-#![deny(unsafe_op_in_unsafe_fn)]
 
-#[macro_use]
-mod log;
 mod board;
-mod clock;
-mod fault;
 mod mcp;
-mod plic;
-mod stack;
-mod timer;
-mod uart;
 
 use embassy_executor::Spawner;
 
@@ -22,11 +16,9 @@ use embassy_executor::Spawner;
 // critical section until an interrupt is pending.
 #[embassy_executor::main]
 async fn main(_spawner: Spawner) {
-    // Before anything else runs deep: the peak-stack figure starts here.
-    stack::paint();
-    // The machine timer (src/timer.rs) is disarmed before the UART turns interrupts on.
-    timer::start();
-    let (rx, tx) = uart::take().expect("the UART is taken once");
+    // Paints the stack (the peak-stack figure starts here), disarms the machine timer, then
+    // takes the UART.
+    let (rx, tx) = qemu_virt::start();
     // Builds the server (its schemas are static programs); logs "qemu-riscv: ready".
     mcp::start(rx, tx).serve().await
 }

@@ -10,13 +10,14 @@
 use embedded_io_async::{ErrorType, Write};
 use embedded_mcp::server::ServerInfo;
 use embedded_mcp::transport::LineReader;
-use sensor_tools::device::TOOL_COUNT;
+use sensor_tools::device::Device;
 use sensor_tools::server::{self, SensorServer, INPUT_LINE_BYTES, OUTPUT_BYTES};
 use static_cell::StaticCell;
 
+use qemu_virt::uart::{self, UartRx, UartTx};
+use qemu_virt::{clock, log, stack};
+
 use crate::board::Virt;
-use crate::uart::{self, UartRx, UartTx};
-use crate::{clock, stack};
 
 /// Who this server is (sent by `initialize` and `server/discover`).
 pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-riscv", env!("CARGO_PKG_VERSION"))
@@ -25,6 +26,11 @@ pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-riscv", env!("CARGO_PK
     .instructions(
         "Sensor values are simulated: deterministic sequences that change on every call.",
     );
+
+/// The output buffer every response needs, known while compiling.
+const REQUIRED_OUTPUT_BYTES: usize = server::output_len::<Virt>(&SERVER_INFO);
+// A buffer that is too small fails the build.
+const _: () = assert!(OUTPUT_BYTES >= REQUIRED_OUTPUT_BYTES);
 
 /// The engine with the sensor tools on this board.
 type McpServer = SensorServer<Virt>;
@@ -42,21 +48,20 @@ pub struct Served {
 }
 
 /// Builds the server and its buffers, logs "ready". Call once, at boot; stops the firmware
-/// (QEMU exits with status 1) if a definition or the output buffer is refused.
+/// (QEMU exits with status 1) if a definition is refused.
 pub fn start(rx: UartRx, tx: UartTx) -> Served {
     let server = match server::server::<Virt>(SERVER_INFO) {
         Ok(server) => server,
         Err(e) => fail(format_args!("{e}")),
     };
-    let required = server.required_output_len();
     let server = SERVER.init(server);
     let reader = READER.init(LineReader::new(rx));
     let out = OUT.init([0; OUTPUT_BYTES]);
     log!(
         "qemu-riscv: ready, MCP on the NS16550A UART: {} tools (schemas compiled at build time), output buffer {} bytes ({} required), uptime {} ms, stack peak {} of {} bytes",
-        TOOL_COUNT,
+        Device::<Virt>::TOOL_COUNT,
         OUTPUT_BYTES,
-        required,
+        REQUIRED_OUTPUT_BYTES,
         clock::uptime_ms(),
         stack::peak_used(),
         stack::size()

@@ -2,7 +2,7 @@
 
 use core::future::Future;
 
-use crate::{clock, stack, timer, uart};
+use qemu_lm3s6965::{clock, stack, timer, uart};
 
 /// QEMU's `lm3s6965evb`.
 pub struct Lm3s6965;

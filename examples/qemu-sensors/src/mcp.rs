@@ -10,13 +10,14 @@
 use embedded_io_async::{ErrorType, Write};
 use embedded_mcp::server::ServerInfo;
 use embedded_mcp::transport::LineReader;
-use sensor_tools::device::TOOL_COUNT;
-use sensor_tools::server::{self, SensorServer, SetupError, INPUT_LINE_BYTES, OUTPUT_BYTES};
+use sensor_tools::device::Device;
+use sensor_tools::server::{self, SensorServer, INPUT_LINE_BYTES, OUTPUT_BYTES};
+
+use qemu_lm3s6965::fault::fail;
+use qemu_lm3s6965::uart::{self, UartRx, UartTx};
+use qemu_lm3s6965::{clock, log, stack};
 
 use crate::board::Lm3s6965;
-use crate::fault::fail;
-use crate::uart::{self, UartRx, UartTx};
-use crate::{clock, stack};
 
 /// Who this server is (sent by `initialize` and `server/discover`).
 pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-sensors", env!("CARGO_PKG_VERSION"))
@@ -25,6 +26,11 @@ pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-sensors", env!("CARGO_
     .instructions(
         "Sensor values are simulated: deterministic sequences that change on every call.",
     );
+
+// The output buffer holds every response the server writes: checked while compiling, so a
+// buffer that is too small fails the build.
+const REQUIRED_OUTPUT_BYTES: usize = server::output_len::<Lm3s6965>(&SERVER_INFO);
+const _: () = assert!(OUTPUT_BYTES >= REQUIRED_OUTPUT_BYTES);
 
 /// The engine with the sensor tools on this board.
 type McpServer = SensorServer<Lm3s6965>;
@@ -38,23 +44,10 @@ pub struct Served {
 }
 
 /// Builds the server and its buffers, logs "ready". Call once, at boot; stops the firmware
-/// (QEMU exits with status 1) if a definition or the output buffer is refused.
+/// (QEMU exits with status 1) if a definition is refused.
 pub fn start(rx: UartRx, tx: UartTx) -> Served {
-    let server = match server::server::<Lm3s6965>(SERVER_INFO) {
-        Ok(server) => server,
-        Err(SetupError::OutputBuffer { required }) => {
-            log!(
-                "qemu-sensors: output buffer of ",
-                OUTPUT_BYTES,
-                " bytes is smaller than the ",
-                required,
-                " bytes required"
-            );
-            fail("server not started")
-        }
-        Err(_) => fail("tool definitions refused (the sensor-tools tests say why)"),
-    };
-    let required = server.required_output_len();
+    let server = server::server::<Lm3s6965>(SERVER_INFO)
+        .unwrap_or_else(|_| fail("tool definitions refused (the sensor-tools tests say why)"));
     let server = cortex_m::singleton!(: McpServer = server)
         .unwrap_or_else(|| fail("mcp::start called twice"));
     let reader = cortex_m::singleton!(
@@ -65,11 +58,11 @@ pub fn start(rx: UartRx, tx: UartTx) -> Served {
         .unwrap_or_else(|| fail("mcp::start called twice"));
     log!(
         "qemu-sensors: ready, MCP on UART0: ",
-        TOOL_COUNT,
+        Device::<Lm3s6965>::TOOL_COUNT,
         " tools (schemas compiled at build time), output buffer ",
         OUTPUT_BYTES,
         " bytes (",
-        required,
+        REQUIRED_OUTPUT_BYTES,
         " required), uptime ",
         clock::uptime_ms(),
         " ms, stack peak ",

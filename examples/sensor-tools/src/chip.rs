@@ -31,9 +31,6 @@ pub trait Chip {
     fn set_led(&mut self, on: bool) -> impl Future<Output = bool>;
 }
 
-/// Number of tools (`ChipTools<C>` is a `Toolbox<TOOL_COUNT>`).
-pub const TOOL_COUNT: usize = 2;
-
 // The argument and result types: doc comments on fields become `description`s; notes for
 // readers are plain comments.
 

@@ -20,7 +20,9 @@ use serde::{Deserialize, Serialize};
 use crate::board::Board;
 use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature};
 
-/// Number of tools (`Device<B>` is a `Toolbox<TOOL_COUNT>`).
+/// Number of tools, for code generic over the board (`SensorServer<B>`), where the count
+/// `#[tools]` writes, `Device::<B>::TOOL_COUNT`, cannot be a const argument. The compiler holds
+/// the two together: `Device<B>` is a `Toolbox<N>` for its own count only.
 pub const TOOL_COUNT: usize = 5;
 
 /// Normal range of each temperature sensor, hundredths of a degree (35.0 to 37.5 °C and 19.0 to

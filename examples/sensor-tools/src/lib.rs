@@ -1,7 +1,7 @@
 //! The sensor tools shared by the sensor firmware (`examples/qemu-sensors` on Cortex-M3,
 //! `examples/qemu-riscv` on RISC-V): the tools (typed methods under `#[embedded_mcp::tools]`,
 //! their schemas derived from Rust types and compiled while this crate builds), the simulated
-//! sensors, the server built from them, and the receive ring of their UART drivers. Each
+//! sensors and the server built from them. Each
 //! firmware supplies only its drivers (through [`Board`]). The real-board examples
 //! (`examples/rp2040-usb`, `examples/esp32c3`) share the smaller [`chip`] tool set.
 #![cfg_attr(not(test), no_std)]
@@ -15,9 +15,12 @@ pub mod chip;
 pub mod device;
 #[cfg(test)]
 mod hundredths;
-pub mod rx_ring;
 mod sensors;
 pub mod server;
+
+/// The UART receive ring, now the crate `rx-ring` (`boards/rx-ring`): re-exported for
+/// `examples/microbit`, which still names it here.
+pub use rx_ring;
 #[cfg(test)]
 mod test_support;
 

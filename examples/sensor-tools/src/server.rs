@@ -3,9 +3,7 @@
 //! byte for byte alike. The schemas are the derive's static programs: nothing is compiled at
 //! boot and no schema storage is sized.
 
-use core::fmt;
-
-use embedded_mcp::server::{CacheScope, Clock, Config, DefinitionError, Server, ServerInfo};
+use embedded_mcp::server::{self, CacheScope, Clock, Config, DefinitionError, Server, ServerInfo};
 
 use crate::board::Board;
 use crate::device::{Device, TOOL_COUNT};
@@ -14,9 +12,9 @@ use crate::device::{Device, TOOL_COUNT};
 /// answered with -32600 when their `id` can be recovered.
 pub const INPUT_LINE_BYTES: usize = 512;
 
-/// Output buffer: one response line. At least `Server::required_output_len` (checked by
-/// [`server`]), which a `tools/list` page holding `device_info` (the largest tool: 1,306 bytes,
-/// its derived `outputSchema` states the range of each integer type) sets.
+/// Output buffer: one response line. At least [`output_len`], which a `tools/list` page holding
+/// `device_info` (the largest tool: its derived `outputSchema` states the range of each integer
+/// type) sets; each firmware asserts it while compiling, next to its `ServerInfo`.
 pub const OUTPUT_BYTES: usize = 1320;
 
 /// The engine with the sensor tools on board `B`.
@@ -40,43 +38,19 @@ pub const fn config<B: Board>() -> Config {
     }
 }
 
-/// Why [`server`] refused to start: a bug in the tool definitions or the buffer sizes.
-#[derive(Debug)]
-#[non_exhaustive]
-pub enum SetupError {
-    /// The engine refused a tool definition.
-    Definitions(DefinitionError),
-    /// [`OUTPUT_BYTES`] is smaller than the largest response the server can write.
-    OutputBuffer {
-        /// The bytes the server needs.
-        required: usize,
-    },
+/// The output buffer the server of the sensor tools on board `B` needs, while compiling
+/// (`embedded_mcp::server::output_len`): a firmware writes
+/// `const _: () = assert!(OUTPUT_BYTES >= output_len::<MyBoard>(&SERVER_INFO));`, so a buffer
+/// that is too small fails its build.
+pub const fn output_len<B: Board>(info: &ServerInfo) -> usize {
+    server::output_len::<Device<B>, TOOL_COUNT>(info, &config::<B>())
 }
 
-impl fmt::Display for SetupError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Self::Definitions(e) => write!(f, "tool definitions refused: {e}"),
-            Self::OutputBuffer { required } => write!(
-                f,
-                "output buffer of {OUTPUT_BYTES} bytes is smaller than the {required} bytes required"
-            ),
-        }
-    }
-}
-
-impl core::error::Error for SetupError {}
-
-/// The server of the sensor tools on board `B`, at power-on.
-pub fn server<B: Board>(info: ServerInfo) -> Result<SensorServer<B>, SetupError> {
+/// The server of the sensor tools on board `B`, at power-on. Refused definitions are a bug in
+/// this crate (its tests say which).
+pub fn server<B: Board>(info: ServerInfo) -> Result<SensorServer<B>, DefinitionError> {
     let device = Device::new(INPUT_LINE_BYTES as u32, OUTPUT_BYTES as u32);
-    let server = Server::from_tools_with_config(info, device, config::<B>())
-        .map_err(SetupError::Definitions)?;
-    let required = server.required_output_len();
-    if required > OUTPUT_BYTES {
-        return Err(SetupError::OutputBuffer { required });
-    }
-    Ok(server)
+    Server::from_tools_with_config(info, device, config::<B>())
 }
 
 #[cfg(test)]
@@ -92,5 +66,13 @@ mod tests {
         // `Server::from_tools`); `device_info`'s output is an object.
         let checked = <Device<TestBoard> as Toolbox<TOOL_COUNT>>::CHECKED;
         assert_eq!(checked, Some(Ok([true, false, true, true, true])));
+    }
+
+    #[test]
+    fn the_output_length_known_while_compiling_is_the_one_measured() {
+        let info = ServerInfo::new("qemu-sensors", "0.1.0").instructions("Simulated sensors.");
+        let server = server::<TestBoard>(info).unwrap();
+        assert_eq!(output_len::<TestBoard>(&info), server.required_output_len());
+        assert!(output_len::<TestBoard>(&info) <= OUTPUT_BYTES);
     }
 }

@@ -6,7 +6,7 @@
 use core::mem::MaybeUninit;
 use core::ptr::addr_of_mut;
 
-use embedded_mcp::server::{Annotations, Server, ServerInfo, ToolError};
+use embedded_mcp::server::{output_len, Annotations, Config, Server, ServerInfo, ToolError};
 use embedded_mcp::transport::LineReader;
 use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
@@ -60,6 +60,8 @@ impl Board {
 }
 
 const INFO: ServerInfo = ServerInfo::new("size-one-tool", env!("CARGO_PKG_VERSION"));
+// The output buffer holds every response: checked while compiling.
+const _: () = assert!(OUT >= output_len::<Board, { Board::TOOL_COUNT }>(&INFO, &Config::DEFAULT));
 
 static mut SERVER: MaybeUninit<Server<'static, Board, 1>> = MaybeUninit::uninit();
 static mut READER: LineReader<Uart, LINE> = LineReader::new(Uart);
@@ -78,9 +80,6 @@ pub(crate) fn main() -> ! {
         halt()
     };
     let server = server.write(built);
-    if server.required_output_len() > OUT {
-        halt()
-    }
     let mut writer = Uart;
     loop {
         // The UART never ends and never fails.

@@ -12,6 +12,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 pub mod completions;
 pub mod device_cmds;
+pub mod new;
 pub mod schema;
 
 use device_cmds::args::{BridgeArgs, CallArgs, ToolsArgs};
@@ -50,6 +51,8 @@ pub enum Command {
     Codegen(CodegenArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell) on stdout
     Completions(completions::CompletionsArgs),
+    /// Write a new firmware crate that serves two example tools and builds as written
+    New(new::NewArgs),
 }
 
 /// Runs the CLI with `args` (without the program name) and returns the process exit code.
@@ -65,6 +68,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Completions(args) => {
             return completions::print(args.shell, &mut Cli::command(), &mut std::io::stdout())
         }
+        Command::New(args) => return new::new_main(args),
         Command::Tools(args) => ("tools", device_cmds::tools_main(args)),
         Command::Call(args) => ("call", device_cmds::call_main(args)),
         Command::Bridge(args) => ("bridge", device_cmds::bridge_main(args)),

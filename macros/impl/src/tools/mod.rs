@@ -331,6 +331,11 @@ fn expand(attr: TokenStream, block: &mut ItemImpl) -> syn::Result<TokenStream> {
     };
     Ok(quote! {
         #block
+        impl #impl_g #self_ty #where_c {
+            /// The number of tools: `Self` is a `Toolbox<{ Self::TOOL_COUNT }>` (written by
+            /// `#[tools]`).
+            pub const TOOL_COUNT: usize = #n;
+        }
         impl #impl_g #s::Toolbox<#n> for #self_ty #where_c {
             const TOOLS: &'static [#s::Tool; #n] = &[#(#defs),*];
             const PROGRAMS: [#s::ToolSchemas<'static>; #n] = [#(#progs),*];

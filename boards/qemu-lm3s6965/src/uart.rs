@@ -27,7 +27,7 @@ use cortex_m::peripheral::NVIC;
 use embassy_sync::waitqueue::AtomicWaker;
 use embedded_io_async::{ErrorType, Read, Write};
 
-use sensor_tools::rx_ring::RxRing;
+use rx_ring::RxRing;
 
 /// Bytes buffered between the interrupt and the reader task (a power of two).
 pub const RX_RING_SIZE: usize = 256;

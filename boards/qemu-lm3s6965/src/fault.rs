@@ -8,9 +8,9 @@ use cortex_m_semihosting::debug;
 
 use crate::log::Hex;
 
-/// Logs "qemu-sensors: `why`" and ends the firmware (QEMU exits with status 1).
+/// Logs "qemu-lm3s6965: `why`" and ends the firmware (QEMU exits with status 1).
 pub fn fail(why: &str) -> ! {
-    log!("qemu-sensors: ", why);
+    log!("qemu-lm3s6965: ", why);
     exit_failure()
 }
 
@@ -34,7 +34,7 @@ fn panic(info: &PanicInfo) -> ! {
         .unwrap_or("(message not shown: it has arguments)");
     match info.location() {
         Some(at) => log!(
-            "qemu-sensors: panicked at ",
+            "qemu-lm3s6965: panicked at ",
             at.file(),
             ":",
             at.line(),
@@ -43,7 +43,7 @@ fn panic(info: &PanicInfo) -> ! {
             ": ",
             message
         ),
-        None => log!("qemu-sensors: panicked: ", message),
+        None => log!("qemu-lm3s6965: panicked: ", message),
     }
     exit_failure()
 }
@@ -51,7 +51,7 @@ fn panic(info: &PanicInfo) -> ! {
 #[exception]
 unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
     log!(
-        "qemu-sensors: hard fault at pc ",
+        "qemu-lm3s6965: hard fault at pc ",
         Hex(frame.pc()),
         " (lr ",
         Hex(frame.lr()),
@@ -62,6 +62,6 @@ unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
 
 #[exception]
 unsafe fn DefaultHandler(irqn: i16) {
-    log!("qemu-sensors: unexpected interrupt or exception ", irqn);
+    log!("qemu-lm3s6965: unexpected interrupt or exception ", irqn);
     exit_failure()
 }

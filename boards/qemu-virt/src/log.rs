@@ -6,8 +6,9 @@
 /// Logs one line to the host's stderr through semihosting (`heprintln!`).
 ///
 /// Semihosting needs a debugger or QEMU: on real silicon without one, this would trap.
+#[macro_export]
 macro_rules! log {
     ($($arg:tt)*) => {
-        riscv_semihosting::heprintln!($($arg)*)
+        $crate::__semihosting::heprintln!($($arg)*)
     };
 }

@@ -5,6 +5,12 @@ use core::panic::PanicInfo;
 
 use riscv_semihosting::debug;
 
+/// Logs "qemu-virt: `why`" and ends the firmware (QEMU exits with status 1).
+pub fn fail(why: &str) -> ! {
+    log!("qemu-virt: {}", why);
+    exit_failure()
+}
+
 fn exit_failure() -> ! {
     debug::exit(debug::EXIT_FAILURE);
     // Only reached without a semihosting host: sleep with interrupts off.
@@ -16,7 +22,7 @@ fn exit_failure() -> ! {
 #[panic_handler]
 fn panic(info: &PanicInfo) -> ! {
     riscv::interrupt::disable();
-    log!("qemu-riscv: {}", info);
+    log!("qemu-virt: {}", info);
     exit_failure()
 }
 
@@ -24,7 +30,7 @@ fn panic(info: &PanicInfo) -> ! {
 #[unsafe(export_name = "ExceptionHandler")]
 fn exception_handler(frame: &riscv_rt::TrapFrame) -> ! {
     log!(
-        "qemu-riscv: exception, mcause {:#x} at mepc {:#010x} (ra {:#010x}, mtval {:#x})",
+        "qemu-virt: exception, mcause {:#x} at mepc {:#010x} (ra {:#010x}, mtval {:#x})",
         riscv::register::mcause::read().bits(),
         riscv::register::mepc::read(),
         frame.ra,
@@ -38,7 +44,7 @@ fn exception_handler(frame: &riscv_rt::TrapFrame) -> ! {
 #[unsafe(export_name = "DefaultHandler")]
 fn default_handler() -> ! {
     log!(
-        "qemu-riscv: unexpected interrupt, mcause {:#x}",
+        "qemu-virt: unexpected interrupt, mcause {:#x}",
         riscv::register::mcause::read().bits()
     );
     exit_failure()

@@ -15,6 +15,7 @@ use cortex_m_semihosting::hio::{self, HostStream};
 /// Logs one line, made of the given parts ([`Part`]s), to the host's stderr through semihosting.
 ///
 /// Semihosting needs a debugger or QEMU: on real silicon without one, this would fault.
+#[macro_export]
 macro_rules! log {
     ($($part:expr),+ $(,)?) => {{
         let mut line = $crate::log::Line::new();
@@ -143,5 +144,11 @@ impl Part for Hex {
                 .unwrap_or(b'?');
         }
         line.push(&text);
+    }
+}
+
+impl Default for Line {
+    fn default() -> Self {
+        Self::new()
     }
 }

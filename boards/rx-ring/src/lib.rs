@@ -1,5 +1,6 @@
 //! A lock-free single-producer single-consumer byte ring: a UART's receive interrupt pushes, the
-//! reader task pops.
+//! reader task pops. Used by the QEMU board library `qemu-lm3s6965` and by `examples/qemu-riscv`.
+#![no_std]
 
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};
@@ -44,6 +45,11 @@ impl<const N: usize> RxRing<N> {
     }
 
     /// True when no slot is free (the producer must not push).
+    /// Whether no byte is waiting.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     pub fn is_full(&self) -> bool {
         let head = self.head.load(Ordering::Relaxed);
         let tail = self.tail.load(Ordering::Acquire);
@@ -81,5 +87,11 @@ impl<const N: usize> RxRing<N> {
         }
         self.tail.store(tail.wrapping_add(n), Ordering::Release);
         n
+    }
+}
+
+impl<const N: usize> Default for RxRing<N> {
+    fn default() -> Self {
+        Self::new()
     }
 }

@@ -23,7 +23,7 @@ use core::task::Poll;
 use embassy_sync::waitqueue::AtomicWaker;
 use embedded_io_async::{ErrorType, Read, Write};
 use riscv::interrupt::Interrupt;
-use sensor_tools::rx_ring::RxRing;
+use rx_ring::RxRing;
 
 use crate::plic;
 

@@ -1,0 +1,16 @@
+//! Puts this board's memory.x and device.x where the linker (run with cortex-m-rt's `-Tlink.x`,
+//! which includes both) finds them. A dependency's link search path reaches the firmware's
+//! link, so the firmware crate needs no build script of its own.
+
+use std::{env, fs, path::PathBuf};
+
+fn main() {
+    let out = PathBuf::from(env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
+    let here = PathBuf::from(env::var_os("CARGO_MANIFEST_DIR").expect("cargo sets it"));
+    for script in ["memory.x", "device.x"] {
+        fs::copy(here.join(script), out.join(script)).expect("copy linker script to OUT_DIR");
+        println!("cargo:rerun-if-changed={script}");
+    }
+    println!("cargo:rustc-link-search={}", out.display());
+    println!("cargo:rerun-if-changed=build.rs");
+}

@@ -1,0 +1,85 @@
+use super::*;
+
+fn request(name: &str, source: Source) -> Request {
+    Request {
+        name: name.to_owned(),
+        board: Board::QemuM3,
+        source,
+    }
+}
+
+#[test]
+fn names_and_boards_are_checked() {
+    for bad in ["", "1abc", "a b", "a/b", "é", &"a".repeat(65)] {
+        let err = files(&request(bad, Source::this_version())).unwrap_err();
+        assert!(matches!(err, ScaffoldError::InvalidName(_)), "{bad}");
+    }
+    assert!(files(&request(&"a".repeat(64), Source::this_version())).is_ok());
+    assert_eq!(Board::from_name("qemu-m3").unwrap(), Board::QemuM3);
+    assert_eq!(
+        Board::from_name("qemu-m4").unwrap_err().to_string(),
+        "unknown board `qemu-m4` (boards: qemu-m3)"
+    );
+    let quoted = Source::Checkout(PathBuf::from("/tmp/a\"b"));
+    assert!(matches!(
+        files(&request("soil", quoted)).unwrap_err(),
+        ScaffoldError::UnusablePath(_)
+    ));
+}
+
+#[test]
+fn the_crate_names_itself_and_its_dependencies() {
+    let made = files(&request(
+        "soil",
+        Source::Checkout(PathBuf::from("/src/emcp/")),
+    ))
+    .unwrap();
+    let paths: Vec<&str> = made.iter().map(|f| f.path.to_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "Cargo.toml",
+            ".cargo/config.toml",
+            ".gitignore",
+            "src/main.rs",
+            "src/tools.rs"
+        ]
+    );
+    let cargo = &made[0].text;
+    assert!(cargo.starts_with("[package]\nname = \"soil\"\n"), "{cargo}");
+    assert!(cargo.contains(
+        "embedded-mcp = { path = \"/src/emcp/core\", features = [\"compact-float\"] }\n"
+    ));
+    assert!(cargo.contains("qemu-lm3s6965 = { path = \"/src/emcp/boards/qemu-lm3s6965\" }\n"));
+    assert!(made[3]
+        .text
+        .contains(r#"ServerInfo::new("soil", env!("CARGO_PKG_VERSION"))"#));
+    assert!(made.iter().all(|f| !f.text.contains('@')));
+
+    let registry = files(&request(
+        "soil",
+        Source::Registry {
+            version: "0.1.0".into(),
+        },
+    ))
+    .unwrap();
+    assert!(registry[0]
+        .text
+        .contains("embedded-mcp = { version = \"0.1.0\", features = [\"compact-float\"] }\n"));
+    assert!(registry[0].text.contains("qemu-lm3s6965 = \"0.1.0\"\n"));
+}
+
+#[test]
+fn nothing_is_written_over_a_folder_that_holds_files() {
+    let dir = std::env::temp_dir().join(format!("embedded-mcp-scaffold-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let made = files(&request("soil", Source::this_version())).unwrap();
+    write(&dir, &made).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(dir.join("src/tools.rs")).unwrap(),
+        made[4].text
+    );
+    let again = write(&dir, &made).unwrap_err();
+    assert!(matches!(again, ScaffoldError::NotEmpty(_)));
+    std::fs::remove_dir_all(&dir).unwrap();
+}
