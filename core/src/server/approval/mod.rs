@@ -14,6 +14,11 @@
 //! Ok(out.text("opened"))
 //! ```
 //!
+//! Typed tools say it with `#[tool(confirm = Self::ask_relay)]`: before the method runs, the
+//! generated handler calls `Self::ask_relay(&mut self, &args)` (`(&mut self)` for a tool without
+//! arguments), which returns `Some(`[`Ask`]`)` when this call needs a person's yes and `None`
+//! when it does not, and passes it to [`gate`].
+//!
 //! # What the device checks
 //!
 //! - **Capabilities.** The form is sent only to a request whose `_meta` client capabilities
@@ -97,6 +102,27 @@ pub enum Confirmed<'o> {
     /// The call is answered without acting (a form to fill in, a refusal, or -32021): return
     /// this from the handler.
     Answered(Done),
+}
+
+/// What a typed tool's `confirm` function returns when a call needs approval: the approvals
+/// to seal with, the device clock and the question shown to the person.
+#[derive(Debug)]
+pub struct Ask<'a, M> {
+    /// The device's approvals.
+    pub approvals: &'a mut Approvals,
+    /// The device clock, milliseconds.
+    pub now_ms: u64,
+    /// The question (for example an array of [`Piece`]s naming the arguments).
+    pub message: M,
+}
+
+/// The gate of a typed tool with `confirm` (called by the code `#[embedded_mcp::tools]`
+/// generates): the output back when the call needs no approval (`None`) or was approved.
+pub fn gate<'o, M: Describe>(ask: Option<Ask<'_, M>>, call: &Call<'_>, out: Output<'o>) -> Confirmed<'o> {
+    match ask {
+        None => Confirmed::Approved(out),
+        Some(ask) => ask.approvals.confirm(call, out, ask.now_ms, &ask.message),
+    }
 }
 
 impl Approvals {
