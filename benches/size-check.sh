@@ -4,7 +4,9 @@
 # benches/size-baseline.txt, or when the one-tool firmware without the validator
 # (examples/size-one-tool --no-default-features, thumbv7m-none-eabi) grows more than 5 % past
 # its recorded flash (a firmware without the feature `validator` must link no evaluator), or
-# when that firmware has a `.data` section at all: its statics (`LineReader::new`,
+# when the micro:bit firmware (examples/microbit --features qemu, thumbv6m-none-eabi, the build
+# its QEMU tests use) grows more than 5 % past its recorded flash or RAM, or
+# when that one-tool firmware has a `.data` section at all: its statics (`LineReader::new`,
 # `SchemaStorage::new`, ...) must be all zero bits, so they land in `.bss` and take no flash.
 #
 #   benches/size-check.sh            # check (builds the firmware if it is not built yet)
@@ -33,6 +35,12 @@ read -r flash ram < <("$SIZE" -B "$elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 
     --no-default-features --target thumbv7m-none-eabi)
 one_tool_elf="$root/examples/size-one-tool/target/thumbv7m-none-eabi/release/size-one-tool"
 read -r one_tool one_tool_data < <("$SIZE" -B "$one_tool_elf" | awk 'NR == 2 { print $1 + $2, $2 }')
+# The same command as tests/tests/qemu_microbit.rs (`build_firmware_with_features`).
+(cd "$root/examples/microbit" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
+    -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET cargo build --release --quiet \
+    --target thumbv6m-none-eabi --features qemu)
+microbit_elf="$root/examples/microbit/target/thumbv6m-none-eabi/release/microbit"
+read -r microbit_flash microbit_ram < <("$SIZE" -B "$microbit_elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 }')
 
 if [ "${1:-}" = "--update" ]; then
     cat >"$baseline" <<EOF
@@ -43,14 +51,19 @@ flash $flash
 ram $ram
 # examples/size-one-tool --no-default-features (no validator, no floats), thumbv7m-none-eabi:
 one_tool $one_tool
+# examples/microbit --features qemu, thumbv6m-none-eabi (nRF51822: 256 KiB flash, 16 KiB RAM):
+microbit_flash $microbit_flash
+microbit_ram $microbit_ram
 EOF
-    echo "size-check: baseline recorded: flash $flash, ram $ram, one-tool flash $one_tool"
+    echo "size-check: baseline recorded: flash $flash, ram $ram, one-tool flash $one_tool, micro:bit flash $microbit_flash, ram $microbit_ram"
     exit 0
 fi
 
 base_flash=$(awk '$1 == "flash" { print $2 }' "$baseline")
 base_ram=$(awk '$1 == "ram" { print $2 }' "$baseline")
 base_one_tool=$(awk '$1 == "one_tool" { print $2 }' "$baseline")
+base_microbit_flash=$(awk '$1 == "microbit_flash" { print $2 }' "$baseline")
+base_microbit_ram=$(awk '$1 == "microbit_ram" { print $2 }' "$baseline")
 status=0
 if [ "$one_tool_data" -ne 0 ]; then
     echo "size-check: the one-tool firmware has $one_tool_data bytes of .data (expected 0): a static's const initializer is not all zero bits, so it is copied from flash; see llvm-size -A $one_tool_elf" >&2
@@ -58,7 +71,7 @@ if [ "$one_tool_data" -ne 0 ]; then
 else
     echo "size-check: one-tool data 0 bytes (its statics are all zero bits, in .bss)"
 fi
-for what in flash ram one_tool; do
+for what in flash ram one_tool microbit_flash microbit_ram; do
     now=${!what}
     base_name="base_$what"
     base=${!base_name}

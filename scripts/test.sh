@@ -29,7 +29,8 @@ step "setup"
 bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
-FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free)
+FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
+    examples/microbit)
 
 step "format"
 cargo fmt --all --check
@@ -46,6 +47,9 @@ step "clippy of the firmware crates (outside the workspace: other targets)"
 for fw in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
     (cd "$fw" && cargo clippy -q --release -- -D warnings)
 done
+# The micro:bit's QEMU build too (its `qemu` feature logs through semihosting; the default is
+# the real board's build). About a second once the line above has checked its dependencies.
+(cd examples/microbit && cargo clippy -q --release --features qemu -- -D warnings)
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
 # (the chip tools served byte for byte).
 (cd examples/sensor-tools && cargo clippy -q --all-targets -- -D warnings && cargo test -q)
@@ -54,6 +58,9 @@ step "board examples: release builds for their targets (each folder's .cargo/con
 for fw in "${BOARDS[@]}"; do
     (cd "$fw" && cargo build -q --release)
 done
+# The micro:bit's board build (no semihosting); its QEMU tests build `--features qemu`, which
+# reuses these dependencies (a few seconds more).
+(cd examples/microbit && cargo build -q --release)
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \

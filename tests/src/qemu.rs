@@ -39,6 +39,9 @@ pub enum Board {
     /// QEMU's RISC-V `virt` machine without firmware (`-bios none`), RV32IMAC
     /// (`riscv32imac-unknown-none-elf`); the UART is an NS16550A.
     RiscvVirt,
+    /// The BBC micro:bit v1, an nRF51822 with a Cortex-M0 (`thumbv6m-none-eabi`); UART0 is the
+    /// nRF51's UART. The machine fixes the CPU (no `-cpu`).
+    Microbit,
 }
 
 impl Board {
@@ -48,13 +51,14 @@ impl Board {
             Board::Lm3s6965evb => &["-cpu", "cortex-m3", "-machine", "lm3s6965evb"],
             Board::Mps2An386 => &["-cpu", "cortex-m4", "-machine", "mps2-an386"],
             Board::RiscvVirt => &["-machine", "virt", "-bios", "none"],
+            Board::Microbit => &["-machine", "microbit"],
         }
     }
 
     /// The QEMU program that emulates this board.
     pub fn qemu_program(self) -> &'static str {
         match self {
-            Board::Lm3s6965evb | Board::Mps2An386 => "qemu-system-arm",
+            Board::Lm3s6965evb | Board::Mps2An386 | Board::Microbit => "qemu-system-arm",
             Board::RiscvVirt => "qemu-system-riscv32",
         }
     }
@@ -62,7 +66,7 @@ impl Board {
     /// The Debian package with [`qemu_program`](Self::qemu_program).
     pub fn debian_package(self) -> &'static str {
         match self {
-            Board::Lm3s6965evb | Board::Mps2An386 => "qemu-system-arm",
+            Board::Lm3s6965evb | Board::Mps2An386 | Board::Microbit => "qemu-system-arm",
             Board::RiscvVirt => "qemu-system-misc",
         }
     }
@@ -73,6 +77,7 @@ impl Board {
             Board::Lm3s6965evb => "thumbv7m-none-eabi",
             Board::Mps2An386 => "thumbv7em-none-eabihf",
             Board::RiscvVirt => "riscv32imac-unknown-none-elf",
+            Board::Microbit => "thumbv6m-none-eabi",
         }
     }
 }
@@ -153,6 +158,16 @@ fn check_output(what: &str, output: &Output) -> Result<(), String> {
 /// target folder) after `rustup target add TARGET` (a no-op when installed), and returns the path
 /// of the ELF it produced. Builds within one process run one at a time.
 pub fn build_firmware(dir: &Path, target: &str) -> Result<PathBuf, String> {
+    build_firmware_with_features(dir, target, &[])
+}
+
+/// [`build_firmware`] with the crate's cargo `features` switched on (e.g. a firmware's `qemu`
+/// feature that sends its logs to semihosting).
+pub fn build_firmware_with_features(
+    dir: &Path,
+    target: &str,
+    features: &[&str],
+) -> Result<PathBuf, String> {
     static BUILD_LOCK: Mutex<()> = Mutex::new(());
     let _one_at_a_time = BUILD_LOCK
         .lock()
@@ -168,6 +183,7 @@ pub fn build_firmware(dir: &Path, target: &str) -> Result<PathBuf, String> {
     let output = Command::new("cargo")
         .current_dir(dir)
         .args(["build", "--release", "--target", target])
+        .args(features.iter().flat_map(|feature| ["--features", feature]))
         .arg("--message-format=json-render-diagnostics")
         // The firmware's .cargo/config.toml sets the linker flags; flags meant for the host
         // build must not replace them.
@@ -180,7 +196,7 @@ pub fn build_firmware(dir: &Path, target: &str) -> Result<PathBuf, String> {
         .map_err(|e| format!("cannot run cargo in {}: {e}", dir.display()))?;
     check_output(
         &format!(
-            "cargo build --release --target {target} in {}",
+            "cargo build --release --target {target} {features:?} in {}",
             dir.display()
         ),
         &output,

@@ -199,6 +199,16 @@ mod tests {
             crate::device::client::DEFAULT_PROTOCOL
         );
         let Ok(Cli {
+            command: Command::Tools(tools),
+        }) = parse(&["tools", "--qemu", "fw.elf", "--machine", "microbit"])
+        else {
+            panic!("--machine microbit refused")
+        };
+        let Some(Endpoint::Qemu(q)) = tools.device.endpoint() else {
+            panic!("not qemu")
+        };
+        assert_eq!(q.machine, Machine::Microbit);
+        let Ok(Cli {
             command: Command::Bridge(bridge),
         }) = parse(&[
             "bridge",

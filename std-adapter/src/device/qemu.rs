@@ -29,6 +29,9 @@ pub enum Machine {
     /// QEMU's RISC-V `virt` board without firmware (`-bios none`), RV32
     /// (`riscv32imac-unknown-none-elf`); chosen for 32-bit RISC-V images (`super::elf_arch`).
     RiscvVirt,
+    /// The BBC micro:bit v1: nRF51822, Cortex-M0 (`thumbv6m-none-eabi`); chosen for ARMv6-M
+    /// images (`super::elf_arch`). The machine fixes its CPU.
+    Microbit,
 }
 
 impl Machine {
@@ -37,6 +40,7 @@ impl Machine {
         match name {
             "lm3s6965evb" => Some(Self::Lm3s6965evb),
             "mps2-an386" => Some(Self::Mps2An386),
+            "microbit" => Some(Self::Microbit),
             _ => None,
         }
     }
@@ -47,6 +51,7 @@ impl Machine {
             Self::Lm3s6965evb => "lm3s6965evb",
             Self::Mps2An386 => "mps2-an386",
             Self::RiscvVirt => "virt",
+            Self::Microbit => "microbit",
         }
     }
 
@@ -56,6 +61,7 @@ impl Machine {
             Self::Lm3s6965evb => "cortex-m3",
             Self::Mps2An386 => "cortex-m4",
             Self::RiscvVirt => "rv32",
+            Self::Microbit => "cortex-m0",
         }
     }
 }
@@ -99,6 +105,7 @@ impl QemuConfig {
         let mut cmd = Command::new(&self.program);
         match self.machine {
             Machine::RiscvVirt => cmd.args(["-machine", "virt", "-bios", "none"]),
+            Machine::Microbit => cmd.args(["-machine", "microbit"]),
             m => cmd.args(["-cpu", m.cpu(), "-machine", m.name()]),
         };
         cmd.args(["-display", "none", "-monitor", "none"])

@@ -78,8 +78,8 @@ pub struct DeviceArgs {
     /// The serial port's baud rate [default: 115200]
     #[arg(long, value_name = "N", conflicts_with_all = ["unix", "tcp", "qemu", "command", "devices"], help_heading = None)]
     pub baud: Option<u32>,
-    /// The QEMU board
-    #[arg(long, value_name = "lm3s6965evb|mps2-an386", hide_possible_values = true, conflicts_with_all = NOT_QEMU, value_parser = machine(), help_heading = None)]
+    /// lm3s6965evb (default), mps2-an386 or microbit (for ARMv6-M ELFs)
+    #[arg(long, value_name = "BOARD", hide_possible_values = true, conflicts_with_all = NOT_QEMU, value_parser = machine(), help_heading = None)]
     pub machine: Option<Machine>,
     /// How QEMU's UART is wired to us
     #[arg(long = "qemu-serial", value_name = "socket|stdio", hide_possible_values = true, conflicts_with_all = NOT_QEMU, value_parser = wiring(), help_heading = None)]
@@ -96,7 +96,7 @@ pub struct DeviceArgs {
 }
 
 fn machine() -> impl TypedValueParser<Value = Machine> {
-    PossibleValuesParser::new(["lm3s6965evb", "mps2-an386"])
+    PossibleValuesParser::new(["lm3s6965evb", "mps2-an386", "microbit"])
         .try_map(|name| Machine::parse(&name).ok_or("not a board"))
 }
 
