@@ -118,7 +118,11 @@ pub struct Ask<'a, M> {
 
 /// The gate of a typed tool with `confirm` (called by the code `#[embedded_mcp::tools]`
 /// generates): the output back when the call needs no approval (`None`) or was approved.
-pub fn gate<'o, M: Describe>(ask: Option<Ask<'_, M>>, call: &Call<'_>, out: Output<'o>) -> Confirmed<'o> {
+pub fn gate<'o, M: Describe>(
+    ask: Option<Ask<'_, M>>,
+    call: &Call<'_>,
+    out: Output<'o>,
+) -> Confirmed<'o> {
     match ask {
         None => Confirmed::Approved(out),
         Some(ask) => ask.approvals.confirm(call, out, ask.now_ms, &ask.message),
