@@ -188,9 +188,7 @@ impl Boards {
         let expected: Vec<String> = self
             .names
             .iter()
-            .flat_map(|n| {
-                SENSOR_TOOLS.map(|t| format!("{n}.{t}"))
-            })
+            .flat_map(|n| SENSOR_TOOLS.map(|t| format!("{n}.{t}")))
             .collect();
         assert_eq!(names, expected);
         assert!(list["result"].get("nextCursor").is_none(), "{list}");
