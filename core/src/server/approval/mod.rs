@@ -4,14 +4,35 @@
 //! `inputResponses` and the device's `requestState` echoed. The device keeps nothing between
 //! the two rounds but a 32-bit counter and a window of spent approvals.
 //!
-//! ```ignore
-//! // In a handler (sync or async): nothing below runs before an accepted answer.
-//! let out = match self.approvals.confirm(call, out, now_ms, &[Piece::Text("Open the valve?")][..]) {
-//!     Confirmed::Approved(out) => out,
-//!     Confirmed::Answered(done) => return Ok(done),
-//! };
-//! open_valve();
-//! Ok(out.text("opened"))
+//! ```
+//! use embedded_mcp::json::Piece;
+//! use embedded_mcp::server::approval::{Approvals, Confirmed};
+//! use embedded_mcp::server::{Call, Done, Handler, Output, ToolError};
+//!
+//! struct Valve {
+//!     approvals: Approvals,
+//!     open: bool,
+//! }
+//!
+//! impl Handler for Valve {
+//!     type Error = ToolError;
+//!
+//!     fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
+//!         let now_ms = 0; // the device clock
+//!         let question = [Piece::Text("Open the valve?")];
+//!         // Nothing below runs before an accepted answer for this very call.
+//!         let out = match self.approvals.confirm(call, out, now_ms, &question) {
+//!             Confirmed::Approved(out) => out,
+//!             Confirmed::Answered(done) => return Ok(done),
+//!         };
+//!         self.open = true;
+//!         Ok(out.text("opened"))
+//!     }
+//! }
+//!
+//! // A per-boot random key from the chip's RNG in real firmware.
+//! let valve = Valve { approvals: Approvals::new([7; 32], 0), open: false };
+//! # let _ = valve;
 //! ```
 //!
 //! Typed tools say it with `#[tool(confirm = Self::ask_relay)]`: before the method runs, the
