@@ -97,6 +97,9 @@ if [ -f tests/clients/run.sh ]; then
     bash tests/clients/run.sh
 fi
 
+step "generated code (embedded-mcp codegen): tsc --strict and prettier, mypy --strict and black, rustfmt"
+bash tests/codegen/run.sh
+
 step "the official MCP conformance suite against bridge --http and examples/qemu-conformance"
 bash tests/conformance/run.sh
 

@@ -216,3 +216,44 @@ fn qemu_killed_mid_session_is_restarted_and_the_handshake_replayed() {
     assert_eq!(b.wait_exit().code(), Some(0));
     assert!(wait_gone(second));
 }
+
+/// Issue 24: a 15-second `sample_temperature` (15 samples 1000 ms apart, as its input schema
+/// allows) finishes through the bridge under the default timeouts (`--timeout-ms` 10 s, reset by
+/// each progress notification; `--max-call-ms` 60 s), with one progress notification per sample
+/// in order, then its result. Before, the bridge answered -32001 at 10 s and cancelled the call.
+#[test]
+fn a_15_second_call_with_progress_finishes_under_the_default_timeouts() {
+    require_mcp_firmware();
+    let fw = firmware().to_string_lossy().into_owned();
+    let mut b = BridgeProcess::start(&["--qemu", &fw]);
+    let init = json(&b.request(&initialize_request("2025-11-25")));
+    assert_eq!(init["result"]["protocolVersion"], "2025-11-25", "{init}");
+    b.send(INITIALIZED);
+    let started = Instant::now();
+    b.send(
+        r#"{"jsonrpc":"2.0","id":"long","method":"tools/call","params":{"name":"sample_temperature","arguments":{"samples":15,"intervalMs":1000},"_meta":{"progressToken":"p"}}}"#,
+    );
+    let mut progress = Vec::new();
+    let answer = loop {
+        // Each line comes within the bridge's own idle deadline (a progress each second).
+        let line = json(&b.recv());
+        if line["method"] == "notifications/progress" {
+            assert_eq!(line["params"]["progressToken"], "p", "{line}");
+            assert_eq!(line["params"]["total"], 15, "{line}");
+            progress.push(line["params"]["progress"].as_u64().unwrap_or_default());
+            continue;
+        }
+        break line;
+    };
+    let took = started.elapsed();
+    assert_eq!(progress, (1..=15).collect::<Vec<u64>>(), "{answer}");
+    assert!(answer.get("error").is_none(), "{answer}");
+    assert_eq!(answer["id"], "long", "{answer}");
+    assert_eq!(
+        answer["result"]["structuredContent"]["samples"], 15,
+        "{answer}"
+    );
+    assert!(took >= Duration::from_secs(14), "took {took:?}");
+    b.stdin = None;
+    assert_eq!(b.wait_exit().code(), Some(0), "stderr:\n{}", b.stderr());
+}

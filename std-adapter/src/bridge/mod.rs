@@ -13,22 +13,42 @@
 //! - stdout carries only MCP messages; diagnostics go to the [`Logger`] (stderr).
 //!
 //! Faults: a request the device does not answer within [`BridgeConfig::timeout`] gets an error
-//! response (-32001); when the link closes (device reset, port unplugged, QEMU killed) every
-//! request in flight gets an error response (-32000), the bridge reconnects with bounded
-//! exponential backoff ([`Reconnect`]) and replays the `initialize` handshake of a legacy
+//! response (-32001); each progress notification of a request starts that wait again, up to the
+//! hard cap [`BridgeConfig::max_call`]. When the link closes (device reset, port unplugged, QEMU
+//! killed) every request in flight gets an error response (-32000), the bridge reconnects with
+//! bounded exponential backoff ([`Reconnect`]) and replays the `initialize` handshake of a legacy
 //! session before later requests go through; a line from the device that is not JSON is logged
 //! and skipped. Every request with an id gets exactly one response (cancelled requests excepted,
 //! as MCP asks).
 //!
-//! Threads: one reads the host (stdin), one writes the host (stdout), and per device link one
-//! reads and one writes the device; a connector thread opens links. All talk to the routing
-//! loop over bounded channels; the routing loop owns all state and never blocks on the device.
+//! ```text
+//!   MCP host --stdio--+        HTTP clients --> http/ (sessions, SSE, id multiplex)
+//!                     |                            | one line stream per session
+//!                     v                            v
+//!   shell/ (tokio: host streams, link threads, timers) <-+
+//!         | Input + now                ^ Output
+//!         v                            |
+//!   router/ (one device)  or  hub/ (many devices, one router each)   no I/O, no clock
+//!         | LinkAction                 ^ LinkEvent
+//!         v                            |
+//!   link: serial | TCP | unix socket | child process | QEMU   (device::Endpoint)
+//! ```
+//!
+//! [`machine`] is the interface between the state machines ([`router`], [`hub`]) and the shell
+//! (`shell`); [`message`] names what is on the wire; `old_revisions` serves hosts of 2024-11-05
+//! and 2025-03-26; [`catalog`] and [`rewrite`] check and clean what devices send.
 
 pub mod catalog;
 pub mod http;
+pub mod hub;
+pub mod machine;
 pub mod message;
+mod old_revisions;
 pub mod rewrite;
-mod router;
+pub mod router;
+mod shell;
+#[cfg(test)]
+mod sim;
 
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -121,8 +141,14 @@ impl Reconnect {
 pub struct BridgeConfig {
     /// Where the device is.
     pub endpoint: Endpoint,
-    /// How long a request may wait for the device's answer (default 10 s), queueing included.
+    /// How long a request may wait for the device's answer (default 10 s), queueing included;
+    /// each progress notification of the request starts the wait again (`--timeout-ms`).
     pub timeout: Duration,
+    /// The hard cap on one request, progress or not (`--max-call-ms`, default 60 s): the longest
+    /// tool the examples advertise, `sample_temperature` at its limits (20 samples 1000 ms
+    /// apart), takes 20 s on the device, so 60 s lets it finish with room for a slow link or an
+    /// emulator, and still ends a call whose tool never stops sending progress.
+    pub max_call: Duration,
     /// What to do with results that break their output schema.
     pub on_invalid: OnInvalid,
     /// Reconnection policy.
@@ -155,6 +181,7 @@ impl BridgeConfig {
         Self {
             endpoint,
             timeout: Duration::from_secs(10),
+            max_call: Duration::from_secs(60),
             on_invalid: OnInvalid::Error,
             reconnect: Reconnect::default(),
             startup_retry: Duration::from_secs(1),
@@ -185,6 +212,8 @@ pub enum BridgeError {
     HostOutput(String),
     /// A thread could not be started.
     Thread(std::io::Error),
+    /// The tokio runtime could not be built.
+    Runtime(std::io::Error),
 }
 
 impl std::fmt::Display for BridgeError {
@@ -192,6 +221,7 @@ impl std::fmt::Display for BridgeError {
         match self {
             Self::HostOutput(why) => write!(f, "writing to the host failed: {why}"),
             Self::Thread(e) => write!(f, "starting a thread failed: {e}"),
+            Self::Runtime(e) => write!(f, "starting the tokio runtime failed: {e}"),
         }
     }
 }
@@ -213,7 +243,21 @@ where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
-    router::run(config, host_in, host_out, log)
+    shell::run(config, host_in, host_out, log)
+}
+
+/// [`run`] inside the caller's tokio runtime (its time driver enabled): host lines arrive on
+/// `host_in` (without their newline; closing it is the host closing its input, and a line longer
+/// than [`BridgeConfig::max_line`] is refused as in [`run`]), and every line for the host is sent
+/// to `host_out`. Returns when the host has closed its input and every request in flight was
+/// answered, with the device link closed.
+pub async fn serve(
+    config: BridgeConfig,
+    host_in: tokio::sync::mpsc::Receiver<Vec<u8>>,
+    host_out: tokio::sync::mpsc::Sender<Vec<u8>>,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    shell::serve(config, host_in, host_out, log).await
 }
 
 #[cfg(test)]

@@ -6,8 +6,7 @@
 
 use embedded_mcp::json::{Kind, Limits, Value, MAX_DEPTH_LIMIT};
 
-/// Key of the server's identity in a 2026-07-28 result's `_meta`.
-pub const META_SERVER_INFO: &str = embedded_mcp::protocol::SERVER_INFO_KEY;
+use super::message::meta;
 
 /// An icon the bridge removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,11 +44,11 @@ pub fn drop_unsafe_icons(line: &[u8], dropped: &mut Vec<DroppedIcon>) -> Option<
         arrays.push(("serverInfo".into(), icons));
     }
     if let Some(icons) = result
-        .get("_meta")
-        .and_then(|m| m.get(META_SERVER_INFO))
+        .get(meta::KEY)
+        .and_then(|m| m.get(meta::SERVER_INFO))
         .and_then(|s| s.get("icons"))
     {
-        arrays.push((format!("_meta.{META_SERVER_INFO}"), icons));
+        arrays.push((format!("{}.{}", meta::KEY, meta::SERVER_INFO), icons));
     }
     if let Some(tools) = result.get("tools").and_then(|t| t.elements()) {
         for (index, tool) in tools.enumerate() {

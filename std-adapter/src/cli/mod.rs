@@ -15,7 +15,7 @@ pub mod device_cmds;
 pub mod schema;
 
 use device_cmds::args::{BridgeArgs, CallArgs, ToolsArgs};
-use device_cmds::UsageError;
+use device_cmds::{CodegenArgs, UsageError};
 
 /// The program's name, as its help and completions spell it.
 pub const PROGRAM: &str = "embedded-mcp";
@@ -46,6 +46,8 @@ pub enum Command {
     Call(CallArgs),
     /// MCP stdio server (or HTTP, with --http) forwarding to a device
     Bridge(BridgeArgs),
+    /// Typed TypeScript, Python or Rust functions for a device's tools
+    Codegen(CodegenArgs),
     /// Print shell completions (bash, zsh, fish, elvish, powershell) on stdout
     Completions(completions::CompletionsArgs),
 }
@@ -66,6 +68,7 @@ pub fn main(args: Vec<OsString>) -> i32 {
         Command::Tools(args) => ("tools", device_cmds::tools_main(args)),
         Command::Call(args) => ("call", device_cmds::call_main(args)),
         Command::Bridge(args) => ("bridge", device_cmds::bridge_main(args)),
+        Command::Codegen(args) => ("codegen", device_cmds::codegen_main(args)),
     };
     outcome.unwrap_or_else(|e| refuse(name, &e))
 }
@@ -220,6 +223,8 @@ mod tests {
             "3",
             "--startup-retry-ms",
             "50",
+            "--max-call-ms",
+            "90000",
             "--pages",
             "device",
             "--http",
@@ -258,6 +263,7 @@ mod tests {
         );
         assert_eq!(bridge.http.allowed_origins, ["o1", "o2"]);
         assert_eq!(bridge.device.timeout().as_millis(), 10_000);
+        assert_eq!(bridge.max_call_ms, 90_000);
         let Ok(Cli {
             command: Command::Bridge(hub),
         }) = parse(&[

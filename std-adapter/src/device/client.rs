@@ -14,6 +14,7 @@ use serde_json::{json, Map, Value};
 use super::lines::{Frame, LineReader, DEFAULT_MAX_LINE};
 use super::log::preview;
 use super::{Closer, DeviceError, Endpoint, Logger};
+use crate::bridge::message::method;
 
 /// The protocol revision the client asks for when none is given.
 pub const DEFAULT_PROTOCOL: &str = Version::LATEST_LEGACY.as_str();
@@ -22,12 +23,12 @@ pub const MODERN_PROTOCOL: &str = Version::V2026_07_28.as_str();
 /// Bound on `tools/list` pages followed (a device repeating a cursor cannot loop us forever).
 pub const MAX_PAGES: usize = 64;
 
-/// Key of the per-request protocol version in `params._meta` (2026-07-28).
-pub const META_PROTOCOL_VERSION: &str = embedded_mcp::protocol::PROTOCOL_VERSION_KEY;
-/// Key of the per-request client capabilities in `params._meta` (2026-07-28).
-pub const META_CLIENT_CAPABILITIES: &str = embedded_mcp::protocol::CLIENT_CAPABILITIES_KEY;
-/// Key of the client's name and version in `params._meta` (2026-07-28).
-pub const META_CLIENT_INFO: &str = "io.modelcontextprotocol/clientInfo";
+// The `_meta` keys live in `crate::bridge::message::meta`; these names stay for the HTTP front's
+// imports until it takes them from there.
+pub use crate::bridge::message::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, CLIENT_INFO as META_CLIENT_INFO,
+    PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
 
 /// What can go wrong talking to a device.
 #[derive(Debug)]
@@ -196,7 +197,7 @@ impl Client {
                 "capabilities": {},
                 "clientInfo": {"name": "embedded-mcp", "version": env!("CARGO_PKG_VERSION")}
             });
-            let response = client.request("initialize", params)?;
+            let response = client.request(method::INITIALIZE, params)?;
             let result = response.result().cloned().unwrap_or(Value::Null);
             if let Some(v) = result.get("protocolVersion").and_then(Value::as_str) {
                 client.protocol_version = v.to_string();
@@ -324,7 +325,7 @@ impl Client {
                 Some(c) => json!({"cursor": c}),
                 None => json!({}),
             };
-            let response = self.request("tools/list", params)?;
+            let response = self.request(method::TOOLS_LIST, params)?;
             let result = response.result().cloned().unwrap_or(Value::Null);
             match result.get("tools") {
                 Some(Value::Array(page)) => tools.extend(page.iter().cloned()),

@@ -7,7 +7,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use super::qemu::{Machine, QemuConfig};
+use super::qemu_config::{Machine, QemuConfig};
 
 /// The QEMU program for Arm images, [`QemuConfig::new`]'s default.
 pub const ARM_PROGRAM: &str = "qemu-system-arm";

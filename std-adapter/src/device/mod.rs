@@ -8,25 +8,28 @@
 
 pub mod child;
 pub mod client;
+pub mod command;
 pub mod elf_arch;
 pub mod lines;
 pub mod log;
 pub mod log_subscriber;
 pub mod qemu;
+pub mod qemu_config;
 pub mod serial;
+pub mod socket;
 pub mod spawner;
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 pub use child::ChildGuard;
+pub use command::split_command_line;
 pub use log::Logger;
-pub use qemu::{Machine, QemuConfig, QemuWiring};
+pub use qemu_config::{Machine, QemuConfig, QemuWiring};
 
 /// Where the device is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -152,50 +155,6 @@ enum CloseAction {
     RemoveFile(PathBuf),
 }
 
-/// A connected socket the link reads and writes through two handles, with a third kept to shut
-/// it down.
-trait Socket: Read + Write + Send + Sized + 'static {
-    /// Another handle to the same socket.
-    fn duplicate(&self) -> io::Result<Self>;
-    /// How the closer shuts this handle's socket down.
-    fn close_action(self) -> CloseAction;
-}
-
-impl Socket for UnixStream {
-    fn duplicate(&self) -> io::Result<Self> {
-        self.try_clone()
-    }
-    fn close_action(self) -> CloseAction {
-        CloseAction::Unix(self)
-    }
-}
-
-impl Socket for TcpStream {
-    fn duplicate(&self) -> io::Result<Self> {
-        self.try_clone()
-    }
-    fn close_action(self) -> CloseAction {
-        CloseAction::Tcp(self)
-    }
-}
-
-/// The link over a connected socket; `closer` holds the closing steps already due (a child
-/// process, a file to remove), and the socket's shutdown is added to them.
-fn socket_link<S: Socket>(stream: S, mut closer: Closer) -> Result<Link, DeviceError> {
-    let handle = || {
-        stream
-            .duplicate()
-            .map_err(|e| DeviceError::io("cloning socket", e))
-    };
-    let (writer, shutdown) = (handle()?, handle()?);
-    closer.push(shutdown.close_action());
-    Ok(Link {
-        reader: Box::new(stream),
-        writer: Box::new(writer),
-        closer,
-    })
-}
-
 impl Closer {
     fn push(&mut self, action: CloseAction) {
         self.actions.push(action);
@@ -248,112 +207,10 @@ impl Endpoint {
     pub fn open(&self, log: &Logger) -> Result<Link, DeviceError> {
         match self {
             Self::Serial { path, baud } => serial::open(path, *baud),
-            Self::Unix(path) => {
-                let stream = UnixStream::connect(path)
-                    .map_err(|e| DeviceError::io(format!("connecting to {}", path.display()), e))?;
-                socket_link(stream, Closer::default())
-            }
-            Self::Tcp(addr) => {
-                let stream = TcpStream::connect(addr.as_str())
-                    .map_err(|e| DeviceError::io(format!("connecting to {addr}"), e))?;
-                let _ = stream.set_nodelay(true);
-                socket_link(stream, Closer::default())
-            }
+            Self::Unix(path) => socket::open_unix(path),
+            Self::Tcp(addr) => socket::open_tcp(addr),
             Self::Qemu(config) => qemu::open(config, log),
-            Self::Command(argv) => {
-                let (program, args) = argv
-                    .split_first()
-                    .ok_or_else(|| DeviceError::Config("--command needs a program".into()))?;
-                let mut cmd = Command::new(program);
-                cmd.args(args)
-                    .stdin(Stdio::piped())
-                    .stdout(Stdio::piped())
-                    .stderr(Stdio::inherit());
-                stdio_child(cmd, &format!("`{}`", argv.join(" ")))
-            }
+            Self::Command(argv) => command::open(argv),
         }
-    }
-}
-
-/// Starts `cmd` (stdin and stdout piped) and makes its stdio the link.
-pub(crate) fn stdio_child(mut cmd: Command, what: &str) -> Result<Link, DeviceError> {
-    let guard =
-        ChildGuard::spawn(&mut cmd).map_err(|e| DeviceError::io(format!("starting {what}"), e))?;
-    let (stdin, stdout, _) = guard.take_stdio();
-    let (Some(stdin), Some(stdout)) = (stdin, stdout) else {
-        return Err(DeviceError::Config(format!("{what}: stdio not piped")));
-    };
-    let mut closer = Closer::default();
-    closer.push(CloseAction::Child(guard));
-    Ok(Link {
-        reader: Box::new(stdout),
-        writer: Box::new(stdin),
-        closer,
-    })
-}
-
-/// Splits a `--command` string into program and arguments: whitespace separates words, single
-/// and double quotes group, a backslash escapes the next character (outside single quotes).
-pub fn split_command_line(line: &str) -> Result<Vec<String>, DeviceError> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut quote: Option<char> = None;
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match (quote, c) {
-            (Some('\''), '\'') | (Some('"'), '"') => quote = None,
-            (Some('\''), c) => word.push(c),
-            (_, '\\') => {
-                let next = chars
-                    .next()
-                    .ok_or_else(|| DeviceError::Config("--command ends with a backslash".into()))?;
-                word.push(next);
-                in_word = true;
-            }
-            (Some(_), c) => word.push(c),
-            (None, '\'' | '"') => {
-                quote = Some(c);
-                in_word = true;
-            }
-            (None, c) if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            (None, c) => {
-                word.push(c);
-                in_word = true;
-            }
-        }
-    }
-    if quote.is_some() {
-        return Err(DeviceError::Config(
-            "--command has an unclosed quote".into(),
-        ));
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err(DeviceError::Config("--command is empty".into()));
-    }
-    Ok(words)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn command_lines_split_like_a_shell() {
-        assert_eq!(
-            split_command_line(r#"prog -a 'b c' "d \"e\"" f\ g"#).unwrap(),
-            vec!["prog", "-a", "b c", "d \"e\"", "f g"]
-        );
-        assert_eq!(split_command_line("  x  ''  ").unwrap(), vec!["x", ""]);
-        assert!(split_command_line("a 'b").is_err());
-        assert!(split_command_line("   ").is_err());
     }
 }

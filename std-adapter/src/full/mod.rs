@@ -14,9 +14,8 @@
 //! - **Bounds for hostile schemas**, checked on the schema JSON before compiling:
 //!   [`FullOptions::max_depth`] (nesting of the whole document) and
 //!   [`FullOptions::max_subschemas`]. The crate's compilation has no time limit of its own; it is
-//!   near linear in the schema, so these bound it (measured at the default limits: a
-//!   10 000-subschema `anyOf` compiles in about 35 ms, a 5 000-definition `$ref` graph in about
-//!   100 ms, release build; about 10x that in debug).
+//!   near linear in the schema, so these bound it (compile times at the default limits:
+//!   `benches/RESULTS.md`).
 //! - **Bounds for hostile evaluation.** A `$ref` graph makes evaluation exponential in the
 //!   schema (`d0: anyOf[d1, d1]`, …, `dk: false` is k + 2 subschemas and 2^k visits), so every
 //!   validation call runs under a step budget, [`FullOptions::max_steps`] (reads of the
@@ -61,8 +60,7 @@ pub struct FullOptions {
     /// schema positions, plus objects inside unknown keywords (a `$ref` may use them as schemas).
     pub max_subschemas: usize,
     /// Most reads of the instance per validation call (default 5 000 000). A value costs a few
-    /// reads per subschema applied to it: an array of 100 000 objects with two typed properties
-    /// takes under 1 000 000; a call that spends 5 000 000 takes about 80 ms (release build).
+    /// reads per subschema applied to it (what a budget costs in time: `benches/RESULTS.md`).
     pub max_steps: u64,
     /// Longest wall-clock time per validation call (default 2 s); `None` for no time limit.
     pub time_limit: Option<Duration>,

@@ -8,13 +8,13 @@ use super::flight::{InternalKind, Pending};
 use super::own_requests::tools_list_params;
 use super::pages::CachedList;
 use super::Router;
+use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
+use crate::bridge::message::{method, tool_error_response, Id};
+use crate::bridge::OnInvalid;
+use crate::full::ValidationFailure;
 
 /// Revision assumed for result checks when the session never said (no `initialize` seen).
 const DEFAULT_REVISION: &str = Version::LATEST_LEGACY.as_str();
-use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
-use crate::bridge::message::{tool_error_response, Id};
-use crate::bridge::OnInvalid;
-use crate::full::ValidationFailure;
 
 /// A `tools/call` response waiting for the tool's schema.
 pub(super) struct Held {
@@ -55,6 +55,13 @@ impl Checking {
         }
     }
 
+    /// The link closed: a fetch under way is over.
+    pub(super) fn link_lost(&mut self) {
+        if self.fetch == Fetch::Fetching {
+            self.fetch = Fetch::NotTried;
+        }
+    }
+
     /// The tool list may have changed: a later unknown tool fetches it again.
     pub(super) fn forget_tried(&mut self) {
         if self.fetch == Fetch::Tried {
@@ -73,7 +80,7 @@ impl Router {
         };
         let version = p
             .version
-            .or_else(|| self.session.version.clone())
+            .or_else(|| self.handshake.version.clone())
             .unwrap_or_else(|| DEFAULT_REVISION.to_owned());
         let result = result.clone();
         match self.check.catalog.check(&version, &tool, &result) {
@@ -107,7 +114,7 @@ impl Router {
                             version,
                             meta: p.meta,
                         },
-                        "tools/list",
+                        method::TOOLS_LIST,
                         params,
                         true,
                     );

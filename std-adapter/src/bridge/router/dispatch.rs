@@ -1,12 +1,10 @@
 //! Host messages on their way to the device: sent at once when the link is ready, queued while
 //! it is not, refused with an error response when neither is possible.
 
-use std::sync::mpsc::TrySendError;
-use std::time::Instant;
-
-use super::connection::LinkState;
 use super::flight::{Queued, Sent};
+use super::link::LinkState;
 use super::{Router, PREVIEW, RESENDABLE};
+use crate::bridge::machine::LinkAction;
 use crate::bridge::message::{error_response, CONNECTION_CLOSED};
 use crate::bridge::STARTUP_RESENDS;
 use crate::device::log::preview;
@@ -43,40 +41,56 @@ impl Router {
         }
     }
 
+    /// Writes a line to the device link if it is up (a message the bridge made, or one the
+    /// host's request `key` is waiting on).
+    pub(super) fn write_device(&mut self, line: Vec<u8>, key: Option<String>) {
+        let Some(gen) = self.device.up_gen() else {
+            return;
+        };
+        if self.log.tracing() {
+            self.log
+                .trace(format_args!("to device: {}", preview(&line, PREVIEW)));
+        }
+        self.link_action(LinkAction::Write { gen, line, key });
+    }
+
     pub(super) fn send_now(&mut self, line: Vec<u8>, key: Option<String>) {
         let LinkState::Up(up) = &self.device.link else {
             return;
         };
         let gen = up.gen;
         let heard = up.heard;
-        match up.tx.try_send(line.clone()) {
-            Ok(()) => {
-                if self.log.tracing() {
-                    self.log
-                        .trace(format_args!("to device: {}", preview(&line, PREVIEW)));
-                }
-                let retry = self.cfg.startup_retry;
-                if let Some(p) = key.and_then(|k| self.flight.pending.get_mut(&k)) {
-                    let resend =
-                        !heard && !retry.is_zero() && RESENDABLE.contains(&p.method.as_str());
-                    p.sent = Some(Sent {
-                        gen,
-                        line: if resend { line } else { Vec::new() },
-                        resend_at: resend.then(|| Instant::now() + retry),
-                        resends_left: if resend { STARTUP_RESENDS } else { 0 },
-                    });
-                }
-            }
-            Err(TrySendError::Full(line)) => {
-                self.refuse(
-                    key,
-                    &line,
-                    "the device is not reading (its write queue is full)",
-                );
-            }
-            Err(TrySendError::Disconnected(line)) => {
-                self.refuse(key, &line, "the device link just closed");
-            }
+        let retry = self.cfg.startup_retry;
+        let now = self.now;
+        if let Some(p) = key.as_ref().and_then(|k| self.flight.pending.get_mut(k)) {
+            let resend = !heard && !retry.is_zero() && RESENDABLE.contains(&p.method.as_str());
+            p.sent = Some(Sent {
+                gen,
+                line: if resend { line.clone() } else { Vec::new() },
+                resend_at: resend.then(|| now + retry),
+                resends_left: if resend { STARTUP_RESENDS } else { 0 },
+            });
+        }
+        self.write_device(line, key);
+    }
+
+    /// The shell could not queue a write on link `gen` (the device is not reading).
+    pub(super) fn on_write_refused(&mut self, gen: u64, key: Option<String>) {
+        if self.device.up_gen() != Some(gen) {
+            return;
+        }
+        let why = "the device is not reading (its write queue is full)";
+        let Some(key) = key else {
+            self.log
+                .warn(format_args!("dropped a line to the device: {why}"));
+            return;
+        };
+        if let Some(req) = self.flight.internal.remove(&key) {
+            self.internal_failed(req.kind, why);
+            return;
+        }
+        if self.flight.awaits_on(&key, gen) {
+            self.refuse(Some(key), b"", why);
         }
     }
 

@@ -34,6 +34,12 @@ pub(super) struct Pending {
     /// A `tools/list` answered in one page ([`crate::bridge::Pages::One`]): its params, and the
     /// tools of the pages so far.
     pub(super) merging: Option<Merging>,
+    /// The key of `params._meta.progressToken`: each progress notification of it moves the
+    /// idle deadline.
+    pub(super) progress: Option<String>,
+    /// When the host sent it (the hard cap counts from here).
+    pub(super) started: Instant,
+    /// The idle deadline (never later than `started` plus the hard cap).
     pub(super) deadline: Instant,
     /// `None` while queued.
     pub(super) sent: Option<Sent>,
@@ -159,6 +165,13 @@ impl InFlight {
             .filter(|(_, p)| p.sent.as_ref().is_some_and(|s| s.gen == gen))
             .map(|(k, _)| k.clone())
             .collect()
+    }
+
+    /// The host request whose progress token has the key `token`.
+    pub(super) fn by_progress_token(&mut self, token: &str) -> Option<&mut Pending> {
+        self.pending
+            .values_mut()
+            .find(|p| p.progress.as_deref() == Some(token))
     }
 
     /// True when host request `key` was written to link `gen`.

@@ -1,188 +1,129 @@
-//! The routing loop of the bridge: owns all session state, is fed by the I/O threads through one
-//! bounded channel, and wakes up for the next deadline (timeouts, startup re-sends).
+//! The router of one device, as a state machine without I/O ([`Machine`]): host lines, device
+//! lines, link events and the time go in; lines for the host, writes to the device, link opens
+//! and closes come out.
 //!
-//! The state is grouped by concern, each with the code that drives it:
-//! [`host`] (the host end, and what a host line means), [`dispatch`] (host messages on their way
-//! to the device), [`connection`] (the device link and its reconnection), [`device`] (lines from
-//! the device), [`session`] (the legacy handshake kept for replay), [`checking`] (results
-//! checked against their output schema), [`own_requests`] (the bridge's own requests),
-//! [`flight`] (requests in flight) and [`timers`] (deadlines and re-sends). The threads are in
-//! [`stdio`] (the host front) and [`device_io`] (one device link).
+//! The state is grouped by concern, each with the code that drives it: `host_lines` (what a
+//! host line means, and the one way out to the host), `dispatch` (host messages on their way
+//! to the device), `link` (the device link and its reconnection), `device_lines` (lines from
+//! the device), `handshake` (the legacy handshake kept for replay), `checking` (results
+//! checked against their output schema), `own_requests` (the bridge's own requests),
+//! `pages` (one-page tool lists), `flight` (requests in flight) and `timers` (deadlines,
+//! progress and re-sends).
 
 mod checking;
-mod connection;
-mod device;
-mod device_io;
+mod device_lines;
 mod dispatch;
-mod era;
-mod events;
 mod flight;
-mod front;
-mod host;
-mod hub;
+mod handshake;
+mod host_lines;
+mod link;
 mod own_requests;
 mod pages;
-mod session;
-mod stdio;
+#[cfg(test)]
+mod tests;
 mod timers;
 
-use std::io::{Read, Write};
-use std::sync::atomic::Ordering;
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
-use std::time::{Duration, Instant};
+use std::collections::VecDeque;
+use std::time::Instant;
 
+use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::message::{error_response, INVALID_REQUEST};
-use super::{BridgeConfig, BridgeError};
+use super::old_revisions::RevisionAdapter;
+use super::BridgeConfig;
 use crate::device::log::preview;
 use crate::device::Logger;
 use checking::Checking;
-use connection::{DeviceLink, LinkState};
-use events::Event;
 use flight::InFlight;
-use front::HostFront;
-use host::HostSide;
-use session::Session;
+use handshake::Handshake;
+use link::{DeviceLink, LinkState};
 
-/// Capacity of the channel into the routing loop.
-const EVENT_QUEUE: usize = 256;
-/// Capacity of each writer's channel (host output, device input).
-const WRITE_QUEUE: usize = 256;
-/// Longest sleep of the routing loop without an event.
-const MAX_WAIT: Duration = Duration::from_millis(500);
 /// Methods that may be re-sent safely while a fresh link is silent.
-const RESENDABLE: [&str; 4] = ["initialize", "server/discover", "tools/list", "ping"];
+const RESENDABLE: [&str; 4] = [
+    super::message::method::INITIALIZE,
+    super::message::method::DISCOVER,
+    super::message::method::TOOLS_LIST,
+    super::message::method::PING,
+];
 /// Bytes of a line shown in a log message.
 const PREVIEW: usize = 200;
 
-/// The routing loop's state.
-struct Router {
+/// The router of one device (see the module documentation).
+pub struct Router {
     cfg: BridgeConfig,
     log: Logger,
-    /// The inbox, cloned into every thread the loop starts.
-    events: SyncSender<Event>,
-    host: HostSide,
+    /// Outputs not taken yet.
+    out: VecDeque<Output>,
+    /// The time of the input being handled.
+    now: Instant,
+    /// The host closed its input: finish what is in flight, then stop.
+    host_eof: bool,
+    /// Old revisions and batches.
+    revisions: RevisionAdapter,
     device: DeviceLink,
     flight: InFlight,
-    session: Session,
+    handshake: Handshake,
     check: Checking,
-    /// See [`run_device`].
+    /// In a hub: tell the host `notifications/tools/list_changed` when the link closes or
+    /// comes back (the hub re-lists then).
     announce_links: bool,
     /// A link has been up before (so a new one may bring other tools).
     was_up: bool,
 }
 
-/// Runs the bridge (see [`crate::bridge::run`]): a hub when `cfg.devices` is not empty.
-pub(super) fn run<R, W>(
-    cfg: BridgeConfig,
-    host_in: R,
-    host_out: W,
-    log: Logger,
-) -> Result<(), BridgeError>
-where
-    R: Read + Send + 'static,
-    W: Write + Send + 'static,
-{
-    if cfg.devices.is_empty() {
-        run_device(cfg, host_in, host_out, log, false)
-    } else {
-        hub::run(cfg, host_in, host_out, log)
-    }
-}
-
-/// Runs the router of one device. `announce_links`: tell the host
-/// `notifications/tools/list_changed` when the link closes or comes back (a hub re-lists then).
-fn run_device<R, W>(
-    cfg: BridgeConfig,
-    host_in: R,
-    host_out: W,
-    log: Logger,
-    announce_links: bool,
-) -> Result<(), BridgeError>
-where
-    R: Read + Send + 'static,
-    W: Write + Send + 'static,
-{
-    let (events, rx) = sync_channel(EVENT_QUEUE);
-    let (out, out_rx) = sync_channel::<Vec<u8>>(WRITE_QUEUE);
-    let writer = stdio::spawn_host_writer(host_out, out_rx, events.clone())?;
-    stdio::spawn_host_reader(host_in, cfg.max_line, events.clone())?;
-    let mut router = Router {
-        cfg,
-        log,
-        events,
-        host: HostSide {
-            out: Some(out),
-            eof: false,
-            output_failed: None,
-            front: HostFront::default(),
-        },
-        device: DeviceLink::new(),
-        flight: InFlight::new(),
-        session: Session::default(),
-        check: Checking::new(),
-        announce_links,
-        was_up: false,
-    };
-    router
-        .log
-        .info(format_args!("bridging to {}", router.cfg.endpoint));
-    router.start_connecting(0);
-    let result = router.run(&rx);
-    router.shutdown();
-    // All responses are queued: let the writer drain them before returning.
-    let _ = writer.join();
-    result
-}
-
 impl Router {
-    fn run(&mut self, rx: &Receiver<Event>) -> Result<(), BridgeError> {
-        loop {
-            if let Some(why) = self.host.output_failed.take() {
-                return Err(BridgeError::HostOutput(why));
-            }
-            if self.finished() {
-                return Ok(());
-            }
-            let now = Instant::now();
-            let wait = self.flight.next_wakeup().map_or(MAX_WAIT, |at| {
-                at.saturating_duration_since(now).min(MAX_WAIT)
-            });
-            match rx.recv_timeout(wait) {
-                Ok(event) => self.handle(event),
-                Err(RecvTimeoutError::Timeout) => {}
-                Err(RecvTimeoutError::Disconnected) => return Ok(()),
-            }
-            self.tick(Instant::now());
-        }
-    }
-
-    fn finished(&self) -> bool {
-        self.host.eof && self.flight.pending.is_empty() && self.check.held.is_empty()
-    }
-
-    fn shutdown(&mut self) {
-        if let LinkState::Connecting { stop, .. } = &self.device.link {
-            stop.store(true, Ordering::SeqCst);
-        }
-        // Dropping the link closes it: QEMU or the child process is stopped here.
-        self.device.link = LinkState::Down {
-            error: "bridge stopped".into(),
+    /// A router for `cfg.endpoint`; it asks for its first link at once.
+    pub fn new(cfg: BridgeConfig, log: Logger, announce_links: bool, now: Instant) -> Self {
+        let mut router = Self {
+            cfg,
+            log,
+            out: VecDeque::new(),
+            now,
+            host_eof: false,
+            revisions: RevisionAdapter::default(),
+            device: DeviceLink::new(),
+            flight: InFlight::new(),
+            handshake: Handshake::default(),
+            check: Checking::new(),
+            announce_links,
+            was_up: false,
         };
-        for q in self.flight.queue.drain(..) {
-            if q.key.is_none() {
-                self.log.info(format_args!(
-                    "dropped at exit, the device never got it: {}",
-                    preview(&q.line, PREVIEW)
-                ));
-            }
-        }
-        self.host.out = None;
+        router
+            .log
+            .info(format_args!("bridging to {}", router.cfg.endpoint));
+        router.start_connecting(0);
+        router
     }
 
-    fn handle(&mut self, event: Event) {
+    /// Asks the shell to act on the device link.
+    fn link_action(&mut self, action: LinkAction) {
+        self.out.push_back(Output::Link { device: 0, action });
+    }
+
+    fn on_link_event(&mut self, event: LinkEvent) {
         match event {
-            Event::HostLine(line) => self.on_host_line(line),
-            Event::HostOverlong(len) => {
+            LinkEvent::Line { gen, line } => self.on_device_line(gen, line),
+            LinkEvent::Overlong { gen, len } => {
+                if self.device.up_gen() == Some(gen) {
+                    self.log.warn(format_args!(
+                        "skipped a device line of {len} bytes (longer than {} bytes)",
+                        self.cfg.max_line
+                    ));
+                }
+            }
+            LinkEvent::Closed { gen, why } => self.on_device_closed(gen, &why),
+            LinkEvent::Opened { gen } => self.on_connected(gen),
+            LinkEvent::OpenFailed { gen, error } => self.on_open_failed(gen, error),
+            LinkEvent::WriteRefused { gen, key } => self.on_write_refused(gen, key),
+        }
+    }
+}
+
+impl Machine for Router {
+    fn handle(&mut self, input: Input, now: Instant) {
+        self.now = now;
+        match input {
+            Input::HostLine(line) => self.on_host_line(line),
+            Input::HostOverlong(len) => {
                 let text = format!(
                     "Invalid request: a line of {len} bytes is longer than the bridge's limit of {} bytes",
                     self.cfg.max_line
@@ -190,7 +131,7 @@ impl Router {
                 self.log.warn(format_args!("{text}; skipped"));
                 self.emit(error_response(None, INVALID_REQUEST, &text));
             }
-            Event::HostEof(error) => {
+            Input::HostEof(error) => {
                 match error {
                     Some(e) => self
                         .log
@@ -200,26 +141,59 @@ impl Router {
                         self.flight.pending.len()
                     )),
                 }
-                self.host.eof = true;
+                self.host_eof = true;
             }
-            Event::HostOutputFailed(why) => {
-                self.log
-                    .warn(format_args!("writing to the host failed: {why}"));
-                self.host.output_failed = Some(why);
+            Input::Link { event, .. } => self.on_link_event(event),
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        self.now = now;
+        self.tick();
+    }
+
+    fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        let connect = match &self.device.link {
+            LinkState::Connecting {
+                open_at,
+                opening: false,
+                ..
+            } => Some(*open_at),
+            _ => None,
+        };
+        [self.flight.next_wakeup(), connect]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    fn is_finished(&self) -> bool {
+        self.host_eof && self.flight.pending.is_empty() && self.check.held.is_empty()
+    }
+
+    fn stop(&mut self) {
+        let gen = match &self.device.link {
+            LinkState::Up(up) => Some(up.gen),
+            LinkState::Connecting { gen, .. } => Some(*gen),
+            LinkState::Down { .. } => None,
+        };
+        self.device.link = LinkState::Down {
+            error: "bridge stopped".into(),
+        };
+        if let Some(gen) = gen {
+            self.link_action(LinkAction::Close { gen });
+        }
+        for q in self.flight.queue.drain(..) {
+            if q.key.is_none() {
+                self.log.info(format_args!(
+                    "dropped at exit, the device never got it: {}",
+                    preview(&q.line, PREVIEW)
+                ));
             }
-            Event::DeviceLine { gen, line } => self.on_device_line(gen, line),
-            Event::DeviceOverlong { gen, len } => {
-                if self.device.up_gen() == Some(gen) {
-                    self.log.warn(format_args!(
-                        "skipped a device line of {len} bytes (longer than {} bytes)",
-                        self.cfg.max_line
-                    ));
-                }
-            }
-            Event::DeviceClosed { gen, why } => self.on_device_closed(gen, &why),
-            Event::Connected { gen, attempt, link } => self.on_connected(gen, attempt, link),
-            Event::GaveUp { gen, error } => self.on_gave_up(gen, error),
-            Event::HubLine { .. } | Event::HubDeviceDone { .. } => {}
         }
     }
 }

@@ -1,16 +1,16 @@
 //! The bridge's own requests to the device (the replayed `initialize`, `tools/list` pages),
 //! under ids of its own that the host never sees.
 
-use std::time::Instant;
-
 use serde_json::{json, Value};
 
-use super::connection::LinkState;
 use super::flight::{Internal, InternalKind, Sent};
+use super::link::LinkState;
 use super::Router;
 use crate::bridge::catalog::rules_revision;
+use crate::bridge::message::typed::{read, ListPage};
+use crate::bridge::message::{meta, method};
 use crate::bridge::STARTUP_RESENDS;
-use crate::device::client::{MAX_PAGES, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::device::client::MAX_PAGES;
 
 impl Router {
     pub(super) fn send_internal(
@@ -35,22 +35,19 @@ impl Router {
         let sent = Sent {
             gen: up.gen,
             line: line.clone(),
-            resend_at: resend.then(|| Instant::now() + self.cfg.startup_retry),
+            resend_at: resend.then(|| self.now + self.cfg.startup_retry),
             resends_left: if resend { STARTUP_RESENDS } else { 0 },
         };
-        if up.tx.try_send(line).is_err() {
-            self.internal_failed(kind, "the device is not reading");
-            return;
-        }
         self.flight.internal.insert(
-            key,
+            key.clone(),
             Internal {
                 kind,
                 first_page,
-                deadline: Instant::now() + self.cfg.timeout,
+                deadline: self.now + self.cfg.timeout,
                 sent,
             },
         );
+        self.write_device(line, Some(key));
     }
 
     pub(super) fn internal_failed(&mut self, kind: InternalKind, why: &str) {
@@ -78,8 +75,7 @@ impl Router {
                 version,
                 meta,
             } => {
-                let tools = result.and_then(|r| r.get("tools"));
-                let Some(tools) = tools else {
+                let Some(page) = read::<ListPage>(result) else {
                     let why = format!(
                         "the device's tools/list failed: {}",
                         error.unwrap_or_default()
@@ -88,14 +84,12 @@ impl Router {
                     self.finish_fetch(&why);
                     return;
                 };
-                let next = result
-                    .and_then(|r| r.get("nextCursor"))
-                    .and_then(Value::as_str)
-                    .map(str::to_owned);
+                let next = page.cursor().map(str::to_owned);
+                let tools = Value::Array(page.tools);
                 let failed = self
                     .check
                     .catalog
-                    .learn_page(tools, req.first_page, next.is_none());
+                    .learn_page(&tools, req.first_page, next.is_none());
                 self.report_schema_errors(failed);
                 match next {
                     Some(cursor) if pages < MAX_PAGES => {
@@ -106,7 +100,7 @@ impl Router {
                                 version,
                                 meta,
                             },
-                            "tools/list",
+                            method::TOOLS_LIST,
                             params,
                             false,
                         );
@@ -127,12 +121,12 @@ pub(super) fn tools_list_params(
     let mut params = serde_json::Map::new();
     if !rules_revision(version).is_legacy() {
         let caps = meta
-            .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+            .and_then(|m| m.get(meta::CLIENT_CAPABILITIES))
             .cloned()
             .unwrap_or(json!({}));
         params.insert(
-            "_meta".into(),
-            json!({ META_PROTOCOL_VERSION: version, META_CLIENT_CAPABILITIES: caps }),
+            meta::KEY.into(),
+            json!({ meta::PROTOCOL_VERSION: version, meta::CLIENT_CAPABILITIES: caps }),
         );
     }
     if let Some(cursor) = cursor {

@@ -5,8 +5,8 @@
 use serde_json::{json, Value};
 
 use super::flight::Pending;
-use super::front::success_line;
 use super::Router;
+use crate::bridge::message::{method, success_line};
 use crate::device::client::MAX_PAGES;
 
 /// The last complete one-page listing, for the session era it was made in.
@@ -29,8 +29,7 @@ impl Router {
         let Some(line) = success_line(&p.id.raw, &cached.result) else {
             return false;
         };
-        self.host
-            .front
+        self.revisions
             .request(&p.id.key, &p.method, Some(&json!({})));
         self.emit(line);
         true
@@ -60,7 +59,7 @@ impl Router {
             if let Some(object) = params.as_object_mut() {
                 object.insert("cursor".into(), json!(cursor));
             }
-            let request = json!({"jsonrpc": "2.0", "method": "tools/list", "params": params});
+            let request = json!({"jsonrpc": "2.0", "method": method::TOOLS_LIST, "params": params});
             let mut next_line = serde_json::to_vec(&request).unwrap_or_default();
             // The host's id, exactly as it wrote it.
             let tail = next_line.split_off(1);

@@ -1,11 +1,13 @@
-//! Time in the routing loop: deadlines of requests, and startup re-sends on a silent link.
+//! Time in the router: the idle deadline of each request (moved on by its progress
+//! notifications, never past the hard cap), deadlines of the bridge's own requests, connection
+//! attempts whose delay is over, and startup re-sends on a silent link.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use super::connection::LinkState;
 use super::flight::InternalKind;
+use super::link::LinkState;
 use super::{Router, PREVIEW};
-use crate::bridge::message::{error_response, REQUEST_TIMEOUT};
+use crate::bridge::message::{self, error_response, REQUEST_TIMEOUT};
 use crate::device::log::preview;
 
 fn millis(d: Duration) -> u128 {
@@ -13,14 +15,31 @@ fn millis(d: Duration) -> u128 {
 }
 
 impl Router {
-    pub(super) fn tick(&mut self, now: Instant) {
+    /// The device reported progress for the request whose token has the key `token`: its idle
+    /// deadline starts again, up to the hard cap.
+    pub(super) fn on_progress(&mut self, token: &str) {
+        let (timeout, cap, now) = (self.cfg.timeout, self.cfg.max_call, self.now);
+        if let Some(p) = self.flight.by_progress_token(token) {
+            p.deadline = (now + timeout).min(p.started + cap);
+        }
+    }
+
+    pub(super) fn tick(&mut self) {
+        let now = self.now;
+        self.open_when_due();
         let expired = self.flight.expired_pending(now);
         let ms = millis(self.cfg.timeout);
         for key in expired {
             let Some(p) = self.flight.pending.remove(&key) else {
                 continue;
             };
+            let capped = now >= p.started + self.cfg.max_call;
             let text = match &p.sent {
+                Some(_) if capped => format!(
+                    "The device did not finish `{}` within the bridge's limit of {} ms (--max-call-ms)",
+                    p.method,
+                    millis(self.cfg.max_call)
+                ),
                 Some(_) => format!("The device did not answer `{}` within {ms} ms", p.method),
                 None => {
                     self.flight.unqueue(&key);
@@ -37,11 +56,7 @@ impl Router {
             self.emit(error_response(Some(&p.id.raw), REQUEST_TIMEOUT, &text));
             if p.sent.is_some() {
                 // Tell the device to stop working on it (MCP: the requester cancels on timeout).
-                let cancel = format!(
-                    "{{\"jsonrpc\":\"2.0\",\"method\":\"notifications/cancelled\",\"params\":{{\"requestId\":{},\"reason\":\"timeout\"}}}}",
-                    p.id.raw
-                );
-                self.device.try_send(cancel.into_bytes());
+                self.write_device(message::cancelled(&p.id.raw, "timeout"), None);
             }
         }
         let expired = self.flight.expired_internal(now);
@@ -60,10 +75,11 @@ impl Router {
                 kind => self.internal_failed(kind, "the device did not answer in time"),
             }
         }
-        self.resend(now);
+        self.resend();
     }
 
-    pub(super) fn resend(&mut self, now: Instant) {
+    fn resend(&mut self) {
+        let now = self.now;
         let LinkState::Up(up) = &self.device.link else {
             return;
         };
@@ -71,6 +87,7 @@ impl Router {
             return;
         }
         let retry = self.cfg.startup_retry;
+        let mut again = Vec::new();
         for s in self.flight.sent_mut() {
             if s.gen != up.gen || s.resend_at.is_none_or(|at| at > now) {
                 continue;
@@ -81,11 +98,14 @@ impl Router {
             }
             s.resends_left -= 1;
             s.resend_at = (s.resends_left > 0).then(|| now + retry);
+            again.push(s.line.clone());
+        }
+        for line in again {
             self.log.info(format_args!(
                 "device silent so far: sending again {}",
-                preview(&s.line, PREVIEW)
+                preview(&line, PREVIEW)
             ));
-            let _ = up.tx.try_send(s.line.clone());
+            self.write_device(line, None);
         }
     }
 }

@@ -232,6 +232,9 @@ pub struct BridgeArgs {
     /// How long to retry the first connection, in milliseconds
     #[arg(long = "startup-retry-ms", value_name = "N", help_heading = None)]
     pub startup_retry_ms: Option<u64>,
+    /// Hard cap on a call, progress or not, in ms
+    #[arg(long = "max-call-ms", value_name = "N", default_value_t = 60_000, help_heading = None)]
+    pub max_call_ms: u64,
     /// tools/list: one page, or the device's pages
     #[arg(long, value_name = "one|device", hide_possible_values = true, default_value = "one", value_parser = pages(), help_heading = None)]
     pub pages: Pages,

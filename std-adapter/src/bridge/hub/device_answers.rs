@@ -1,0 +1,135 @@
+//! The devices' side of the hub: answers to its jobs (re-addressed to the host's id), each
+//! device's tool list (listed again when its router says it may have changed), and the one page
+//! of every device's tools.
+
+use serde_json::{json, Value};
+
+use super::{tools, Hub, Job, PREVIEW};
+use crate::bridge::message::{self, error_response, method, Class, Id, METHOD_NOT_FOUND};
+use crate::device::log::preview;
+
+impl Hub {
+    pub(super) fn on_device_line(&mut self, index: usize, line: Vec<u8>) {
+        let Some(msg) = message::parse(&line) else {
+            return;
+        };
+        match msg.class {
+            Class::Response { id } => match self.jobs.remove(&id.key) {
+                Some(Job::Host {
+                    id: host_id,
+                    modern,
+                }) => {
+                    if let Some(answer) = tools::reply_as(&line, &host_id.raw, modern) {
+                        self.emit(answer);
+                    }
+                }
+                Some(Job::Init(index)) => {
+                    if let Some(slot) = self.slots.get_mut(index) {
+                        slot.ready = true;
+                    }
+                    let note = json!({"jsonrpc": "2.0", "method": method::INITIALIZED});
+                    if let Ok(bytes) = serde_json::to_vec(&note) {
+                        self.send_to_router(index, bytes);
+                    }
+                    self.list(index);
+                }
+                Some(Job::List(index)) => {
+                    let tools = msg
+                        .value
+                        .get("result")
+                        .and_then(|r| r.get("tools"))
+                        .and_then(Value::as_array)
+                        .cloned();
+                    if tools.is_none() {
+                        self.log.warn(format_args!(
+                            "device {} did not list its tools: {}",
+                            self.slots.get(index).map_or("?", |s| s.name.as_str()),
+                            preview(&line, PREVIEW)
+                        ));
+                    }
+                    self.on_listed(index, tools);
+                }
+                None => {}
+            },
+            Class::Notification { method: name } if name == method::TOOLS_LIST_CHANGED => {
+                self.list(index);
+            }
+            Class::Notification { .. } | Class::ErrorWithoutId => self.emit(line),
+            Class::Request { id, .. } => {
+                let answer = error_response(
+                    Some(&id.raw),
+                    METHOD_NOT_FOUND,
+                    "the embedded-mcp hub does not pass device requests to the host",
+                );
+                self.send_to_router(index, answer);
+            }
+            _ => {}
+        }
+    }
+
+    /// Lists device `index`'s tools (again).
+    fn list(&mut self, index: usize) {
+        let Some(slot) = self.slots.get_mut(index) else {
+            return;
+        };
+        if !slot.ready {
+            return; // its initialize's answer lists it
+        }
+        if slot.listing {
+            slot.relist = true;
+            return;
+        }
+        slot.listing = true;
+        if slot.settled && slot.relisting_since.is_none() {
+            slot.relisting_since = Some(self.now);
+        }
+        self.send_job(index, Job::List(index), method::TOOLS_LIST, json!({}));
+    }
+
+    /// Device `index` listed `tools` (`None`: it could not; it has none for now).
+    pub(super) fn on_listed(&mut self, index: usize, tools: Option<Vec<Value>>) {
+        let announce = self.initialized;
+        let Some(slot) = self.slots.get_mut(index) else {
+            return;
+        };
+        let named = tools::prefixed(&slot.name, tools.unwrap_or_default());
+        let changed = slot.settled && named != slot.tools;
+        slot.tools = named;
+        slot.settled = true;
+        slot.listing = false;
+        let again = std::mem::take(&mut slot.relist);
+        // A listing that came back (even empty) ends the grace; a re-listing starts a new one.
+        slot.relisting_since = None;
+        if changed && announce {
+            self.log.info(format_args!("the hub's tool list changed"));
+            self.emit(message::list_changed());
+        }
+        if again {
+            self.list(index);
+        }
+        self.answer_waiting();
+    }
+
+    pub(super) fn names(&self) -> Vec<String> {
+        self.slots.iter().map(|s| s.name.clone()).collect()
+    }
+
+    pub(super) fn answer_list(&mut self, id: &Id, meta_version: Option<&str>) {
+        let all: Vec<Value> = self
+            .slots
+            .iter()
+            .flat_map(|s| s.tools.iter().cloned())
+            .collect();
+        let result = tools::list_result(all, meta_version);
+        self.answer(id, &result);
+    }
+
+    pub(super) fn answer_waiting(&mut self) {
+        if !self.slots.iter().all(|s| s.settled) {
+            return;
+        }
+        for (id, version) in std::mem::take(&mut self.waiting) {
+            self.answer_list(&id, version.as_deref());
+        }
+    }
+}

@@ -1,0 +1,172 @@
+//! The hub under simulated time: routing by prefix, and withdrawal of a device that went away.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+use super::Hub;
+use crate::bridge::machine::LinkEvent;
+use crate::bridge::sim::{hub_config, quiet, Sim};
+
+/// The id of the newest request written to device `device`.
+fn last_id(sim: &Sim<Hub>, device: usize) -> String {
+    let (_, _, line) = sim
+        .device
+        .iter()
+        .rev()
+        .find(|(d, _, _)| *d == device)
+        .expect("a request");
+    let v: Value = serde_json::from_str(line).unwrap();
+    v["id"].to_string()
+}
+
+/// Device `device` (link 1) answers the hub's newest request with `result`.
+fn answer(sim: &mut Sim<Hub>, device: usize, result: &str) {
+    let id = last_id(sim, device);
+    sim.device_line(
+        device,
+        1,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
+    );
+}
+
+/// A hub of `m1` (tool `a`) and `m2` (tool `b`), both up and listed, its host initialized.
+fn hub() -> Sim<Hub> {
+    let mut sim = Sim::new(|now| Hub::new(&hub_config(&["m1", "m2"]), quiet(), now));
+    assert_eq!(sim.links, vec![(0, 1, 0, true), (1, 1, 0, true)]);
+    for (device, tool) in [(0, "a"), (1, "b")] {
+        sim.link(device, LinkEvent::Opened { gen: 1 });
+        answer(
+            &mut sim,
+            device,
+            r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#,
+        );
+        let list =
+            format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
+        answer(&mut sim, device, &list);
+    }
+    sim.host_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#);
+    sim.host_out();
+    sim.device.clear();
+    sim
+}
+
+fn tools_list(sim: &mut Sim<Hub>) -> Vec<String> {
+    sim.host_line(r#"{"jsonrpc":"2.0","id":9,"method":"tools/list"}"#);
+    let out = sim.host_out();
+    let v: Value = serde_json::from_str(out.last().unwrap()).unwrap();
+    v["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn calls_go_to_the_device_their_prefix_names_and_come_back_under_the_host_id() {
+    let mut sim = hub();
+    assert_eq!(tools_list(&mut sim), ["m1.a", "m2.b"]);
+    sim.host_line(r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"m2.b","arguments":{"n":1.50}}}"#);
+    let (device, gen, line) = sim.device.pop().unwrap();
+    assert_eq!((device, gen), (1, 1));
+    let sent: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(sent["params"]["name"], "b");
+    let id = sent["id"].to_string();
+    sim.device_line(
+        1,
+        1,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[],"n":1.50}}}}"#),
+    );
+    assert_eq!(
+        sim.host_out(),
+        vec![r#"{"jsonrpc":"2.0","id":"x","result":{"content":[],"n":1.50}}"#]
+    );
+    sim.host_line(r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m3.b"}}"#);
+    assert_eq!(
+        sim.host_out(),
+        vec![
+            r#"{"jsonrpc":"2.0","id":2,"error":{"code":-32602,"message":"Unknown tool: \"m3.b\" (hub tools are named DEVICE.tool)"}}"#
+        ]
+    );
+}
+
+#[test]
+fn a_device_that_went_away_has_its_tools_withdrawn_after_two_seconds() {
+    let mut sim = hub();
+    sim.link(
+        1,
+        LinkEvent::Closed {
+            gen: 1,
+            why: "end of stream".into(),
+        },
+    );
+    // Its router reconnects; the hub re-lists it, and keeps its tools for now.
+    assert_eq!(tools_list(&mut sim), ["m1.a", "m2.b"]);
+    sim.advance(Duration::from_millis(1_999));
+    assert!(sim.host_out().is_empty());
+    sim.advance(Duration::from_millis(1));
+    assert_eq!(
+        sim.host_out(),
+        vec![r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#]
+    );
+    assert_eq!(tools_list(&mut sim), ["m1.a"]);
+    // It comes back: listed again, announced again.
+    let gen = sim.links.last().unwrap().1;
+    sim.link(1, LinkEvent::Opened { gen });
+    // Its router replays the hub's handshake first, then the listing goes out.
+    let id = last_id(&sim, 1);
+    assert_eq!(id, r#""embedded-mcp-bridge-1""#);
+    let init = r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#;
+    sim.device_line(
+        1,
+        gen,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{init}}}"#),
+    );
+    let id = last_id(&sim, 1);
+    let list = r#"{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}"#;
+    sim.device_line(
+        1,
+        gen,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{list}}}"#),
+    );
+    assert_eq!(
+        sim.host_out(),
+        vec![r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#]
+    );
+    assert_eq!(tools_list(&mut sim), ["m1.a", "m2.b"]);
+}
+
+#[test]
+fn a_cancel_reaches_the_device_under_the_hub_id() {
+    let mut sim = hub();
+    sim.host_line(r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"m1.a"}}"#);
+    let id = last_id(&sim, 0);
+    sim.host_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":4,"reason":"r"}}"#,
+    );
+    let cancels: Vec<String> = sim
+        .device
+        .iter()
+        .filter(|(_, _, l)| l.contains("notifications/cancelled"))
+        .map(|(d, _, l)| format!("{d} {l}"))
+        .collect();
+    assert_eq!(
+        cancels,
+        [
+            format!(
+                r#"0 {{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"reason":"r","requestId":{id}}}}}"#
+            ),
+            format!(
+                r#"1 {{"jsonrpc":"2.0","method":"notifications/cancelled","params":{{"reason":"r","requestId":{id}}}}}"#
+            ),
+        ]
+    );
+    // Its answer, if any, finds no job: nothing reaches the host.
+    sim.device_line(
+        0,
+        1,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
+    );
+    assert!(sim.host_out().is_empty());
+}

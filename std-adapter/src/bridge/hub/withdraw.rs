@@ -1,0 +1,47 @@
+//! Withdrawing the tools of a device that went away: its re-listing has taken longer than
+//! [`WITHDRAW_AFTER`], so hosts learn it is gone without waiting for its reconnect attempts or
+//! its request timeout.
+
+use std::time::{Duration, Instant};
+
+use super::Hub;
+use crate::bridge::message;
+
+/// How long a device's re-listing may take before its tools are withdrawn: longer than a reset
+/// or a QEMU restart takes (the tools then stay listed throughout), far shorter than a round of
+/// reconnect attempts or a request timeout.
+pub(super) const WITHDRAW_AFTER: Duration = Duration::from_secs(2);
+
+impl Hub {
+    /// When the next device's tools are due to be withdrawn, if any.
+    pub(super) fn next_withdrawal(&self) -> Option<Instant> {
+        self.slots
+            .iter()
+            .filter(|s| !s.tools.is_empty())
+            .filter_map(|s| s.relisting_since)
+            .map(|since| since + WITHDRAW_AFTER)
+            .min()
+    }
+
+    /// Withdraws the tools of every device whose re-listing has taken [`WITHDRAW_AFTER`].
+    pub(super) fn withdraw_stale(&mut self) {
+        let mut changed = false;
+        for slot in &mut self.slots {
+            let stale = slot
+                .relisting_since
+                .is_some_and(|since| self.now >= since + WITHDRAW_AFTER);
+            if stale && !slot.tools.is_empty() {
+                self.log.info(format_args!(
+                    "device {} has not listed its tools for {WITHDRAW_AFTER:?}: withdrawn",
+                    slot.name
+                ));
+                slot.tools.clear();
+                changed = true;
+            }
+        }
+        if changed && self.initialized {
+            self.log.info(format_args!("the hub's tool list changed"));
+            self.emit(message::list_changed());
+        }
+    }
+}

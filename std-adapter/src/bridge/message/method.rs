@@ -1,0 +1,22 @@
+//! The MCP method names the bridge routes on or sends itself.
+
+/// The legacy handshake's request.
+pub const INITIALIZE: &str = "initialize";
+/// The legacy handshake's closing notification.
+pub const INITIALIZED: &str = "notifications/initialized";
+/// 2026-07-28 discovery.
+pub const DISCOVER: &str = "server/discover";
+/// Liveness check.
+pub const PING: &str = "ping";
+/// A page of the tool list.
+pub const TOOLS_LIST: &str = "tools/list";
+/// A tool call.
+pub const TOOLS_CALL: &str = "tools/call";
+/// A request given up by its sender.
+pub const CANCELLED: &str = "notifications/cancelled";
+/// Progress of a request that asked for it.
+pub const PROGRESS: &str = "notifications/progress";
+/// A log message.
+pub const LOG_MESSAGE: &str = "notifications/message";
+/// The server's tool list changed.
+pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";

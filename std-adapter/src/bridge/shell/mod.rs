@@ -1,0 +1,267 @@
+//! The bridge's I/O shell on tokio: the one place that reads the clock and does I/O for a
+//! [`Machine`] (a [`Router`] or a [`Hub`]).
+//!
+//! One task loops: it performs the machine's outputs (host lines, link opens, writes, closes),
+//! then waits for the next event in its inbox or for the machine's next deadline, whichever
+//! comes first. The inbox is fed by the host's streams ([`host_stdio`]) and by each device link
+//! ([`link_pump`]), all through one bounded channel.
+
+mod host_stdio;
+mod link_pump;
+#[cfg(test)]
+mod tests;
+
+use std::collections::HashMap;
+use std::io::{Read, Write};
+use std::time::Instant;
+
+use tokio::sync::mpsc::{channel, Receiver, Sender};
+
+use super::hub::Hub;
+use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
+use super::router::Router;
+use super::{BridgeConfig, BridgeError};
+use crate::device::{Endpoint, Link, Logger};
+use link_pump::{OpenLink, Written};
+
+/// Capacity of the shell's inbox and of the host writer's queue.
+const QUEUE: usize = 256;
+
+/// What reaches the shell's inbox.
+pub(super) enum Event {
+    /// An input for the machine.
+    Input(Input),
+    /// Link `gen` of device `device` is open (the shell keeps the link, the machine learns of it).
+    Opened { device: usize, gen: u64, link: Link },
+    /// Writing to the host failed.
+    HostOutputFailed(String),
+}
+
+/// Runs the bridge on blocking host streams (see [`crate::bridge::run`]): a tokio runtime of one
+/// thread drives a router, or a hub when `cfg.devices` is not empty.
+pub(super) fn run<R, W>(
+    cfg: BridgeConfig,
+    host_in: R,
+    host_out: W,
+    log: Logger,
+) -> Result<(), BridgeError>
+where
+    R: Read + Send + 'static,
+    W: Write + Send + 'static,
+{
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_time()
+        .build()
+        .map_err(BridgeError::Runtime)?;
+    let (events, inbox) = channel(QUEUE);
+    let (host_tx, host_rx) = channel(QUEUE);
+    let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
+    host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
+    let result = runtime.block_on(bridge(cfg, log, events, inbox, host_tx));
+    // Every link is closed (QEMU and children stopped) before the host writer drains.
+    let _ = writer.join();
+    result
+}
+
+/// Runs the bridge in the caller's tokio runtime (see [`crate::bridge::serve`]): host lines from
+/// `host_in` (its end is the host's end of input), answers into `host_out`.
+pub(super) async fn serve(
+    cfg: BridgeConfig,
+    mut host_in: Receiver<Vec<u8>>,
+    host_out: Sender<Vec<u8>>,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    let (events, inbox) = channel(QUEUE);
+    let forward = events.clone();
+    let max_line = cfg.max_line;
+    tokio::spawn(async move {
+        while let Some(line) = host_in.recv().await {
+            let input = if line.len() > max_line {
+                Input::HostOverlong(line.len())
+            } else {
+                Input::HostLine(line)
+            };
+            if forward.send(Event::Input(input)).await.is_err() {
+                return;
+            }
+        }
+        let _ = forward.send(Event::Input(Input::HostEof(None))).await;
+    });
+    bridge(cfg, log, events, inbox, host_out).await
+}
+
+/// Drives a router (or a hub) until it is finished, then closes every link.
+async fn bridge(
+    cfg: BridgeConfig,
+    log: Logger,
+    events: Sender<Event>,
+    inbox: Receiver<Event>,
+    host: Sender<Vec<u8>>,
+) -> Result<(), BridgeError> {
+    let devices: Vec<(Endpoint, Logger)> = if cfg.devices.is_empty() {
+        vec![(cfg.endpoint.clone(), log.clone())]
+    } else {
+        let named = |d: &super::HubDevice| (d.endpoint.clone(), log.named(&d.name));
+        cfg.devices.iter().map(named).collect()
+    };
+    let mut shell = Shell {
+        devices,
+        max_line: cfg.max_line,
+        log: log.clone(),
+        events,
+        host,
+        links: HashMap::new(),
+    };
+    let now = Instant::now();
+    let result = if cfg.devices.is_empty() {
+        let router = Router::new(cfg, log, false, now);
+        shell.drive(router, inbox).await
+    } else {
+        let hub = Hub::new(&cfg, log, now);
+        shell.drive(hub, inbox).await
+    };
+    // Dropping the links closes them: QEMU and children are stopped here.
+    shell.links.clear();
+    result
+}
+
+/// The shell's state: where the devices are, and the links it holds open.
+struct Shell {
+    /// Where each device is, and its logger.
+    devices: Vec<(Endpoint, Logger)>,
+    max_line: usize,
+    log: Logger,
+    /// The inbox's sending side, cloned into every thread the shell starts.
+    events: Sender<Event>,
+    /// Lines for the host writer.
+    host: Sender<Vec<u8>>,
+    links: HashMap<(usize, u64), OpenLink>,
+}
+
+impl Shell {
+    async fn drive<M: Machine>(
+        &mut self,
+        mut machine: M,
+        mut inbox: Receiver<Event>,
+    ) -> Result<(), BridgeError> {
+        let result = loop {
+            if let Err(e) = self.perform(&mut machine).await {
+                break Err(e);
+            }
+            if machine.is_finished() {
+                break Ok(());
+            }
+            let deadline = machine.poll_timeout();
+            let sleep = async {
+                match deadline {
+                    Some(at) => tokio::time::sleep_until(at.into()).await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                event = inbox.recv() => match event {
+                    Some(event) => {
+                        if let Err(e) = self.on_event(&mut machine, event) {
+                            break Err(e);
+                        }
+                    }
+                    None => break Ok(()),
+                },
+                () = sleep => machine.handle_timeout(Instant::now()),
+            }
+        };
+        machine.stop();
+        let _ = self.perform(&mut machine).await;
+        result
+    }
+
+    fn on_event<M: Machine>(&mut self, machine: &mut M, event: Event) -> Result<(), BridgeError> {
+        let now = Instant::now();
+        match event {
+            Event::Input(Input::Link {
+                device,
+                event: LinkEvent::Closed { gen, why },
+            }) => {
+                let exit = self
+                    .links
+                    .get(&(device, gen))
+                    .and_then(|l| l.closer.child_exited())
+                    .map(|s| format!(" (process {s})"))
+                    .unwrap_or_default();
+                let why = format!("{why}{exit}");
+                let event = LinkEvent::Closed { gen, why };
+                machine.handle(Input::Link { device, event }, now);
+            }
+            Event::Input(input) => machine.handle(input, now),
+            Event::Opened { device, gen, link } => {
+                if let (Some(pid), Some((_, log))) =
+                    (link.closer.child_pid(), self.devices.get(device))
+                {
+                    log.info(format_args!("device process pid {pid}"));
+                }
+                let event = match link_pump::start(device, gen, link, self.max_line, &self.events) {
+                    Ok(open) => {
+                        self.links.insert((device, gen), open);
+                        LinkEvent::Opened { gen }
+                    }
+                    Err(e) => LinkEvent::OpenFailed {
+                        gen,
+                        error: format!("cannot start the device threads: {e}"),
+                    },
+                };
+                machine.handle(Input::Link { device, event }, now);
+            }
+            Event::HostOutputFailed(why) => {
+                self.log
+                    .warn(format_args!("writing to the host failed: {why}"));
+                return Err(BridgeError::HostOutput(why));
+            }
+        }
+        Ok(())
+    }
+
+    /// Performs every output the machine has.
+    async fn perform<M: Machine>(&mut self, machine: &mut M) -> Result<(), BridgeError> {
+        while let Some(output) = machine.poll_output() {
+            match output {
+                Output::Host(line) => {
+                    if self.host.send(line).await.is_err() {
+                        return Err(BridgeError::HostOutput("the host writer stopped".into()));
+                    }
+                }
+                Output::Link { device, action } => self.link_action(machine, device, action),
+            }
+        }
+        Ok(())
+    }
+
+    fn link_action<M: Machine>(&mut self, machine: &mut M, device: usize, action: LinkAction) {
+        match action {
+            LinkAction::Open { gen } => {
+                let target = self.devices.get(device).cloned();
+                let opened =
+                    target
+                        .ok_or_else(|| "no such device".to_string())
+                        .and_then(|(e, log)| {
+                            link_pump::open(device, gen, e, log, self.events.clone())
+                                .map_err(|e| format!("cannot start the connector thread: {e}"))
+                        });
+                if let Err(error) = opened {
+                    let event = LinkEvent::OpenFailed { gen, error };
+                    machine.handle(Input::Link { device, event }, Instant::now());
+                }
+            }
+            LinkAction::Write { gen, line, key } => {
+                let written = self.links.get(&(device, gen)).map(|l| l.write(line));
+                if matches!(written, Some(Written::Refused)) {
+                    let event = LinkEvent::WriteRefused { gen, key };
+                    machine.handle(Input::Link { device, event }, Instant::now());
+                }
+            }
+            LinkAction::Close { gen } => {
+                // Dropping it closes the link and stops QEMU or the child process.
+                self.links.remove(&(device, gen));
+            }
+        }
+    }
+}
