@@ -49,6 +49,7 @@ pub mod router;
 mod shell;
 #[cfg(test)]
 mod sim;
+pub mod subscriptions;
 
 use std::io::{Read, Write};
 use std::time::Duration;

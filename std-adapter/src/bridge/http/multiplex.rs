@@ -10,7 +10,9 @@
 //!   answered.
 //! - Notifications tied to no request (`notifications/tools/list_changed`, a log line while no
 //!   request is in flight) go to every legacy session's GET stream (a session's log level
-//!   applies), and are dropped when no session listens.
+//!   applies), and are dropped when no session listens. `notifications/tools/list_changed` also
+//!   goes to every 2026-07-28 listen stream that asked for it, tagged with its listen request's
+//!   id ([`crate::bridge::subscriptions`]).
 //! - Anything else (a device's own requests) is logged and dropped: it has no HTTP stream to go
 //!   to.
 
@@ -23,7 +25,8 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::splice;
-use crate::bridge::message::{self, Class};
+use crate::bridge::message::{self, Class, Id};
+use crate::bridge::subscriptions::{Filter, Subscriptions};
 use crate::device::log::preview;
 use crate::device::Logger;
 
@@ -100,6 +103,8 @@ pub(super) struct Multiplex {
     list_generation: AtomicU64,
     /// The GET stream of each legacy session that has one.
     listeners: Mutex<HashMap<String, Listener>>,
+    /// The 2026-07-28 listen streams (`subscriptions/listen` POSTs).
+    subscriptions: Mutex<Subscriptions<UnboundedSender<Vec<u8>>>>,
     log: Logger,
 }
 
@@ -121,6 +126,7 @@ impl Multiplex {
             }),
             list_generation: AtomicU64::new(0),
             listeners: Mutex::new(HashMap::new()),
+            subscriptions: Mutex::new(Subscriptions::default()),
             log,
         }
     }
@@ -230,6 +236,28 @@ impl Multiplex {
         self.listeners().remove(session);
     }
 
+    /// Opens a 2026-07-28 listen stream for the listen request `id`: its acknowledgement first,
+    /// then the list changes it asked for, until the receiver is dropped (the client closed the
+    /// stream). Streams whose client left are forgotten here and at each list change.
+    pub(super) fn subscribe(&self, id: Id, filter: Filter) -> UnboundedReceiver<Vec<u8>> {
+        let (tx, rx) = unbounded_channel();
+        let mut subscriptions = self.subscriptions();
+        subscriptions.retain(|tx| !tx.is_closed());
+        let ack = subscriptions.open(id, filter, tx.clone());
+        let _ = tx.send(ack);
+        rx
+    }
+
+    fn subscriptions(&self) -> MutexGuard<'_, Subscriptions<UnboundedSender<Vec<u8>>>> {
+        self.subscriptions.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Open 2026-07-28 listen streams.
+    #[cfg(test)]
+    pub(super) fn subscribed(&self) -> usize {
+        self.subscriptions().len()
+    }
+
     fn listeners(&self) -> MutexGuard<'_, HashMap<String, Listener>> {
         self.listeners.lock().unwrap_or_else(|e| e.into_inner())
     }
@@ -304,8 +332,14 @@ impl Multiplex {
     }
 
     fn on_notification(&self, method: &str, value: &Value, line: &[u8]) {
+        let mut told = false;
         if method == "notifications/tools/list_changed" {
             self.list_generation.fetch_add(1, Ordering::Relaxed);
+            self.subscriptions().tools_list_changed(|tx, line| {
+                let sent = tx.send(line).is_ok();
+                told |= sent;
+                sent
+            });
         }
         let mut state = self.state();
         let target = match method {
@@ -323,7 +357,7 @@ impl Multiplex {
                 method,
                 "notifications/tools/list_changed" | "notifications/message"
             );
-            if unrelated && self.broadcast(value, line) {
+            if unrelated && (self.broadcast(value, line) || told) {
                 return;
             }
             self.log.info(format_args!(
@@ -475,5 +509,54 @@ mod tests {
         // The late answer is dropped.
         mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#.to_vec());
         assert!(a.lines.try_recv().is_err());
+    }
+
+    fn listen_id(text: &str) -> Id {
+        let line = format!(r#"{{"jsonrpc":"2.0","id":{text},"method":"subscriptions/listen"}}"#);
+        match message::parse(line.as_bytes()).unwrap().class {
+            Class::Request { id, .. } => id,
+            _ => panic!("a request"),
+        }
+    }
+
+    #[test]
+    fn listen_streams_get_their_acknowledgement_then_tagged_list_changes_until_closed() {
+        let (mux, router) = multiplex();
+        let on = Filter {
+            tools_list_changed: true,
+        };
+        // Two clients may both use id 1.
+        let mut a = mux.subscribe(listen_id("1"), on);
+        let mut b = mux.subscribe(listen_id("1"), on);
+        let mut quiet = mux.subscribe(listen_id(r#""q""#), Filter::default());
+        let ack = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
+        assert_eq!(a.try_recv().unwrap(), ack.to_vec());
+        assert_eq!(b.try_recv().unwrap(), ack.to_vec());
+        assert_eq!(
+            quiet.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":"q"}}}"#.to_vec()
+        );
+        mux.on_router_line(
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec(),
+        );
+        let tagged = br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
+        assert_eq!(a.try_recv().unwrap(), tagged.to_vec());
+        assert_eq!(b.try_recv().unwrap(), tagged.to_vec());
+        assert!(quiet.try_recv().is_err());
+        // A client closed its stream: forgotten at the next change, and nothing reaches the
+        // router for it.
+        drop(b);
+        mux.on_router_line(
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#.to_vec(),
+        );
+        assert_eq!(a.try_recv().unwrap(), tagged.to_vec());
+        assert_eq!(mux.subscribed(), 2);
+        drop(quiet);
+        let _again = mux.subscribe(listen_id("2"), on);
+        assert_eq!(mux.subscribed(), 2, "a closed stream is forgotten at the next listen");
+        assert!(router.try_recv().is_err());
+        // Nothing else of the router's reaches a listen stream.
+        mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
+        assert!(a.try_recv().is_err());
     }
 }

@@ -2,7 +2,8 @@
 //! HTTP layer of that revision adds (the `_meta` it requires, `MCP-Protocol-Version`,
 //! `Mcp-Method` and `Mcp-Name` equal to the body, `Mcp-Param-*` equal to the arguments they
 //! mirror: [`super::param_headers`]) and turns away the methods the revision
-//! removed; everything else goes to the device as it came (under a bridge-side id).
+//! removed; `subscriptions/listen` opens a listen stream served by the front itself; everything
+//! else goes to the device as it came (under a bridge-side id).
 
 use serde_json::Value;
 
@@ -12,9 +13,10 @@ use super::multiplex::{ForwardError, Owner};
 use super::reply::Reply;
 use super::request::Request;
 use crate::bridge::message::{
-    Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST,
+    method, Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST,
     METHOD_NOT_FOUND,
 };
+use crate::bridge::subscriptions::Filter;
 use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// Legacy methods that do not exist in 2026-07-28 (answered 404 + -32601 here, whatever the
@@ -47,6 +49,7 @@ pub(super) async fn post(
                     ),
                 }
             }
+            Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => listen(front, msg, id, accepts),
             Ok(()) => forward(front, msg, id, accepts),
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
@@ -93,6 +96,32 @@ fn forward(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Repl
             CONNECTION_CLOSED,
             "the bridge is stopping",
         ),
+    }
+}
+
+/// `subscriptions/listen`: served by the front itself, as an SSE stream that opens with the
+/// acknowledgement and then carries the list changes asked for; closing it is the client's
+/// cancel. The bridge never ends it but by ending the connection.
+fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+    if !accepts.sse {
+        return Reply::error(
+            406,
+            Some(&id.raw),
+            INVALID_REQUEST,
+            "Not acceptable: a listen stream is text/event-stream",
+        );
+    }
+    let Some(filter) = Filter::read(msg.value.get("params")) else {
+        return Reply::error(
+            400,
+            Some(&id.raw),
+            INVALID_PARAMS,
+            "Invalid params: subscriptions/listen needs a \"notifications\" object",
+        );
+    };
+    Reply::Listen {
+        lines: front.mux.subscribe(id.clone(), filter),
+        headers: Vec::new(),
     }
 }
 

@@ -88,7 +88,7 @@ impl Hub {
 
     /// Device `index` listed `tools` (`None`: it could not; it has none for now).
     pub(super) fn on_listed(&mut self, index: usize, tools: Option<Vec<Value>>) {
-        let announce = self.initialized;
+        let announce = self.anyone_listens();
         let Some(slot) = self.slots.get_mut(index) else {
             return;
         };
@@ -101,8 +101,7 @@ impl Hub {
         // A listing that came back (even empty) ends the grace; a re-listing starts a new one.
         slot.relisting_since = None;
         if changed && announce {
-            self.log.info(format_args!("the hub's tool list changed"));
-            self.emit(message::list_changed());
+            self.announce_list_changed();
         }
         if again {
             self.list(index);

@@ -97,6 +97,7 @@ impl Hub {
                     self.waiting.push((id, meta_version));
                 }
             }
+            method::SUBSCRIPTIONS_LISTEN => self.on_listen(id, params, meta_version.as_deref()),
             method::TOOLS_CALL => {
                 let modern = meta_version
                     .as_deref()
@@ -140,6 +141,10 @@ impl Hub {
         else {
             return;
         };
+        if self.close_listen(&key) {
+            self.revisions.forget(&key);
+            return;
+        }
         let found = self.jobs.iter().find_map(|(hub_id, job)| match job {
             Job::Host { id, .. } if id.key == key => Some(hub_id.clone()),
             _ => None,

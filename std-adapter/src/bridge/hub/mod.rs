@@ -10,7 +10,8 @@
 //! back). A device whose re-listing takes longer than `withdraw::WITHDRAW_AFTER` (it went away, or came
 //! back silent) has its tools withdrawn until a listing succeeds, so hosts do not wait for its
 //! reconnect attempts or timeout to learn it is gone. When the hub's list changes, a legacy host
-//! that initialized gets `notifications/tools/list_changed`.
+//! that initialized gets `notifications/tools/list_changed`, and so does every 2026-07-28
+//! `subscriptions/listen` stream that asked for it, tagged with its id (`listen`).
 //!
 //! The hub speaks one revision to its devices, the newest legacy one, whatever the host speaks:
 //! the tools it lists and the results its routers check are of that revision. A 2026-07-28
@@ -21,6 +22,7 @@
 
 mod device_answers;
 mod host_requests;
+mod listen;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -37,6 +39,7 @@ use super::message::{
 };
 use super::old_revisions::RevisionAdapter;
 use super::router::Router;
+use super::subscriptions::Subscriptions;
 use super::{BridgeConfig, Pages};
 use crate::device::log::preview;
 use crate::device::Logger;
@@ -88,6 +91,8 @@ pub struct Hub {
     waiting: Vec<(Id, Option<String>)>,
     /// The host's `initialize` was answered: list changes may be announced.
     initialized: bool,
+    /// The host's open 2026-07-28 listen streams.
+    subscriptions: Subscriptions<()>,
     eof: bool,
 }
 
@@ -104,6 +109,7 @@ impl Hub {
             next_id: 1,
             waiting: Vec::new(),
             initialized: false,
+            subscriptions: Subscriptions::default(),
             eof: false,
         };
         for device in &cfg.devices {

@@ -1,4 +1,5 @@
-//! The hub under simulated time: routing by prefix, and withdrawal of a device that went away.
+//! The hub under simulated time: routing by prefix, withdrawal of a device that went away, and
+//! the list changes told to 2026-07-28 listen streams.
 
 use std::time::Duration;
 
@@ -32,6 +33,15 @@ fn answer(sim: &mut Sim<Hub>, device: usize, result: &str) {
 
 /// A hub of `m1` (tool `a`) and `m2` (tool `b`), both up and listed, its host initialized.
 fn hub() -> Sim<Hub> {
+    let mut sim = hub_listed();
+    sim.host_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#);
+    sim.host_out();
+    sim.device.clear();
+    sim
+}
+
+/// A hub of `m1` (tool `a`) and `m2` (tool `b`), both up and listed; its host said nothing yet.
+fn hub_listed() -> Sim<Hub> {
     let mut sim = Sim::new(|now| Hub::new(&hub_config(&["m1", "m2"]), quiet(), now));
     assert_eq!(sim.links, vec![(0, 1, 0, true), (1, 1, 0, true)]);
     for (device, tool) in [(0, "a"), (1, "b")] {
@@ -45,8 +55,6 @@ fn hub() -> Sim<Hub> {
             format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
         answer(&mut sim, device, &list);
     }
-    sim.host_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25"}}"#);
-    sim.host_out();
     sim.device.clear();
     sim
 }
@@ -169,4 +177,119 @@ fn a_cancel_reaches_the_device_under_the_hub_id() {
         &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#),
     );
     assert!(sim.host_out().is_empty());
+}
+
+/// A 2026-07-28 `subscriptions/listen` request with id `id` and `notifications` `filter`.
+fn listen(id: &str, filter: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":{id},"method":"subscriptions/listen","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}}}},"notifications":{filter}}}}}"#
+    )
+}
+
+/// Device `m2` (index 1) goes away; 2 s later its tools are withdrawn.
+fn withdraw_m2(sim: &mut Sim<Hub>) -> Vec<String> {
+    let gen = sim.links.iter().rev().find(|l| l.0 == 1).unwrap().1;
+    sim.link(
+        1,
+        LinkEvent::Closed {
+            gen,
+            why: "end of stream".into(),
+        },
+    );
+    sim.advance(Duration::from_millis(1_999));
+    assert!(sim.host_out().is_empty());
+    sim.advance(Duration::from_millis(1));
+    sim.host_out()
+}
+
+/// Device `m2` comes back on its newest link and lists its tool again.
+fn bring_back_m2(sim: &mut Sim<Hub>) {
+    let gen = sim.links.iter().rev().find(|l| l.0 == 1).unwrap().1;
+    sim.link(1, LinkEvent::Opened { gen });
+    let id = last_id(sim, 1);
+    let init = r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#;
+    sim.device_line(
+        1,
+        gen,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{init}}}"#),
+    );
+    let id = last_id(sim, 1);
+    let list = r#"{"tools":[{"name":"b","inputSchema":{"type":"object"}}]}"#;
+    sim.device_line(
+        1,
+        gen,
+        &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{list}}}"#),
+    );
+}
+
+#[test]
+fn a_2026_listen_stream_gets_its_acknowledgement_then_each_list_change_tagged_until_cancelled() {
+    let mut sim = hub_listed();
+    sim.host_line(&listen(r#""s\u0031""#, r#"{"toolsListChanged":true,"promptsListChanged":true}"#));
+    assert_eq!(
+        sim.host_out(),
+        vec![
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":"s\u0031"}}}"#
+        ]
+    );
+    // No legacy handshake: the untagged notification is not sent.
+    let tagged = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"s\u0031"}}}"#;
+    assert_eq!(withdraw_m2(&mut sim), vec![tagged]);
+    bring_back_m2(&mut sim);
+    assert_eq!(sim.host_out(), vec![tagged]);
+    // The host cancels the listen request (the same id, written otherwise): the stream ends,
+    // with no answer, and the next change is not told.
+    sim.host_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"s1"}}"#,
+    );
+    assert!(sim.host_out().is_empty());
+    assert!(
+        !sim.device.iter().any(|(_, _, l)| l.contains("cancelled")),
+        "a listen cancel is the hub's own, not the devices'"
+    );
+    assert!(withdraw_m2(&mut sim).is_empty());
+}
+
+#[test]
+fn a_listen_without_tools_list_changed_gets_no_list_changes() {
+    let mut sim = hub_listed();
+    sim.host_line(&listen("3", r#"{"toolsListChanged":false}"#));
+    assert_eq!(
+        sim.host_out(),
+        vec![
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":3}}}"#
+        ]
+    );
+    assert!(withdraw_m2(&mut sim).is_empty());
+}
+
+#[test]
+fn two_listen_streams_each_get_their_own_tag_and_a_legacy_host_its_plain_notification() {
+    let mut sim = hub();
+    sim.host_line(&listen("1", r#"{"toolsListChanged":true}"#));
+    sim.host_line(&listen("2", r#"{"toolsListChanged":true}"#));
+    assert_eq!(sim.host_out().len(), 2);
+    assert_eq!(
+        withdraw_m2(&mut sim),
+        vec![
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":2}}}"#,
+        ]
+    );
+}
+
+#[test]
+fn a_listen_request_must_be_2026_and_name_its_notifications() {
+    let mut sim = hub_listed();
+    sim.host_line(r#"{"jsonrpc":"2.0","id":5,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}"#);
+    sim.host_line(&listen("6", "[]"));
+    assert_eq!(
+        sim.host_out(),
+        vec![
+            r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32601,"message":"Method not found: subscriptions/listen is a 2026-07-28 request"}}"#,
+            r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Invalid params: subscriptions/listen needs a \"notifications\" object"}}"#,
+        ]
+    );
+    assert!(withdraw_m2(&mut sim).is_empty());
 }

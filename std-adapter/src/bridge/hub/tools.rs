@@ -39,7 +39,7 @@ pub(super) fn discover_result() -> Value {
     json!({
         "resultType": "complete",
         "supportedVersions": [Version::V2026_07_28.as_str()],
-        "capabilities": {"tools": {}},
+        "capabilities": {"tools": {"listChanged": true}},
         meta::KEY: {meta::SERVER_INFO: server_info()},
         "ttlMs": 0,
         "cacheScope": "public",

@@ -5,7 +5,6 @@
 use std::time::{Duration, Instant};
 
 use super::Hub;
-use crate::bridge::message;
 
 /// How long a device's re-listing may take before its tools are withdrawn: longer than a reset
 /// or a QEMU restart takes (the tools then stay listed throughout), far shorter than a round of
@@ -39,9 +38,8 @@ impl Hub {
                 changed = true;
             }
         }
-        if changed && self.initialized {
-            self.log.info(format_args!("the hub's tool list changed"));
-            self.emit(message::list_changed());
+        if changed && self.anyone_listens() {
+            self.announce_list_changed();
         }
     }
 }

@@ -14,3 +14,5 @@ pub const SERVER_INFO: &str = embedded_mcp::protocol::SERVER_INFO_KEY;
 pub const PROGRESS_TOKEN: &str = embedded_mcp::protocol::PROGRESS_TOKEN_KEY;
 /// The prefix of the keys the protocol reserves for itself.
 pub const PROTOCOL_PREFIX: &str = "io.modelcontextprotocol/";
+/// 2026-07-28: the listen stream a notification belongs to (the listen request's id).
+pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";

@@ -20,3 +20,7 @@ pub const PROGRESS: &str = "notifications/progress";
 pub const LOG_MESSAGE: &str = "notifications/message";
 /// The server's tool list changed.
 pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
+/// 2026-07-28: a client opens a stream of the notifications tied to no request.
+pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
+/// 2026-07-28: the first message of a listen stream, naming what it will carry.
+pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
