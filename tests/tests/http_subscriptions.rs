@@ -4,7 +4,11 @@
 //! withdrawn) the stream carries `notifications/tools/list_changed` tagged with the listen
 //! request's id, while a legacy session's GET stream gets the plain notification as before.
 //!
-//! The devices are loopback TCP fakes in this file (one tool `t` each); one of them goes away by
+//! In front of one device that does not declare `tools.listChanged` (the shared scripted device),
+//! the acknowledgement agrees to nothing and the device's list_changed, which a legacy GET stream
+//! still gets, does not reach the listen stream.
+//!
+//! The hub's devices are loopback TCP fakes in this file (one tool `t` each); one of them goes away by
 //! closing its connection and its port. Every wait is bounded ([`TIMEOUT`]); the bridge is
 //! killed on drop.
 #![cfg(unix)]
@@ -168,13 +172,7 @@ impl HubFront {
             self.port,
             "POST",
             "/mcp",
-            &[
-                ("Host", &host),
-                ("Content-Type", "application/json"),
-                ("Accept", "application/json, text/event-stream"),
-                ("MCP-Protocol-Version", "2026-07-28"),
-                ("Mcp-Method", "tools/list"),
-            ],
+            &modern_headers(&host, "tools/list"),
             body.as_bytes(),
         );
         assert_eq!(r.status, 200, "{}", r.text());
@@ -222,6 +220,25 @@ impl Events {
         Self { input }
     }
 
+    /// The next event's data within `wait`; `None` when none came.
+    fn within(&mut self, wait: Duration) -> Option<String> {
+        self.input.get_ref().set_read_timeout(Some(wait)).unwrap();
+        let mut line = String::new();
+        let got = loop {
+            line.clear();
+            match self.input.read_line(&mut line) {
+                Ok(0) | Err(_) => break None,
+                Ok(_) => {
+                    if let Some(data) = line.strip_prefix("data: ") {
+                        break Some(data.trim_end().to_owned());
+                    }
+                }
+            }
+        };
+        self.input.get_ref().set_read_timeout(Some(TIMEOUT)).unwrap();
+        got
+    }
+
     /// The next event's data, exactly as sent.
     fn next(&mut self) -> String {
         loop {
@@ -232,6 +249,82 @@ impl Events {
             }
         }
     }
+}
+
+/// The headers of a 2026-07-28 POST of `method` accepting SSE.
+fn modern_headers<'a>(host: &'a str, method: &'a str) -> [(&'a str, &'a str); 5] {
+    [
+        ("Host", host),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", method),
+    ]
+}
+
+#[test]
+fn a_device_without_list_changed_gets_an_acknowledgement_that_agrees_to_nothing() {
+    let b = HttpBridge::start(&[]);
+    let host = b.host();
+    let listen = json!({"jsonrpc": "2.0", "id": 8, "method": "subscriptions/listen",
+                        "params": {"_meta": modern_meta(),
+                                   "notifications": {"toolsListChanged": true}}})
+    .to_string();
+    let mut modern = Events::open(
+        b.port,
+        "POST",
+        &modern_headers(&host, "subscriptions/listen"),
+        &listen,
+    );
+    assert_eq!(
+        modern.next(),
+        r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":8}}}"#
+    );
+    let session = b.open_session("2025-11-25");
+    let mut legacy = Events::open(
+        b.port,
+        "GET",
+        &[
+            ("Host", &host),
+            ("Accept", "text/event-stream"),
+            ("Mcp-Session-Id", &session),
+        ],
+        "",
+    );
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                      "params": {"name": "announce", "arguments": {"level": "info"}}})
+    .to_string();
+    let r = b.post(&[("Mcp-Session-Id", &session)], &call);
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        legacy.next(),
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#
+    );
+    // Listen streams are served before GET streams: had it been sent, it would be there.
+    assert_eq!(modern.within(Duration::from_millis(300)), None);
+    // Nothing of it reached the device.
+    assert!(
+        !b.device.lines().iter().any(|l| l.contains("subscriptions/listen")),
+        "{:?}",
+        b.device.lines()
+    );
+    // Refusals: not accepting SSE, no notifications object.
+    let version = ("MCP-Protocol-Version", "2026-07-28");
+    let method = ("Mcp-Method", "subscriptions/listen");
+    let r = b.post(&[version, method], &listen);
+    assert_eq!(r.status, 406, "{}", r.text());
+    let bare = json!({"jsonrpc": "2.0", "id": 9, "method": "subscriptions/listen",
+                      "params": {"_meta": modern_meta()}})
+    .to_string();
+    let sse = ("Accept", "application/json, text/event-stream");
+    let r = b.post(&[version, method, sse], &bare);
+    assert_eq!(
+        (r.status, r.text()),
+        (
+            400,
+            r#"{"jsonrpc":"2.0","id":9,"error":{"code":-32602,"message":"Invalid params: subscriptions/listen needs a \"notifications\" object"}}"#.to_owned()
+        )
+    );
 }
 
 #[test]
@@ -247,13 +340,7 @@ fn a_2026_listen_stream_is_acknowledged_and_told_when_a_hub_device_goes_away() {
     let mut modern = Events::open(
         front.port,
         "POST",
-        &[
-            ("Host", &host),
-            ("Content-Type", "application/json"),
-            ("Accept", "application/json, text/event-stream"),
-            ("MCP-Protocol-Version", "2026-07-28"),
-            ("Mcp-Method", "subscriptions/listen"),
-        ],
+        &modern_headers(&host, "subscriptions/listen"),
         &listen,
     );
     assert_eq!(

@@ -8,6 +8,7 @@
 use serde_json::Value;
 
 use super::front_state::{Accepts, FrontState};
+use super::handshake::Learnt;
 use super::header_text;
 use super::multiplex::{ForwardError, Owner};
 use super::reply::Reply;
@@ -49,7 +50,9 @@ pub(super) async fn post(
                     ),
                 }
             }
-            Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => listen(front, msg, id, accepts),
+            Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => {
+                listen(front, msg, id, accepts).await
+            }
             Ok(()) => forward(front, msg, id, accepts),
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
@@ -100,9 +103,10 @@ fn forward(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Repl
 }
 
 /// `subscriptions/listen`: served by the front itself, as an SSE stream that opens with the
-/// acknowledgement and then carries the list changes asked for; closing it is the client's
-/// cancel. The bridge never ends it but by ending the connection.
-fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+/// acknowledgement and then carries the list changes asked for (and agreed to: the device, or
+/// hub, declares `tools.listChanged`); closing it is the client's cancel. The bridge never ends
+/// it but by ending the connection.
+async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
     if !accepts.sse {
         return Reply::error(
             406,
@@ -119,9 +123,24 @@ fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply
             "Invalid params: subscriptions/listen needs a \"notifications\" object",
         );
     };
+    let filter = Filter {
+        tools_list_changed: filter.tools_list_changed && declares_list_changed(front).await,
+    };
     Reply::Listen {
         lines: front.mux.subscribe(id.clone(), filter),
         headers: Vec::new(),
+    }
+}
+
+/// The device (or hub) declares `tools.listChanged` in its `initialize` result; true when the
+/// handshake did not succeed (a device still away may declare it once back).
+async fn declares_list_changed(front: &FrontState) -> bool {
+    match front.handshake.result(&front.mux, front.reply_idle).await {
+        Learnt::Result(result) => serde_json::from_str::<Value>(&result)
+            .ok()
+            .and_then(|r| r.pointer("/capabilities/tools/listChanged").cloned())
+            == Some(Value::Bool(true)),
+        Learnt::Error(_) => true,
     }
 }
 
