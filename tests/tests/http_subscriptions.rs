@@ -235,7 +235,10 @@ impl Events {
                 }
             }
         };
-        self.input.get_ref().set_read_timeout(Some(TIMEOUT)).unwrap();
+        self.input
+            .get_ref()
+            .set_read_timeout(Some(TIMEOUT))
+            .unwrap();
         got
     }
 
@@ -304,7 +307,10 @@ fn a_device_without_list_changed_gets_an_acknowledgement_that_agrees_to_nothing(
     assert_eq!(modern.within(Duration::from_millis(300)), None);
     // Nothing of it reached the device.
     assert!(
-        !b.device.lines().iter().any(|l| l.contains("subscriptions/listen")),
+        !b.device
+            .lines()
+            .iter()
+            .any(|l| l.contains("subscriptions/listen")),
         "{:?}",
         b.device.lines()
     );

@@ -1,7 +1,8 @@
 //! The hub (`BridgeConfig::hub`, `embedded-mcp bridge --device NAME=LINK ...`): several devices
 //! behind one MCP server, tools named `NAME.tool` in one page, calls routed by the prefix, a
 //! silent device delaying nobody else, and `notifications/tools/list_changed` after a device
-//! came back with other tools; a 2026-07-28 host served in its revision.
+//! came back with other tools; a 2026-07-28 host served in its revision, and told of that change
+//! on its `subscriptions/listen` stream until it cancels it.
 //!
 //! The devices are small unix-socket fakes in this file: each connection serves "firmware"
 //! `n` (the connection's number), whose one tool is `tool_n`; `tools/call` answers the device's
@@ -229,6 +230,65 @@ fn a_2026_07_28_host_is_served_in_its_revision() {
         if names(&h.request(&again)) == ["one.tool_2", "two.tool_1"] {
             break;
         }
+        assert!(
+            Instant::now() < deadline,
+            "the new firmware's tool never showed"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    h.finish().unwrap();
+}
+
+/// A 2026-07-28 host on stdio opens a listen stream: acknowledged, then told (tagged with the
+/// listen id) when a device comes back with other tools, until it cancels the listen request;
+/// each message valid against the official 2026-07-28 schema.
+#[test]
+fn a_2026_07_28_host_listening_is_told_of_list_changes_until_it_cancels() {
+    let schemas =
+        embedded_mcp_std::mcp_schema::McpSchemas::load(&embedded_mcp_tests::mcp_schema_dir())
+            .expect("official MCP schemas");
+    let (a, b) = (Fake::start("hub-l1"), Fake::start("hub-l2"));
+    let mut h = hub(&[("one", &a), ("two", &b)]);
+    let list =
+        format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{{{MODERN_META}}}}}"#);
+    assert_eq!(names(&h.request(&list)), ["one.tool_1", "two.tool_1"]);
+    let listen = format!(
+        r#"{{"jsonrpc":"2.0","id":"l","method":"subscriptions/listen","params":{{{MODERN_META},"notifications":{{"toolsListChanged":true}}}}}}"#
+    );
+    schemas
+        .check_def("2026-07-28", "SubscriptionsListenRequest", &json(&listen))
+        .unwrap();
+    h.send(&listen);
+    let ack = h.recv();
+    assert_eq!(
+        ack,
+        r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":"l"}}}"#
+    );
+    schemas
+        .check_def(
+            "2026-07-28",
+            "SubscriptionsAcknowledgedNotification",
+            &json(&ack),
+        )
+        .unwrap();
+    a.reset();
+    let note = h
+        .try_recv(TIMEOUT)
+        .expect("list_changed on the listen stream");
+    assert_eq!(
+        note,
+        r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed","params":{"_meta":{"io.modelcontextprotocol/subscriptionId":"l"}}}"#
+    );
+    schemas
+        .check_def("2026-07-28", "ToolListChangedNotification", &json(&note))
+        .unwrap();
+    assert_eq!(names(&h.request(&list)), ["one.tool_2", "two.tool_1"]);
+    // Cancelled: the next change is not told, and the listen request is never answered.
+    h.send(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"l"}}"#);
+    b.reset();
+    assert_eq!(h.try_recv(Duration::from_millis(1500)), None);
+    let deadline = Instant::now() + TIMEOUT;
+    while names(&h.request(&list)) != ["one.tool_2", "two.tool_2"] {
         assert!(
             Instant::now() < deadline,
             "the new firmware's tool never showed"

@@ -190,7 +190,10 @@ mod tests {
             got.push(String::from_utf8(line).unwrap());
             *alive
         });
-        assert_eq!(got, [list_changed("1"), list_changed("3")].map(|l| String::from_utf8(l).unwrap()));
+        assert_eq!(
+            got,
+            [list_changed("1"), list_changed("3")].map(|l| String::from_utf8(l).unwrap())
+        );
         assert_eq!(subs.len(), 2, "stream 3's reader left");
         subs.retain(|alive| *alive);
         assert_eq!(subs.len(), 2);

@@ -553,7 +553,11 @@ mod tests {
         assert_eq!(mux.subscribed(), 2);
         drop(quiet);
         let _again = mux.subscribe(listen_id("2"), on);
-        assert_eq!(mux.subscribed(), 2, "a closed stream is forgotten at the next listen");
+        assert_eq!(
+            mux.subscribed(),
+            2,
+            "a closed stream is forgotten at the next listen"
+        );
         assert!(router.try_recv().is_err());
         // Nothing else of the router's reaches a listen stream.
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());

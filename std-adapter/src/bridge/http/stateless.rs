@@ -14,8 +14,8 @@ use super::multiplex::{ForwardError, Owner};
 use super::reply::Reply;
 use super::request::Request;
 use crate::bridge::message::{
-    method, Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST,
-    METHOD_NOT_FOUND,
+    method, Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS,
+    INVALID_REQUEST, METHOD_NOT_FOUND,
 };
 use crate::bridge::subscriptions::Filter;
 use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
@@ -136,10 +136,12 @@ async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) ->
 /// handshake did not succeed (a device still away may declare it once back).
 async fn declares_list_changed(front: &FrontState) -> bool {
     match front.handshake.result(&front.mux, front.reply_idle).await {
-        Learnt::Result(result) => serde_json::from_str::<Value>(&result)
-            .ok()
-            .and_then(|r| r.pointer("/capabilities/tools/listChanged").cloned())
-            == Some(Value::Bool(true)),
+        Learnt::Result(result) => {
+            serde_json::from_str::<Value>(&result)
+                .ok()
+                .and_then(|r| r.pointer("/capabilities/tools/listChanged").cloned())
+                == Some(Value::Bool(true))
+        }
         Learnt::Error(_) => true,
     }
 }

@@ -225,7 +225,10 @@ fn bring_back_m2(sim: &mut Sim<Hub>) {
 #[test]
 fn a_2026_listen_stream_gets_its_acknowledgement_then_each_list_change_tagged_until_cancelled() {
     let mut sim = hub_listed();
-    sim.host_line(&listen(r#""s\u0031""#, r#"{"toolsListChanged":true,"promptsListChanged":true}"#));
+    sim.host_line(&listen(
+        r#""s\u0031""#,
+        r#"{"toolsListChanged":true,"promptsListChanged":true}"#,
+    ));
     assert_eq!(
         sim.host_out(),
         vec![
