@@ -126,7 +126,7 @@ impl HubFront {
             }
         });
         let start = Instant::now();
-        let front = loop {
+        let port = loop {
             let log = stderr.lock().unwrap().clone();
             let prefix = "listening: http://127.0.0.1:";
             if let Some(at) = log.find(prefix) {
@@ -134,17 +134,19 @@ impl HubFront {
                     .chars()
                     .take_while(char::is_ascii_digit)
                     .collect();
-                break Self {
-                    child,
-                    port: digits.parse().unwrap(),
-                    stderr,
-                };
+                break digits.parse().unwrap();
             }
             if start.elapsed() > TIMEOUT {
                 let _ = child.kill();
+                let _ = child.wait();
                 panic!("the bridge did not start:\n{log}");
             }
             std::thread::sleep(Duration::from_millis(20));
+        };
+        let front = Self {
+            child,
+            port,
+            stderr,
         };
         // Both devices listed before the test begins.
         while front.tools().len() < 2 {
