@@ -102,6 +102,12 @@ impl<M: Machine> Sim<M> {
         self.link(device, LinkEvent::Line { gen, line });
     }
 
+    /// The bridge stops ([`Machine::stop`]); its outputs are taken.
+    pub(crate) fn stop(&mut self) {
+        self.machine.stop();
+        self.take();
+    }
+
     /// Lets `by` pass, firing every deadline on the way at its own time.
     pub(crate) fn advance(&mut self, by: Duration) {
         let end = self.now + by;

@@ -6,7 +6,9 @@
 //! `notifications/tools/list_changed` if it asked for them, each tagged with
 //! `_meta["io.modelcontextprotocol/subscriptionId"]` = the listen request's id. The client ends
 //! it (`notifications/cancelled` on stdio, closing the SSE stream on HTTP); the bridge never
-//! answers the listen request. The hub keeps one [`Subscriptions`] for its stdio host, the HTTP
+//! answers the listen request, and ends a stream itself only when it stops, with
+//! `notifications/cancelled` carrying the listen request's id (stdio; on HTTP the connection
+//! closes). The hub keeps one [`Subscriptions`] for its stdio host, the HTTP
 //! front one for its clients' SSE streams.
 
 use serde_json::Value;
@@ -110,6 +112,12 @@ impl<S> Subscriptions<S> {
             .retain(|s| !s.filter.tools_list_changed || deliver(&s.sink, list_changed(&s.id.raw)));
     }
 
+    /// Ends every stream; returns their listen requests' ids (to tell the client with
+    /// `notifications/cancelled`, the only way a server ends a listen stream).
+    pub fn close_all(&mut self) -> Vec<Id> {
+        self.streams.drain(..).map(|s| s.id).collect()
+    }
+
     /// Keeps the streams whose sink `keep` says is still read.
     pub fn retain(&mut self, mut keep: impl FnMut(&S) -> bool) {
         self.streams.retain(|s| keep(&s.sink));
@@ -199,7 +207,13 @@ mod tests {
         assert_eq!(subs.len(), 2);
         assert!(subs.close(r#"2"#));
         assert!(!subs.close("2"));
-        assert!(subs.close("1"));
+        assert_eq!(
+            subs.close_all()
+                .iter()
+                .map(|id| id.raw.as_str())
+                .collect::<Vec<_>>(),
+            ["1"]
+        );
         assert!(subs.is_empty());
     }
 }

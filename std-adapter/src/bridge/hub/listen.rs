@@ -1,7 +1,8 @@
 //! The hub's list changes, told to its host: `notifications/tools/list_changed` to a legacy host
 //! that initialized, and on every 2026-07-28 `subscriptions/listen` stream that asked for them,
 //! tagged with the stream's id ([`crate::bridge::subscriptions`]). A listen stream ends when the
-//! host cancels its request; the hub never answers it.
+//! host cancels its request, or when the hub stops (it then sends `notifications/cancelled` with
+//! the listen request's id); the hub never answers it.
 
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
@@ -50,6 +51,13 @@ impl Hub {
         });
         for line in lines {
             self.emit(line);
+        }
+    }
+
+    /// The hub stops: ends every listen stream, telling the host.
+    pub(super) fn end_listens(&mut self) {
+        for id in self.subscriptions.close_all() {
+            self.emit(message::cancelled(&id.raw, "the bridge is stopping"));
         }
     }
 

@@ -274,6 +274,7 @@ impl Machine for Hub {
     }
 
     fn stop(&mut self) {
+        self.end_listens();
         for index in 0..self.slots.len() {
             if let Some(slot) = self.slots.get_mut(index) {
                 slot.router.stop();

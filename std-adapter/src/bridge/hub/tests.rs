@@ -296,3 +296,23 @@ fn a_listen_request_must_be_2026_and_name_its_notifications() {
     );
     assert!(withdraw_m2(&mut sim).is_empty());
 }
+
+#[test]
+fn the_hub_stopping_ends_each_open_listen_stream_with_a_cancel() {
+    let mut sim = hub_listed();
+    sim.host_line(&listen("1", r#"{"toolsListChanged":true}"#));
+    sim.host_line(&listen(r#""two""#, "{}"));
+    sim.host_line(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+    );
+    sim.host_line(&listen("3", r#"{"toolsListChanged":true}"#));
+    assert_eq!(sim.host_out().len(), 3);
+    sim.stop();
+    assert_eq!(
+        sim.host_out(),
+        vec![
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"two","reason":"the bridge is stopping"}}"#,
+            r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3,"reason":"the bridge is stopping"}}"#,
+        ]
+    );
+}
