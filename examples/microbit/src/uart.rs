@@ -32,7 +32,7 @@ use embedded_io_async::{ErrorType, Read, Write};
 use nrf51_hal::pac::{interrupt, Interrupt, UART0};
 use nrf51_hal::uart::{Baudrate, Parity, Pins, Uart};
 
-use sensor_tools::rx_ring::RxRing;
+use rx_ring::RxRing;
 
 use crate::clock;
 
