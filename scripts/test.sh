@@ -84,11 +84,12 @@ cargo package -q --allow-dirty -p embedded-mcp-schema -p embedded-mcp-macros-imp
 step "no_std checks of the core and of its json/schema crate (three targets, the feature sets that change code)"
 # `check`, not `build`: these are libraries, so a build adds only codegen; the firmware crates
 # above and the panic-free link below build the core for real. defmt is checked together with
-# pattern and compact-float (each only adds code), the schema crate alone with ryu's small tables.
+# pattern, compact-float and approval (each only adds code), the schema crate alone with ryu's
+# small tables.
 for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
     cargo check -q -p embedded-mcp --target "$target"
     cargo check -q -p embedded-mcp --target "$target" --no-default-features
-    cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float
+    cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float,approval
     cargo check -q -p embedded-mcp-schema --target "$target" --features small-float-tables
 done
 

@@ -154,6 +154,42 @@ fn mcp_session_with_the_firmware_through_the_bridge() {
     assert_eq!(b.wait_exit().code(), Some(0));
 }
 
+/// A 2026-07-28 `tools/call` of `set_relay` with `extra` params members, from a host that
+/// declares `elicitation`.
+fn relay_call(id: &str, extra: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{}}}}}},"name":"set_relay","arguments":{{"relay":1,"on":true}}{extra}}}}}"#
+    )
+}
+
+#[test]
+fn a_2026_host_gets_input_required_through_the_bridge_and_its_retry_acts() {
+    require_mcp_firmware();
+    let mut b = start_bridge();
+    // The output check applies to complete results only: the form passes unchanged.
+    let asked = json(&b.request(&relay_call("ask", "")));
+    let result = &asked["result"];
+    assert_eq!(result["resultType"], "input_required", "{asked}");
+    assert_eq!(
+        result["inputRequests"]["approval"]["params"]["message"], "Switch relay 1 on?",
+        "{asked}"
+    );
+    let state = result["requestState"].as_str().expect("a state");
+    let accept = format!(
+        r#","inputResponses":{{"approval":{{"action":"accept","content":{{"approve":true}}}}}},"requestState":"{state}""#
+    );
+    let done = json(&b.request(&relay_call("yes", &accept)));
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    let replayed = json(&b.request(&relay_call("again", &accept)));
+    assert_eq!(replayed["result"]["isError"], true, "{replayed}");
+    b.stdin = None;
+    assert_eq!(b.wait_exit().code(), Some(0));
+}
+
 #[test]
 fn qemu_killed_mid_session_is_restarted_and_the_handshake_replayed() {
     require_mcp_firmware();

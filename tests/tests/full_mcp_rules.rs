@@ -537,6 +537,37 @@ fn is_error_results_are_not_validated() {
 }
 
 #[test]
+fn only_complete_results_are_checked_against_the_output_schema() {
+    let checker = checker();
+    // A 2026-07-28 `input_required` answer of a tool with an outputSchema: no tool output.
+    let input_required = json!({
+        "resultType": "input_required",
+        "inputRequests": {"approval": {"method": "elicitation/create", "params": {
+            "mode": "form", "message": "Go?",
+            "requestedSchema": {"type": "object", "properties": {"approve": {"type": "boolean"}}}
+        }}},
+        "requestState": "s"
+    });
+    for version in ALL_REVISIONS {
+        assert!(checker
+            .check_result(version, "read_temp", &input_required)
+            .is_ok());
+    }
+    // `complete` is checked as before.
+    let complete = json!({"content": [], "resultType": "complete"});
+    let failure = expect_failure(checker.check_result("2026-07-28", "read_temp", &complete));
+    assert_eq!(failure.keyword, "structuredContent");
+    // A `resultType` that is not a string is refused.
+    let failure = expect_failure(checker.check_result(
+        "2026-07-28",
+        "read_temp",
+        &json!({"content": [], "resultType": 1}),
+    ));
+    assert_eq!(failure.keyword, "resultType");
+    assert_eq!(failure.instance_path, "/resultType");
+}
+
+#[test]
 fn null_structured_content_is_a_value_in_2026_and_not_an_object_before() {
     let checker = checker();
     let null = json!({"content": [{"type": "text", "text": "null"}], "structuredContent": null});

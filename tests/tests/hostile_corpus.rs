@@ -46,6 +46,9 @@ impl sensor_tools::Board for NoBoard {
     fn stack_size() -> usize {
         0
     }
+    fn approval_key() -> ([u8; 32], u32) {
+        ([0; 32], 0)
+    }
     async fn sleep_ms(_ms: u64) {}
 }
 

@@ -188,16 +188,7 @@ impl Boards {
         let expected: Vec<String> = self
             .names
             .iter()
-            .flat_map(|n| {
-                [
-                    "read_temperature",
-                    "read_acceleration",
-                    "set_led",
-                    "device_info",
-                    "sample_temperature",
-                ]
-                .map(|t| format!("{n}.{t}"))
-            })
+            .flat_map(|n| SENSOR_TOOLS.map(|t| format!("{n}.{t}")))
             .collect();
         assert_eq!(names, expected);
         assert!(list["result"].get("nextCursor").is_none(), "{list}");
@@ -399,12 +390,13 @@ fn sigterm_and_sigint_stop_the_bridge_and_every_qemu_within_a_second() {
 /// The list-changed notification, byte for byte.
 const LIST_CHANGED: &str = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
 /// The sensor firmware's tools (qemu-sensors and qemu-riscv list the same), in listing order.
-const SENSOR_TOOLS: [&str; 5] = [
+const SENSOR_TOOLS: [&str; 6] = [
     "read_temperature",
     "read_acceleration",
     "set_led",
     "device_info",
     "sample_temperature",
+    "set_relay",
 ];
 
 /// An example's ELF for `board`, built once per run (QEMU installed if missing).
@@ -571,13 +563,14 @@ fn a_board_swapped_to_other_firmware_brings_list_changed_and_its_new_tools() {
     let names = boards.wait_list_change("b now qemu-conformance", |names| {
         names.iter().any(|n| n == "b.test_simple_text")
     });
+    let kept = SENSOR_TOOLS.len();
     assert_eq!(
-        names[..5],
+        names[..kept],
         on("a", &SENSOR_TOOLS)[..],
         "a's tools stay: {names:?}"
     );
     assert!(
-        names[5..]
+        names[kept..]
             .iter()
             .all(|n| n.starts_with("b.") && !SENSOR_TOOLS.contains(&&n[2..])),
         "b lists only the conformance tools: {names:?}"

@@ -18,6 +18,8 @@ pub enum ErrorCode {
     InternalError,
     /// -32022: the `_meta` protocol version is not supported (2026-07-28).
     UnsupportedProtocolVersion,
+    /// -32021: the request needs a client capability it did not declare (2026-07-28).
+    MissingClientCapability,
 }
 
 impl ErrorCode {
@@ -30,6 +32,7 @@ impl ErrorCode {
             Self::InvalidParams => -32602,
             Self::InternalError => -32603,
             Self::UnsupportedProtocolVersion => -32022,
+            Self::MissingClientCapability => -32021,
         }
     }
 }

@@ -43,6 +43,7 @@ pub(crate) const fn code_text(code: ErrorCode) -> &'static str {
         ErrorCode::InvalidParams => "-32602",
         ErrorCode::InternalError => "-32603",
         ErrorCode::UnsupportedProtocolVersion => "-32022",
+        ErrorCode::MissingClientCapability => "-32021",
     }
 }
 
@@ -59,6 +60,21 @@ pub fn write_error(
 
 /// The message of the -32022 error.
 pub(crate) const UNSUPPORTED_VERSION_MESSAGE: &str = "Unsupported protocol version";
+
+/// Writes the complete -32021 response of a request that needs a form filled in and did not
+/// declare `elicitation`: `data.requiredCapabilities` is `{"elicitation":{"form":{}}}`.
+pub fn write_missing_elicitation(
+    sink: &mut dyn Sink,
+    id: Option<RequestId<'_>>,
+) -> Result<(), EncodeError> {
+    write_error_start(
+        sink,
+        id,
+        ErrorCode::MissingClientCapability,
+        "Missing required client capability: elicitation",
+    )?;
+    sink.put(b",\"data\":{\"requiredCapabilities\":{\"elicitation\":{\"form\":{}}}}}}")
+}
 
 /// Longest `requested` version echoed in a -32022 response, in bytes of escaped JSON text;
 /// a longer one is cut at an escape boundary, so the response size stays bounded.

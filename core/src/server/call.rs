@@ -138,6 +138,8 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 index,
                 arguments,
                 version,
+                #[cfg(feature = "approval")]
+                params: params.params,
             },
             id,
             era,
@@ -172,6 +174,16 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         done: Result<Done, E>,
         out: &mut [u8],
     ) -> Option<usize> {
+        #[cfg(feature = "approval")]
+        if let Ok(Done {
+            failure: Some(Failure::MissingElicitation),
+            ..
+        }) = done
+        {
+            return super::reply::reply(out, Some(prepared.id), |sink| {
+                crate::protocol::write_missing_elicitation(sink, Some(prepared.id))
+            });
+        }
         let len = match prepared.output(out) {
             Some(body) => self.settle(
                 prepared.call.index,
@@ -263,9 +275,11 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                     " produced output that violates its outputSchema: the value is not an object",
                 )],
             ),
+            #[cfg(feature = "approval")]
+            Some(Failure::MissingElicitation) => return None,
             None => {}
         }
-        if done.is_error || tool.output_schema.is_none() {
+        if done.is_error || done.input_required || tool.output_schema.is_none() {
             return Some(done.len);
         }
         let Some(structured) = done.structured.clone() else {

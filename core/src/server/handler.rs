@@ -21,6 +21,10 @@ pub struct Call<'a> {
     pub(crate) index: usize,
     pub(crate) arguments: Value<'a>,
     pub(crate) version: Version,
+    /// The request's `params` (for what the engine does not read itself, such as the answers
+    /// of a multi-round-trip request).
+    #[cfg(feature = "approval")]
+    pub(crate) params: Option<Value<'a>>,
 }
 
 impl<'a> Call<'a> {
@@ -93,6 +97,9 @@ pub struct Done {
     pub(crate) structured: Option<Option<Range<usize>>>,
     pub(crate) is_error: bool,
     pub(crate) failure: Option<Failure>,
+    /// An `input_required` result (2026-07-28): not a tool's output, so not checked against
+    /// its `outputSchema`.
+    pub(crate) input_required: bool,
 }
 
 /// Why a result could not be written as the handler asked.
@@ -102,15 +109,32 @@ pub(crate) enum Failure {
     Encode(EncodeError),
     /// A legacy peer needs an object and the value is not one.
     NotAnObject,
+    /// The call needs a form filled in and the request did not declare `elicitation`: the
+    /// response is the -32021 error.
+    #[cfg(feature = "approval")]
+    MissingElicitation,
 }
 
 impl Done {
-    fn failed(failure: Failure) -> Self {
+    pub(crate) fn failed(failure: Failure) -> Self {
         Self {
             len: 0,
             structured: None,
             is_error: false,
             failure: Some(failure),
+            input_required: false,
+        }
+    }
+
+    /// An `input_required` result of `len` bytes.
+    #[cfg(feature = "approval")]
+    pub(crate) fn input_required(len: usize) -> Self {
+        Self {
+            len,
+            structured: None,
+            is_error: false,
+            failure: None,
+            input_required: true,
         }
     }
 
@@ -121,6 +145,7 @@ impl Done {
                 structured: e.structured.map(Some),
                 is_error,
                 failure: None,
+                input_required: false,
             },
             Err(e) => Self::failed(Failure::Encode(e)),
         }
@@ -230,6 +255,7 @@ impl<'o> Output<'o> {
                 structured: Some(None),
                 is_error: false,
                 failure: None,
+                input_required: false,
             },
             Err(e) => Done::failed(Failure::Encode(e)),
         }
@@ -281,6 +307,7 @@ impl<'o> Output<'o> {
                 structured: None,
                 is_error: true,
                 failure: None,
+                input_required: false,
             },
             Err(e) => Done::failed(Failure::Encode(e)),
         }
@@ -314,6 +341,7 @@ impl<'o> Output<'o> {
                     structured: None,
                     is_error,
                     failure: None,
+                    input_required: false,
                 }
             }
             Err(e) => Done::failed(Failure::Encode(e)),

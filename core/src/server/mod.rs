@@ -123,6 +123,8 @@
 //! a conversation through every method in `benches/RESULTS.md` (printed by
 //! `cargo test --release -p embedded-mcp-tests --test engine_stack -- --include-ignored --nocapture`).
 
+#[cfg(feature = "approval")]
+pub mod approval;
 mod async_handler;
 mod call;
 mod call_async;

@@ -11,6 +11,10 @@
 //! 2025 peers); the engine then checks it against the output program. An `Err(e)` of a fallible
 //! tool becomes an `isError` result with `e`'s message (`e: ToolFailure`, as for handlers).
 //!
+//! With the feature `approval`, `#[tool(confirm = Self::f)]` asks `f` before the method runs
+//! whether a person must approve the call (see the module `server::approval` and its typed-tool
+//! section): the method then runs only on the retry that carries an accepted answer.
+//!
 //! Tools whose results need more content blocks than the structured value keep using
 //! [`Handler`](super::Handler) or [`AsyncHandler`](super::AsyncHandler) directly.
 

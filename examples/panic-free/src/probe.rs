@@ -1,8 +1,11 @@
 //! The one tool served: `probe`. Its schemas come from the UART; its handler decodes the
 //! arguments with serde (`Call::parse`) and serialises a structured result, so the engine's
 //! input check, the deserialiser, the result codec and the output check all run on input the
-//! optimiser cannot see.
+//! optimiser cannot see. A call with `"confirm": true` goes through a person's approval first
+//! (`input_required`, the sealed `requestState` and its answer, all from the UART).
 
+use embedded_mcp::json::Piece;
+use embedded_mcp::server::approval::{Approvals, Confirmed};
 use embedded_mcp::server::{Call, Done, Handler, Output, ServerInfo, ToolError};
 use serde::{Deserialize, Serialize};
 
@@ -22,6 +25,7 @@ struct Arguments<'a> {
     count: Option<u32>,
     values: Option<[i32; 3]>,
     fail: Option<bool>,
+    confirm: Option<bool>,
 }
 
 /// `probe`'s result.
@@ -38,12 +42,17 @@ struct Reading<'a> {
 /// The handler: counts calls and echoes its arguments, transformed, as a structured result.
 pub struct Probe {
     calls: u32,
+    approvals: Approvals,
 }
 
 impl Probe {
     /// A handler that has seen no call.
     pub const fn new() -> Self {
-        Self { calls: 0 }
+        Self {
+            calls: 0,
+            // A fixed key: this firmware proves the absence of panics, it guards nothing.
+            approvals: Approvals::new([0x5a; 32], 0),
+        }
     }
 }
 
@@ -60,6 +69,18 @@ impl Handler for Probe {
         if arguments.fail == Some(true) {
             return Ok(out.error_fmt(format_args!("asked to fail after {} calls", self.calls)));
         }
+        let out = if arguments.confirm == Some(true) {
+            let question = [Piece::Text("Probe "), Piece::Dec(u64::from(self.calls))];
+            match self
+                .approvals
+                .confirm(call, out, u64::from(self.calls), &question)
+            {
+                Confirmed::Approved(out) => out,
+                Confirmed::Answered(done) => return Ok(done),
+            }
+        } else {
+            out
+        };
         let scale = arguments.scale.unwrap_or(1.0);
         let count = arguments.count.unwrap_or(0);
         let values = arguments.values.unwrap_or([0; 3]);

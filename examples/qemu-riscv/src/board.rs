@@ -28,6 +28,15 @@ impl sensor_tools::Board for Virt {
         stack::size()
     }
 
+    /// A provisioned demonstration key, the same in every copy of this firmware, and salt 0:
+    /// QEMU's machine has no RNG and no storage for a boot counter. So anyone with the source
+    /// can seal approvals, and a state stays valid across a reboot until it expires (the
+    /// counter restarts). A real board takes a per-boot random key from its RNG (see
+    /// `embedded_mcp::server::approval`).
+    fn approval_key() -> ([u8; 32], u32) {
+        (*b"embedded-mcp QEMU demo key, open", 0)
+    }
+
     fn sleep_ms(ms: u64) -> impl Future<Output = ()> {
         timer::sleep_ms(ms)
     }

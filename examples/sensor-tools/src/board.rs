@@ -1,4 +1,5 @@
-//! What a firmware supplies to the shared handler: its identity, its diagnostics and its timer.
+//! What a firmware supplies to the shared handler: its identity, its diagnostics, its timer and
+//! the key that seals approvals.
 
 use core::future::Future;
 
@@ -19,6 +20,10 @@ pub trait Board {
     fn stack_peak() -> usize;
     /// Bytes of RAM reserved for the stack.
     fn stack_size() -> usize;
+    /// The key sealing `set_relay`'s approvals and this boot's salt (see
+    /// `embedded_mcp::server::approval`): a per-boot random key where the chip has an RNG
+    /// (the salt may then be 0), or a provisioned key with a salt that differs at every boot.
+    fn approval_key() -> ([u8; 32], u32);
     /// Completes `ms` milliseconds from now (`sample_temperature`'s interval).
     fn sleep_ms(ms: u64) -> impl Future<Output = ()>;
 }

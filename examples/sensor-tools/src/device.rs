@@ -7,12 +7,15 @@
 //! fails never gets here) and the result against the output program before it is sent (a result
 //! that fails is replaced by an `isError` result). Results go out as `structuredContent` plus the
 //! same JSON in a `text` block. `sample_temperature` awaits its sampling interval, reports
-//! progress and logs; `set_led` logs each change.
+//! progress and logs; `set_led` logs each change. `set_relay` switches a relay on only after a
+//! person approved that very call (`#[tool(confirm = …)]`: MCP 2026-07-28 `input_required`),
+//! and off without asking.
 
 use core::marker::PhantomData;
 
-use embedded_mcp::json::FixedPoint;
+use embedded_mcp::json::{FixedPoint, Piece};
 use embedded_mcp::protocol::LogLevel;
+use embedded_mcp::server::approval::{Approvals, Ask};
 use embedded_mcp::server::{Annotations, Context};
 use embedded_mcp::{tools, McpSchema};
 use serde::{Deserialize, Serialize};
@@ -23,7 +26,10 @@ use crate::sensors::{Acceleration, Led, LedLevel, SensorId, Sensors, Temperature
 /// Number of tools, for code generic over the board (`SensorServer<B>`), where the count
 /// `#[tools]` writes, `Device::<B>::TOOL_COUNT`, cannot be a const argument. The compiler holds
 /// the two together: `Device<B>` is a `Toolbox<N>` for its own count only.
-pub const TOOL_COUNT: usize = 5;
+pub const TOOL_COUNT: usize = 6;
+
+/// Number of relays `set_relay` switches.
+pub const RELAY_COUNT: usize = 2;
 
 /// Normal range of each temperature sensor, hundredths of a degree (35.0 to 37.5 °C and 19.0 to
 /// 23.0 °C): `sample_temperature` logs a `warning` for a reading outside it.
@@ -49,6 +55,26 @@ struct LedArgs {
     /// Percent
     #[mcp(maximum = 100)]
     brightness: u8,
+}
+
+// `set_relay`'s arguments.
+#[derive(McpSchema, Deserialize)]
+struct RelayArgs {
+    /// Relay 0 or 1
+    #[mcp(maximum = 1)]
+    relay: u8,
+    /// true: switch on (a person approves first), false: switch off
+    on: bool,
+}
+
+// `set_relay`'s result: the relay's new and previous state.
+#[derive(McpSchema, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct RelayState {
+    #[mcp(maximum = 1)]
+    relay: u8,
+    on: bool,
+    was_on: bool,
 }
 
 // `sample_temperature`'s arguments: each has a default (the `default` keywords below say the
@@ -123,22 +149,29 @@ struct DeviceInfo {
     stack_peak_bytes: u32,
     #[mcp(minimum = 1)]
     stack_size_bytes: u32,
+    // Each relay's state, relay 0 first (the derive takes a literal length: RELAY_COUNT).
+    relays: [bool; 2],
 }
 
 /// The board as the engine sees it: simulated hardware and a call counter.
 pub struct Device<B> {
     sensors: Sensors,
+    relays: [bool; RELAY_COUNT],
+    approvals: Approvals,
     calls: u32,
     input_buffer_bytes: u32,
     output_buffer_bytes: u32,
     board: PhantomData<B>,
 }
 
-impl<B> Device<B> {
-    /// A device at power-on; the buffer sizes are reported by `device_info`.
-    pub const fn new(input_buffer_bytes: u32, output_buffer_bytes: u32) -> Self {
+impl<B: Board> Device<B> {
+    /// A device at power-on, relays off; the buffer sizes are reported by `device_info`.
+    pub fn new(input_buffer_bytes: u32, output_buffer_bytes: u32) -> Self {
+        let (key, boot) = B::approval_key();
         Self {
             sensors: Sensors::new(),
+            relays: [false; RELAY_COUNT],
+            approvals: Approvals::new(key, boot),
             calls: 0,
             input_buffer_bytes,
             output_buffer_bytes,
@@ -146,6 +179,22 @@ impl<B> Device<B> {
         }
     }
 
+    /// `set_relay`'s gate: switching a relay on needs a person's yes, switching it off does
+    /// not.
+    fn ask_relay(&mut self, args: &RelayArgs) -> Option<Ask<'_, [Piece<'static>; 3]>> {
+        args.on.then(|| Ask {
+            approvals: &mut self.approvals,
+            now_ms: B::uptime_ms(),
+            message: [
+                Piece::Text("Switch relay "),
+                Piece::Dec(u64::from(args.relay)),
+                Piece::Text(" on?"),
+            ],
+        })
+    }
+}
+
+impl<B> Device<B> {
     /// Counts a call that reached a tool (`device_info.calls`).
     fn count(&mut self) {
         self.calls = self.calls.wrapping_add(1);
@@ -206,6 +255,7 @@ impl<B: Board> Device<B> {
             output_buffer_bytes: self.output_buffer_bytes,
             stack_peak_bytes: bytes(B::stack_peak()),
             stack_size_bytes: bytes(B::stack_size()),
+            relays: self.relays,
         }
     }
 
@@ -262,6 +312,29 @@ impl<B: Board> Device<B> {
             sensor_id,
         }
     }
+
+    /// Switches relay 0 or 1 on or off; returns its new and previous state. Switching on asks
+    /// the user's approval first (the call is answered with a form to fill in).
+    #[tool(
+        title = "Set relay",
+        annotations = Annotations::NONE,
+        read_only = false,
+        destructive,
+        confirm = Self::ask_relay
+    )]
+    fn set_relay(&mut self, args: RelayArgs) -> RelayState {
+        self.count();
+        // The input schema bounds `relay` to 0..=1; anything else switches nothing.
+        let was_on = match self.relays.get_mut(usize::from(args.relay)) {
+            Some(relay) => core::mem::replace(relay, args.on),
+            None => false,
+        };
+        RelayState {
+            relay: args.relay,
+            on: args.on,
+            was_on,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -299,7 +372,7 @@ mod tests {
         let byte =
             |min: u8| std::format!(r#"{{"type":"integer","minimum":{min},"maximum":4294967295}}"#);
         let info = std::format!(
-            r#"{{"type":"object","properties":{{"firmware":{{"type":"string"}},"version":{{"type":"string"}},"board":{{"type":"string"}},"uptimeMs":{{"type":"integer","minimum":0,"maximum":18446744073709551615}},"calls":{c},"rxFreeBytes":{z},"inputBufferBytes":{c},"outputBufferBytes":{c},"stackPeakBytes":{z},"stackSizeBytes":{c}}},"required":["firmware","version","board","uptimeMs","calls","rxFreeBytes","inputBufferBytes","outputBufferBytes","stackPeakBytes","stackSizeBytes"]}}"#,
+            r#"{{"type":"object","properties":{{"firmware":{{"type":"string"}},"version":{{"type":"string"}},"board":{{"type":"string"}},"uptimeMs":{{"type":"integer","minimum":0,"maximum":18446744073709551615}},"calls":{c},"rxFreeBytes":{z},"inputBufferBytes":{c},"outputBufferBytes":{c},"stackPeakBytes":{z},"stackSizeBytes":{c},"relays":{{"type":"array","items":{{"type":"boolean"}},"minItems":2,"maxItems":2}}}},"required":["firmware","version","board","uptimeMs","calls","rxFreeBytes","inputBufferBytes","outputBufferBytes","stackPeakBytes","stackSizeBytes","relays"]}}"#,
             c = byte(1),
             z = byte(0)
         );
@@ -331,6 +404,11 @@ mod tests {
                 "sample_temperature",
                 r#"{"type":"object","properties":{"sensor":{"type":"integer","minimum":0,"maximum":1,"default":0},"samples":{"type":"integer","minimum":1,"maximum":20,"default":5},"intervalMs":{"type":"integer","minimum":0,"maximum":1000,"default":100}},"additionalProperties":false}"#,
                 &sampled,
+            ),
+            (
+                "set_relay",
+                r#"{"type":"object","properties":{"relay":{"description":"Relay 0 or 1","type":"integer","minimum":0,"maximum":1},"on":{"description":"true: switch on (a person approves first), false: switch off","type":"boolean"}},"required":["relay","on"],"additionalProperties":false}"#,
+                r#"{"type":"object","properties":{"relay":{"type":"integer","minimum":0,"maximum":1},"on":{"type":"boolean"},"wasOn":{"type":"boolean"}},"required":["relay","on","wasOn"]}"#,
             ),
         ];
         for ((name, input, output), (e_name, e_input, e_output)) in listed.iter().zip(expected) {
@@ -382,10 +460,94 @@ mod tests {
                     r#"{{"jsonrpc":"2.0","id":4,"result":{{"structuredContent":{{"led":"green","brightness":40,"previous":40}},"content":[{{"type":"text","text":"{{\"led\":\"green\",\"brightness\":40,\"previous\":40}}"}}]{t}"#
                 ),
                 std::format!(
-                    r#"{{"jsonrpc":"2.0","id":5,"result":{{"structuredContent":{{"firmware":"test-firmware","version":"9.9.9","board":"test-board","uptimeMs":1234,"calls":5,"rxFreeBytes":200,"inputBufferBytes":512,"outputBufferBytes":1320,"stackPeakBytes":3000,"stackSizeBytes":16384}},"content":[{{"type":"text","text":"{{\"firmware\":\"test-firmware\",\"version\":\"9.9.9\",\"board\":\"test-board\",\"uptimeMs\":1234,\"calls\":5,\"rxFreeBytes\":200,\"inputBufferBytes\":512,\"outputBufferBytes\":1320,\"stackPeakBytes\":3000,\"stackSizeBytes\":16384}}"}}]{t}"#
+                    r#"{{"jsonrpc":"2.0","id":5,"result":{{"structuredContent":{{"firmware":"test-firmware","version":"9.9.9","board":"test-board","uptimeMs":1234,"calls":5,"rxFreeBytes":200,"inputBufferBytes":512,"outputBufferBytes":1400,"stackPeakBytes":3000,"stackSizeBytes":16384,"relays":[false,false]}},"content":[{{"type":"text","text":"{{\"firmware\":\"test-firmware\",\"version\":\"9.9.9\",\"board\":\"test-board\",\"uptimeMs\":1234,\"calls\":5,\"rxFreeBytes\":200,\"inputBufferBytes\":512,\"outputBufferBytes\":1400,\"stackPeakBytes\":3000,\"stackSizeBytes\":16384,\"relays\":[false,false]}}"}}]{t}"#
                 ),
             ]
         );
+    }
+
+    /// A 2026-07-28 `tools/call` of `set_relay` from a client that declares `elicitation`,
+    /// with `extra` params members.
+    fn relay_call(id: u32, arguments: &str, extra: &str) -> String {
+        std::format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{}}}}}},"name":"set_relay","arguments":{arguments}{extra}}}}}"#
+        ) + "\n"
+    }
+
+    fn state_of(line: &str) -> &str {
+        let start = line.find(r#""requestState":""#).expect("a state") + 16;
+        &line[start..start + 57]
+    }
+
+    #[test]
+    fn set_relay_switches_on_only_after_approval_and_off_without() {
+        let mut server = test_server();
+        let on = r#"{"relay":1,"on":true}"#;
+        let asked = test_support::serve(&mut server, &relay_call(1, on, ""));
+        let state = String::from(state_of(&asked));
+        assert_eq!(
+            asked,
+            std::format!(
+                r#"{{"jsonrpc":"2.0","id":1,"result":{{"resultType":"input_required","inputRequests":{{"approval":{{"method":"elicitation/create","params":{{"mode":"form","message":"Switch relay 1 on?","requestedSchema":{{"type":"object","properties":{{"approve":{{"type":"boolean","title":"Approve","description":"Let the device go ahead"}}}},"required":["approve"]}}}}}}}},"requestState":"{state}"}}}}"#
+            ) + "\n"
+        );
+        let answer = |action: &str| {
+            std::format!(r#","inputResponses":{{"approval":{action}}},"requestState":"{state}""#)
+        };
+        let accept = answer(r#"{"action":"accept","content":{"approve":true}}"#);
+        let refused = |id: u32, text: &str| {
+            std::format!(
+                r#"{{"jsonrpc":"2.0","id":{id},"result":{{"content":[{{"type":"text","text":"{text}: tool set_relay did not act"}}],"isError":true,"resultType":"complete"}}}}"#
+            )
+        };
+        let requests = relay_call(2, r#"{"relay":0,"on":true}"#, &accept)
+            + &relay_call(3, on, &accept)
+            + &relay_call(4, on, &accept)
+            + &relay_call(5, r#"{"relay":1,"on":false}"#, "")
+            + &relay_call(6, r#"{"relay":1,"on":false}"#, "")
+            + &call(7, "device_info", "{}");
+        let answers = test_support::serve(&mut server, &requests);
+        let got = lines(&answers);
+        assert_eq!(
+            got[..5],
+            [
+                refused(2, "Approval refused: the requestState was not issued by this device for this tool and these arguments"),
+                r#"{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"relay":1,"on":true,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":1,\"on\":true,\"wasOn\":false}"}],"resultType":"complete"}}"#.into(),
+                refused(4, "Approval refused: this approval was already answered"),
+                r#"{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"relay":1,"on":false,"wasOn":true},"content":[{"type":"text","text":"{\"relay\":1,\"on\":false,\"wasOn\":true}"}],"resultType":"complete"}}"#.into(),
+                r#"{"jsonrpc":"2.0","id":6,"result":{"structuredContent":{"relay":1,"on":false,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":1,\"on\":false,\"wasOn\":false}"}],"resultType":"complete"}}"#.into(),
+            ]
+        );
+        assert!(got[5].contains(r#""calls":4,"#), "{}", got[5]);
+        assert!(got[5].contains(r#""relays":[false,false]}"#), "{}", got[5]);
+    }
+
+    #[test]
+    fn a_declined_relay_stays_off() {
+        let mut server = test_server();
+        let on = r#"{"relay":0,"on":true}"#;
+        let asked = test_support::serve(&mut server, &relay_call(1, on, ""));
+        let state = String::from(state_of(&asked));
+        let decline = std::format!(
+            r#","inputResponses":{{"approval":{{"action":"decline"}}}},"requestState":"{state}""#
+        );
+        // Without `elicitation`: -32021, no form.
+        let answers = test_support::serve(
+            &mut server,
+            &(relay_call(2, on, &decline)
+                + &call(3, "set_relay", on)
+                + &call(4, "device_info", "{}")),
+        );
+        let got = lines(&answers);
+        assert_eq!(
+            got[..2],
+            [
+                r#"{"jsonrpc":"2.0","id":2,"result":{"content":[{"type":"text","text":"The user declined: tool set_relay did not act"}],"isError":true,"resultType":"complete"}}"#,
+                r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32021,"message":"Missing required client capability: elicitation","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}"#,
+            ]
+        );
+        assert!(got[2].contains(r#""calls":1,"#), "{}", got[2]);
+        assert!(got[2].contains(r#""relays":[false,false]}"#), "{}", got[2]);
     }
 
     #[test]

@@ -65,5 +65,8 @@ impl Board for TestBoard {
     fn stack_size() -> usize {
         16384
     }
+    fn approval_key() -> ([u8; 32], u32) {
+        ([0x42; 32], 1)
+    }
     async fn sleep_ms(_ms: u64) {}
 }

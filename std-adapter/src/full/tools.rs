@@ -137,7 +137,9 @@ impl ToolChecker {
 
     /// Checks a `tools/call` result of `tool` as a strict client of `protocol_version` does.
     ///
-    /// - `isError: true` results are not validated.
+    /// - `isError: true` results are not validated, nor are results whose `resultType` is not
+    ///   `"complete"` (a 2026-07-28 `input_required` answer asks for input: it is no tool
+    ///   output); a `resultType` that is not a string is refused.
     /// - In 2025-06-18 and 2025-11-25 `structuredContent`, when present, must be an object.
     /// - A tool with an `outputSchema` must return `structuredContent` (absent is an error;
     ///   `null` is a value, validated in 2026-07-28), and it must conform. For the legacy
@@ -169,6 +171,18 @@ impl ToolChecker {
                 "a tools/call result must be an object".to_owned(),
             ));
         };
+        match fields.get("resultType") {
+            None => {}
+            Some(Value::String(kind)) if kind == "complete" => {}
+            Some(Value::String(_)) => return Ok(()),
+            Some(_) => {
+                return Err(ValidationFailure::rule(
+                    "resultType",
+                    "resultType must be a string".to_owned(),
+                )
+                .nested("/resultType", ""))
+            }
+        }
         match fields.get("isError") {
             None | Some(Value::Bool(false)) => {}
             Some(Value::Bool(true)) => return Ok(()),

@@ -43,7 +43,7 @@ mod tools;
 pub const LINE_BYTES: usize = 512;
 /// The firmware's output buffer (`sensor_tools::server::OUTPUT_BYTES`), also its `tools/list`
 /// page budget.
-pub const OUTPUT_BYTES: usize = 1320;
+pub const OUTPUT_BYTES: usize = 1400;
 /// The firmware's request nesting limit (`Config::max_depth`).
 pub const MAX_DEPTH: u8 = 16;
 

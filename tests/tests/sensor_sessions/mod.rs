@@ -25,12 +25,13 @@ use serde_json::{json, Value};
 /// Generous: two cores are shared with builds of other work.
 pub const TIMEOUT: Duration = Duration::from_secs(10);
 /// The tools, in listing order.
-pub const TOOL_NAMES: [&str; 5] = [
+pub const TOOL_NAMES: [&str; 6] = [
     "read_temperature",
     "read_acceleration",
     "set_led",
     "device_info",
     "sample_temperature",
+    "set_relay",
 ];
 /// The firmware's input line buffer (`INPUT_LINE_BYTES` in its src/mcp.rs).
 pub const INPUT_LINE_BYTES: usize = 512;
@@ -288,6 +289,10 @@ pub fn check_tool_list(tools: &[Value], version: &str) {
     assert_eq!(
         tools[2]["annotations"],
         json!({"readOnlyHint": false, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false})
+    );
+    assert_eq!(
+        tools[5]["annotations"],
+        json!({"readOnlyHint": false, "destructiveHint": true})
     );
     let led = &tools[2]["inputSchema"]["properties"];
     assert_eq!(led["led"]["enum"], json!(["red", "green", "blue"]));

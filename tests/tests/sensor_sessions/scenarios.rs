@@ -80,7 +80,7 @@ fn call_every_tool(s: &mut Session, fw: &Firmware) {
     assert_eq!(info["firmware"], fw.name, "{line}");
     assert_eq!(info["board"], fw.board_name);
     assert_eq!(info["inputBufferBytes"], INPUT_LINE_BYTES);
-    assert_eq!(info["outputBufferBytes"], 1320);
+    assert_eq!(info["outputBufferBytes"], 1400);
     assert_eq!(
         info["calls"], 9,
         "every call so far reached the handler once"
@@ -93,6 +93,150 @@ fn call_every_tool(s: &mut Session, fw: &Firmware) {
     );
     assert!(peak > 0 && peak < size, "{line}");
     assert!(info["rxFreeBytes"].as_u64().unwrap() <= 256);
+}
+
+/// A raw 2026-07-28 `set_relay` call from a client that declares `elicitation` (or not), with
+/// `extra` params members.
+fn relay_line(id: &str, arguments: &str, elicitation: bool, extra: &str) -> String {
+    let capabilities = if elicitation {
+        r#"{"elicitation":{}}"#
+    } else {
+        "{}"
+    };
+    format!(
+        r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{capabilities}}},"name":"set_relay","arguments":{arguments}{extra}}}}}"#
+    )
+}
+
+/// Sends `line` and returns the schema-checked answer, checked as a strict client does when it
+/// is a result.
+fn relay_exchange(s: &mut Session, line: &str) -> (String, Value) {
+    s.qemu.send_line(line).unwrap();
+    let reply = s.qemu.read_line(TIMEOUT).expect("set_relay answer");
+    let value = check_schema(s.version, "tools/call", &reply);
+    if let Some(result) = value.get("result") {
+        s.checker
+            .check_result(s.version, "set_relay", result)
+            .unwrap_or_else(|e| panic!("{e}\n{reply}"));
+    }
+    (reply, value)
+}
+
+/// The relays `device_info` reports.
+fn relays(s: &mut Session) -> Value {
+    let (_, info) = s.call("device_info", json!({}));
+    info["structuredContent"]["relays"].clone()
+}
+
+/// `set_relay` behind a person's approval (2026-07-28 `input_required`): on only after an
+/// accepted answer for exactly those arguments, once; off without asking; refusals never act.
+/// Legacy sessions straight to the device are told to connect through the bridge.
+fn relay_behind_approval(s: &mut Session) {
+    let refused = |id: &str, text: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"{id}","result":{{"content":[{{"type":"text","text":"{text}: tool set_relay did not act"}}],"isError":true{}"#,
+            tail(s.version)
+        )
+    };
+    let on = r#"{"relay":0,"on":true}"#;
+    if !s.stateless() {
+        let (line, _) = s.call("set_relay", json!({"relay": 0, "on": true}));
+        let id = s.next_id - 1;
+        assert_eq!(
+            line,
+            refused(&id.to_string(), "This tool needs a person's approval, which the device asks for with MCP 2026-07-28 input requests; connect through the embedded-mcp bridge, which asks your host").replace(&format!(r#""id":"{id}""#), &format!(r#""id":{id}"#))
+        );
+        let (_, off) = s.call("set_relay", json!({"relay": 0, "on": false}));
+        assert_eq!(
+            off["structuredContent"],
+            json!({"relay": 0, "on": false, "wasOn": false})
+        );
+        assert_eq!(relays(s), json!([false, false]));
+        return;
+    }
+    // Without `elicitation`: -32021, no form.
+    let (line, _) = relay_exchange(s, &relay_line("bare", on, false, ""));
+    assert_eq!(
+        line,
+        r#"{"jsonrpc":"2.0","id":"bare","error":{"code":-32021,"message":"Missing required client capability: elicitation","data":{"requiredCapabilities":{"elicitation":{"form":{}}}}}}"#
+    );
+    // The form, with a sealed state.
+    let (line, value) = relay_exchange(s, &relay_line("ask", on, true, ""));
+    let state = value["result"]["requestState"]
+        .as_str()
+        .expect("a state")
+        .to_owned();
+    assert_eq!(
+        line,
+        format!(
+            r#"{{"jsonrpc":"2.0","id":"ask","result":{{"resultType":"input_required","inputRequests":{{"approval":{{"method":"elicitation/create","params":{{"mode":"form","message":"Switch relay 0 on?","requestedSchema":{{"type":"object","properties":{{"approve":{{"type":"boolean","title":"Approve","description":"Let the device go ahead"}}}},"required":["approve"]}}}}}}}},"requestState":"{state}"}}}}"#
+        )
+    );
+    let answered = |state: &str, action: &str| {
+        format!(r#","inputResponses":{{"approval":{action}}},"requestState":"{state}""#)
+    };
+    let accept = r#"{"action":"accept","content":{"approve":true}}"#;
+    // Other arguments, a forged tag: refused, nothing switched.
+    let (line, _) = relay_exchange(
+        s,
+        &relay_line(
+            "other",
+            r#"{"relay":1,"on":true}"#,
+            true,
+            &answered(&state, accept),
+        ),
+    );
+    let forged_text = "Approval refused: the requestState was not issued by this device for this tool and these arguments";
+    assert_eq!(line, refused("other", forged_text));
+    let mut forged = state.clone();
+    let last = if forged.ends_with('0') { "1" } else { "0" };
+    forged.replace_range(forged.len() - 1.., last);
+    let (line, _) = relay_exchange(
+        s,
+        &relay_line("forged", on, true, &answered(&forged, accept)),
+    );
+    assert_eq!(line, refused("forged", forged_text));
+    assert_eq!(relays(s), json!([false, false]));
+    // Accepted: the relay switches, once.
+    let (line, _) = relay_exchange(s, &relay_line("yes", on, true, &answered(&state, accept)));
+    assert_eq!(
+        line,
+        r#"{"jsonrpc":"2.0","id":"yes","result":{"structuredContent":{"relay":0,"on":true,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":0,\"on\":true,\"wasOn\":false}"}],"resultType":"complete"}}"#
+    );
+    let (line, _) = relay_exchange(
+        s,
+        &relay_line("replay", on, true, &answered(&state, accept)),
+    );
+    assert_eq!(
+        line,
+        refused(
+            "replay",
+            "Approval refused: this approval was already answered"
+        )
+    );
+    assert_eq!(relays(s), json!([true, false]));
+    // Declined and cancelled: relay 1 stays off.
+    let on1 = r#"{"relay":1,"on":true}"#;
+    for (action, text) in [
+        (r#"{"action":"decline"}"#, "The user declined"),
+        (r#"{"action":"cancel"}"#, "The user cancelled"),
+    ] {
+        let (_, value) = relay_exchange(s, &relay_line("ask1", on1, true, ""));
+        let state = value["result"]["requestState"].as_str().unwrap().to_owned();
+        let (line, _) = relay_exchange(s, &relay_line("no", on1, true, &answered(&state, action)));
+        assert_eq!(line, refused("no", text));
+    }
+    assert_eq!(relays(s), json!([true, false]));
+    // Off needs no approval; the output has the previous state.
+    let (line, _) = relay_exchange(
+        s,
+        &relay_line("off", r#"{"relay":0,"on":false}"#, false, ""),
+    );
+    assert!(
+        line.contains(r#""structuredContent":{"relay":0,"on":false,"wasOn":true}"#),
+        "{line}"
+    );
+    assert_eq!(relays(s), json!([false, false]));
 }
 
 /// Arguments that fail the compiled `inputSchema`: `isError` results that say what is wrong.
@@ -263,6 +407,7 @@ pub fn legacy_sessions_list_call_every_tool_refuse_bad_input_and_survive_noise(f
         call_every_tool(&mut s, fw);
         bad_arguments(&mut s);
         protocol_errors_and_noise(&mut s);
+        relay_behind_approval(&mut s);
         eprintln!("{version}: session took {:?}", started.elapsed());
     }
 }
@@ -319,6 +464,7 @@ pub fn stateless_session_2026_discovers_lists_calls_every_tool_refuses_bad_input
     call_every_tool(&mut s, fw);
     bad_arguments(&mut s);
     protocol_errors_and_noise(&mut s);
+    relay_behind_approval(&mut s);
 }
 
 pub fn a_thousand_pipelined_calls_get_a_thousand_answers_in_order(fw: &Firmware) {

@@ -210,6 +210,22 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
                 (&&#core::server::typed::args::Args::<#args>::NEW).arguments(__call, &mut __scratch)?;
         }
     });
+    // `confirm`: nothing of the tool runs before the gate lets the call through.
+    let gate = t.options.confirm.as_ref().map(|confirm| {
+        let asked = if t.sig.arguments().is_some() {
+            quote!(#confirm(self, &__args))
+        } else {
+            quote!(#confirm(self))
+        };
+        quote! {
+            let __out = match #core::server::approval::gate(#asked, __call, __out) {
+                #core::server::approval::Confirmed::Approved(__out) => __out,
+                #core::server::approval::Confirmed::Answered(__done) => {
+                    return ::core::result::Result::Ok(__done)
+                }
+            };
+        }
+    });
     let params = t.sig.params.iter().map(|p| match p {
         Param::Arguments(_) => quote!(__args),
         Param::Context => quote!(&mut *__cx),
@@ -242,6 +258,7 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
     quote! {
         #name => {
             #parse
+            #gate
             let __outcome = #callee(#(#params),*) #awaited;
             ::core::result::Result::Ok(#write)
         }

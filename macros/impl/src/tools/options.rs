@@ -1,5 +1,5 @@
 //! `#[tool(…)]`: what is declared beside a typed tool (name, title, description, annotations,
-//! icons, `_meta`, scratch size).
+//! icons, `_meta`, scratch size, approval).
 
 use syn::{Attribute, Expr, LitBool, LitStr};
 
@@ -16,6 +16,9 @@ pub(crate) struct Options {
     pub(crate) icons: Option<Expr>,
     pub(crate) meta: Option<LitStr>,
     pub(crate) scratch: Option<Expr>,
+    /// `confirm = path`: the function asked before the tool runs whether a person must approve
+    /// this call (`fn(&mut self[, &Args]) -> Option<Ask<'_, M>>`).
+    pub(crate) confirm: Option<Expr>,
 }
 
 const HINTS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
@@ -41,6 +44,7 @@ impl Options {
                 "icons" => o.icons = Some(meta.value()?.parse()?),
                 "meta" => o.meta = Some(meta.value()?.parse()?),
                 "scratch" => o.scratch = Some(meta.value()?.parse()?),
+                "confirm" => o.confirm = Some(meta.value()?.parse()?),
                 k if HINTS.contains(&k) => {
                     let value = if meta.input.peek(syn::Token![=]) {
                         meta.value()?.parse::<LitBool>()?.value
@@ -54,7 +58,7 @@ impl Options {
                     return Err(meta.error(
                         "unknown tool option: expected `name`, `title`, `description`, \
                          `annotations`, `read_only`, `destructive`, `idempotent`, \
-                         `open_world`, `icons`, `meta` or `scratch`",
+                         `open_world`, `icons`, `meta`, `scratch` or `confirm`",
                     ))
                 }
             }
