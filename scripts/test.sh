@@ -30,7 +30,7 @@ bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
 FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
-    examples/microbit boards/qemu-lm3s6965 boards/qemu-virt)
+    examples/microbit boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt)
 
 step "format"
 cargo fmt --all --check
@@ -53,6 +53,9 @@ done
 # The micro:bit's QEMU build too (its `qemu` feature logs through semihosting; the default is
 # the real board's build). About a second once the line above has checked its dependencies.
 (cd examples/microbit && cargo clippy -q --release --features qemu -- -D warnings)
+# The Cortex-M parts the boards share, with semihosting as under QEMU (the line above checks
+# them without it, as the real micro:bit builds them). A second or so: same target folder.
+(cd boards/cortex-m-glue && cargo clippy -q --release --features semihosting -- -D warnings)
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
 # (the chip tools served byte for byte).
 (cd examples/sensor-tools && cargo clippy -q --all-targets -- -D warnings && cargo test -q)

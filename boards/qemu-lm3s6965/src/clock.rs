@@ -52,5 +52,5 @@ pub fn uptime_cycles() -> u64 {
 pub fn uptime_ms() -> u64 {
     // 12,500 cycles per millisecond: below 2^16, so no 64-bit divide.
     const CYCLES_PER_MS: u16 = (CORE_CLOCK_HZ / 1000) as u16;
-    crate::div::div_rem(uptime_cycles(), CYCLES_PER_MS).0
+    cortex_m_glue::div::div_rem(uptime_cycles(), CYCLES_PER_MS).0
 }

@@ -9,6 +9,8 @@
 //! - [`vectors`]: the interrupt table; [`fault`]: panics, hard faults and stray interrupts log
 //!   and end QEMU with status 1; [`stack`]: the stack's peak use (the reset handler paints it);
 //! - [`log!`]: lines to semihosting stderr (UART0 is the MCP channel and QEMU's stdout);
+//! - [`executor`], [`stack`] and [`log!`] are those of `cortex-m-glue` (`../cortex-m-glue`),
+//!   which every Cortex-M board library shares;
 //! - the linker set-up: this crate's build script puts `memory.x` and `device.x` where
 //!   cortex-m-rt's `link.x` finds them.
 //!
@@ -29,13 +31,10 @@
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-#[macro_use]
-pub mod log;
+pub use cortex_m_glue::{executor, log, stack};
+
 pub mod clock;
-mod div;
-pub mod executor;
 pub mod fault;
-pub mod stack;
 pub mod timer;
 pub mod uart;
 pub mod vectors;

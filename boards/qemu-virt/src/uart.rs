@@ -18,7 +18,7 @@
 use core::convert::Infallible;
 use core::future::poll_fn;
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use core::task::Poll;
+use core::task::{ready, Poll};
 
 use embassy_sync::waitqueue::AtomicWaker;
 use embedded_io_async::{ErrorType, Read, Write};
@@ -169,17 +169,9 @@ impl Read for UartRx {
             return Ok(0);
         }
         poll_fn(|cx| {
+            let register = || RX_WAKER.register(cx.waker());
             // Safety: `UartRx` is a singleton (`take`), so this is the ring's only consumer.
-            let mut n = unsafe { RX_RING.pop_into(buf) };
-            if n == 0 {
-                RX_WAKER.register(cx.waker());
-                // A byte may have arrived between the first look and registering the waker.
-                // Safety: as above.
-                n = unsafe { RX_RING.pop_into(buf) };
-            }
-            if n == 0 {
-                return Poll::Pending;
-            }
+            let n = ready!(unsafe { RX_RING.poll_pop_into(buf, register) });
             resume_rx_if_paused();
             Poll::Ready(Ok(n))
         })

@@ -1,9 +1,11 @@
 //! A lock-free single-producer single-consumer byte ring: a UART's receive interrupt pushes, the
-//! reader task pops. Used by the QEMU board library `qemu-lm3s6965` and by `examples/qemu-riscv`.
+//! reader task pops. Used by the board libraries `qemu-lm3s6965` and `qemu-virt` and by
+//! `examples/microbit`.
 #![no_std]
 
 use core::cell::UnsafeCell;
 use core::sync::atomic::{AtomicUsize, Ordering};
+use core::task::Poll;
 
 /// Byte ring of `N` bytes (`N` a power of two) for one producer and one consumer context.
 ///
@@ -44,12 +46,12 @@ impl<const N: usize> RxRing<N> {
         head.wrapping_sub(tail)
     }
 
-    /// True when no slot is free (the producer must not push).
     /// Whether no byte is waiting.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
+    /// True when no slot is free (the producer must not push).
     pub fn is_full(&self) -> bool {
         let head = self.head.load(Ordering::Relaxed);
         let tail = self.tail.load(Ordering::Acquire);
@@ -87,6 +89,27 @@ impl<const N: usize> RxRing<N> {
         }
         self.tail.store(tail.wrapping_add(n), Ordering::Release);
         n
+    }
+
+    /// The reader task's poll: moves waiting bytes into `out` (`Ready` with how many); when none
+    /// wait, calls `register` (which stores the task's waker where the producer wakes it) and
+    /// looks once more, as a byte may have arrived in between, before answering `Pending`.
+    ///
+    /// # Safety
+    /// As for [`pop_into`](Self::pop_into): one consumer context only.
+    pub unsafe fn poll_pop_into(&self, out: &mut [u8], register: impl FnOnce()) -> Poll<usize> {
+        // Safety: the caller is the only consumer.
+        let mut n = unsafe { self.pop_into(out) };
+        if n == 0 {
+            register();
+            // Safety: as above.
+            n = unsafe { self.pop_into(out) };
+        }
+        if n == 0 {
+            Poll::Pending
+        } else {
+            Poll::Ready(n)
+        }
     }
 }
 

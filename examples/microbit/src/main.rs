@@ -6,18 +6,16 @@
 #![no_main]
 #![deny(unsafe_op_in_unsafe_fn)]
 
-#[macro_use]
-mod log;
 mod clock;
 mod display;
-mod executor;
 mod fault;
 mod mcp;
 mod memory;
-mod stack;
 mod tools;
 mod uart;
 
+// The parts every Cortex-M board shares: the WFI executor and the stack's peak use.
+use cortex_m_glue::{executor, stack};
 use cortex_m_rt::entry;
 use nrf51_hal::clocks::Clocks;
 use nrf51_hal::gpio::{p0, Level};

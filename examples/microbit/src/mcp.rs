@@ -5,6 +5,7 @@
 //! Its memory is static (`.bss`, placed by `cortex_m::singleton!`): the engine, the line buffer
 //! and the output buffer, so the serve loop's deep call chain starts from a small task frame.
 
+use cortex_m_glue::log;
 use embedded_io_async::{ErrorType, Write};
 use embedded_mcp::server::{CacheScope, Clock, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;

@@ -22,7 +22,7 @@ use core::cell::RefCell;
 use core::convert::Infallible;
 use core::future::poll_fn;
 use core::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use core::task::Poll;
+use core::task::{ready, Poll};
 
 use cortex_m::peripheral::NVIC;
 use critical_section::Mutex;
@@ -32,7 +32,7 @@ use embedded_io_async::{ErrorType, Read, Write};
 use nrf51_hal::pac::{interrupt, Interrupt, UART0};
 use nrf51_hal::uart::{Baudrate, Parity, Pins, Uart};
 
-use sensor_tools::rx_ring::RxRing;
+use rx_ring::RxRing;
 
 use crate::clock;
 
@@ -151,17 +151,9 @@ impl Read for UartRx {
             return Ok(0);
         }
         poll_fn(|cx| {
+            let register = || RX_WAKER.register(cx.waker());
             // Safety: `UartRx` is made once (`take`), so this is the ring's only consumer.
-            let mut n = unsafe { RX_RING.pop_into(buf) };
-            if n == 0 {
-                RX_WAKER.register(cx.waker());
-                // A byte may have arrived between the first look and registering the waker.
-                // Safety: as above.
-                n = unsafe { RX_RING.pop_into(buf) };
-            }
-            if n == 0 {
-                return Poll::Pending;
-            }
+            let n = ready!(unsafe { RX_RING.poll_pop_into(buf, register) });
             resume_rx_if_paused();
             Poll::Ready(Ok(n))
         })

@@ -17,10 +17,6 @@ pub mod device;
 mod hundredths;
 mod sensors;
 pub mod server;
-
-/// The UART receive ring, now the crate `rx-ring` (`boards/rx-ring`): re-exported for
-/// `examples/microbit`, which still names it here.
-pub use rx_ring;
 #[cfg(test)]
 mod test_support;
 

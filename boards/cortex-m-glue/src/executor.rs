@@ -66,7 +66,7 @@ fn sleep_unless_pending() {
 pub fn run(init: impl FnOnce(Spawner)) -> ! {
     let executor: &'static raw::Executor =
         cortex_m::singleton!(: raw::Executor = raw::Executor::new(core::ptr::null_mut()))
-            .unwrap_or_else(|| crate::fault::fail("executor::run called twice"));
+            .unwrap_or_else(|| crate::fault::fail("cortex-m-glue", "executor::run called twice"));
     init(executor.spawner());
     loop {
         WORK_PENDING.store(false, Ordering::Relaxed);

@@ -1,24 +1,31 @@
-//! The one place logs go: with the `qemu` feature, semihosting **stderr** of the QEMU process;
-//! without it (the real board, where no debugger answers semihosting calls), nowhere.
+//! The one place logs go: with the `semihosting` feature, semihosting **stderr** of the host
+//! (QEMU or a debugger); without it (a board with no debugger, where a semihosting call would
+//! fault), nowhere.
 //!
-//! UART0 is the MCP channel and, with `-serial stdio`, QEMU's stdout: nothing else may ever be
-//! written there, so this firmware never writes to semihosting stdout.
+//! The UART is the MCP channel and, with `-serial stdio`, QEMU's stdout: nothing else may ever
+//! be written there, so this crate never writes to semihosting stdout.
 //!
 //! A line is made of parts (text, decimal numbers, [`Hex`] addresses) put into a [`Line`] and
-//! written with one semihosting call, without `core::fmt` (its machinery costs kilobytes).
+//! written with one semihosting call, without `core::fmt`: formatting machinery would cost about
+//! 3 KB of flash for a few log lines.
 
-/// Logs one line, made of the given parts ([`Part`]s), to the host's stderr through semihosting
-/// (`qemu` feature); evaluates nothing without it.
+/// Logs one line, made of the given parts ([`Part`]s), to the host's stderr through semihosting.
+#[cfg(feature = "semihosting")]
+#[macro_export]
 macro_rules! log {
     ($($part:expr),+ $(,)?) => {{
-        #[cfg(feature = "qemu")]
-        {
-            let mut line = $crate::log::Line::new();
-            $( $crate::log::Part::put($part, &mut line); )+
-            line.write();
-        }
-        // Without a host the parts are not even evaluated, yet they count as used.
-        #[cfg(not(feature = "qemu"))]
+        let mut line = $crate::log::Line::new();
+        $( $crate::log::Part::put($part, &mut line); )+
+        line.write();
+    }};
+}
+
+/// Logs nothing: without the `semihosting` feature the parts are not even evaluated, yet they
+/// count as used.
+#[cfg(not(feature = "semihosting"))]
+#[macro_export]
+macro_rules! log {
+    ($($part:expr),+ $(,)?) => {{
         if false {
             let _ = ($($part,)+);
         }
@@ -26,23 +33,20 @@ macro_rules! log {
 }
 
 /// Bytes of one log line; a longer line is cut.
-#[cfg(feature = "qemu")]
-const LINE_BYTES: usize = 160;
+const LINE_BYTES: usize = 200;
 
 /// The host's stderr, opened on the first line.
-#[cfg(feature = "qemu")]
-static STDERR: critical_section::Mutex<
+#[cfg(feature = "semihosting")]
+static STDERR: cortex_m::interrupt::Mutex<
     core::cell::Cell<Option<cortex_m_semihosting::hio::HostStream>>,
-> = critical_section::Mutex::new(core::cell::Cell::new(None));
+> = cortex_m::interrupt::Mutex::new(core::cell::Cell::new(None));
 
 /// One log line being made.
-#[cfg(feature = "qemu")]
 pub struct Line {
     bytes: [u8; LINE_BYTES],
     len: usize,
 }
 
-#[cfg(feature = "qemu")]
 impl Line {
     /// An empty line.
     pub const fn new() -> Self {
@@ -66,44 +70,66 @@ impl Line {
         }
     }
 
-    /// Ends the line and writes it to the host's stderr.
+    /// Ends the line and writes it to the host's stderr (dropped without a host stream).
+    #[cfg(feature = "semihosting")]
     pub fn write(mut self) {
-        use cortex_m_semihosting::hio;
         if let Some(end) = self.bytes.get_mut(self.len) {
             *end = b'\n';
             self.len += 1;
         }
         let bytes = self.bytes.get(..self.len).unwrap_or(&[]);
-        critical_section::with(|cs| {
+        cortex_m::interrupt::free(|cs| {
             let stderr = STDERR.borrow(cs);
-            let stream = stderr.get().or_else(|| hio::hstderr().ok());
+            let stream = stderr
+                .get()
+                .or_else(|| cortex_m_semihosting::hio::hstderr().ok());
             if let Some(mut stream) = stream {
                 stderr.set(Some(stream));
                 let _ = stream.write_all(bytes);
             }
         });
     }
+
+    /// Drops the line: without the `semihosting` feature there is no host to write to.
+    #[cfg(not(feature = "semihosting"))]
+    pub fn write(self) {}
 }
 
 /// Something a log line can show.
-#[cfg(feature = "qemu")]
 pub trait Part {
     /// Appends this part's text to `line`.
     fn put(self, line: &mut Line);
 }
 
-#[cfg(feature = "qemu")]
 impl Part for &str {
     fn put(self, line: &mut Line) {
         line.push(self.as_bytes());
     }
 }
 
-#[cfg(feature = "qemu")]
+impl Part for u64 {
+    fn put(self, line: &mut Line) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        let mut n = self;
+        loop {
+            at -= 1;
+            let (q, r) = crate::div::div_rem(n, 10);
+            if let Some(d) = digits.get_mut(at) {
+                *d = b'0' + r as u8;
+            }
+            n = q;
+            if n == 0 || at == 0 {
+                break;
+            }
+        }
+        line.push(digits.get(at..).unwrap_or(&[]));
+    }
+}
+
 impl Part for u32 {
     fn put(self, line: &mut Line) {
-        // 32-bit division only: Cortex-M0 has no divider, and 64-bit division links a large
-        // library routine.
+        // 32-bit division: cheaper than the 64-bit steps, and the Cortex-M0 has no divider.
         let mut digits = [0u8; 10];
         let mut at = digits.len();
         let mut n = self;
@@ -121,14 +147,13 @@ impl Part for u32 {
     }
 }
 
-#[cfg(feature = "qemu")]
 impl Part for usize {
     fn put(self, line: &mut Line) {
+        // usize is 32 bits on every Cortex-M.
         (self as u32).put(line);
     }
 }
 
-#[cfg(feature = "qemu")]
 impl Part for i16 {
     fn put(self, line: &mut Line) {
         if self < 0 {
@@ -139,10 +164,8 @@ impl Part for i16 {
 }
 
 /// A 32-bit value shown as `0x` and eight hex digits (an address).
-#[cfg_attr(not(feature = "qemu"), allow(dead_code))] // Shown only when logs go somewhere.
 pub struct Hex(pub u32);
 
-#[cfg(feature = "qemu")]
 impl Part for Hex {
     fn put(self, line: &mut Line) {
         let mut text = *b"0x00000000";
@@ -154,5 +177,11 @@ impl Part for Hex {
                 .unwrap_or(b'?');
         }
         line.push(&text);
+    }
+}
+
+impl Default for Line {
+    fn default() -> Self {
+        Self::new()
     }
 }

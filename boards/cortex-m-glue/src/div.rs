@@ -1,6 +1,7 @@
-//! `u64` divided by a divisor below 2^16 with the Cortex-M3's 32-bit `UDIV`, four 16-bit
-//! steps (schoolbook division). A plain `u64 / d` calls `__aeabi_uldivmod` (the general
-//! 64-bit divide, 866 bytes of flash) even for a constant `d`.
+//! `u64` divided by a divisor below 2^16 in four 16-bit steps of 32-bit division (schoolbook
+//! division: the Cortex-M3's `UDIV`, a small library routine on the Cortex-M0). A plain
+//! `u64 / d` calls `__aeabi_uldivmod` (the general 64-bit divide, 866 bytes of flash) even for
+//! a constant `d`.
 
 /// `(n / d, n % d)`; `d` must not be 0 (a 0 divisor gives `(u64::MAX, 0)`).
 pub const fn div_rem(n: u64, d: u16) -> (u64, u16) {
