@@ -176,20 +176,20 @@ else
         run_check "typescript sdk client, onprogress and log notifications, bridge --qemu firmware" \
             node "$node_dir/progress_client.mjs" sample_temperature 5 \
             info:sample_temperature,warning:sample_temperature -- "$bridge" bridge --qemu "$fw"
-        # qemu-sensors lists its 5 tools in pages of 1,320 bytes (its first legacy page holds two);
+        # qemu-sensors lists its 6 tools in pages of 1,400 bytes (its first legacy page holds two);
         # hosts make one list_tools() call.
-        run_check "python sdk, one list_tools() call sees all 5 tools, bridge --qemu firmware" \
-            client --era legacy --single-page --expect-tools 5 -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, one list_tools() call sees all 6 tools, bridge --qemu firmware" \
+            client --era legacy --single-page --expect-tools 6 -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees the first page only with --pages device (control)" \
             client --era legacy --single-page --expect-next-cursor --expect-tools 2 -- \
             "$bridge" bridge --qemu "$fw" --pages device
-        run_check "python sdk, 2026-07-28, one list_tools() call sees all 5 tools, bridge --qemu firmware" \
-            client --era modern --single-page --expect-tools 5 -- "$bridge" bridge --qemu "$fw"
-        run_check "python sdk, one list_tools() call sees both boards' 10 tools, hub of two qemu boards" \
-            client --era legacy --single-page --expect-tools 10 -- "$bridge" bridge \
+        run_check "python sdk, 2026-07-28, one list_tools() call sees all 6 tools, bridge --qemu firmware" \
+            client --era modern --single-page --expect-tools 6 -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk, one list_tools() call sees both boards' 12 tools, hub of two qemu boards" \
+            client --era legacy --single-page --expect-tools 12 -- "$bridge" bridge \
             --device "left=qemu:$fw" --device "right=qemu:$fw"
         run_check "python sdk, 2026-07-28, hub of two qemu boards" \
-            client --era modern --single-page --expect-tools 10 -- "$bridge" bridge \
+            client --era modern --single-page --expect-tools 12 -- "$bridge" bridge \
             --device "left=qemu:$fw" --device "right=qemu:$fw"
         inspect_check "inspector cli tools/list, bridge --qemu firmware" 'len(r["tools"]) > 0' \
             "$inspector" --cli "$bridge" bridge --qemu "$fw" --method tools/list
