@@ -12,7 +12,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use embedded_mcp::protocol::Version;
+use embedded_mcp::protocol::{LogLevel, Version};
 use serde_json::{json, Value};
 
 use super::front_state::{Accepts, FrontState};
@@ -20,7 +20,7 @@ use super::handshake::Learnt;
 use super::multiplex::{ForwardError, Owner};
 use super::reply::Reply;
 use super::request::Request;
-use super::session_table::{InUse, LegacySession, LogLevel, OpenError};
+use super::session_table::{InUse, LegacySession, OpenError};
 use crate::bridge::message::{
     Class, Id, Message, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
 };
@@ -299,12 +299,12 @@ fn set_level(session: &LegacySession, msg: &Message, id: &Id) -> Reply {
         .get("params")
         .and_then(|p| p.get("level"))
         .and_then(Value::as_str)
-        .and_then(LogLevel::parse);
+        .and_then(LogLevel::from_name);
     match level {
         Some(level) => {
             session
                 .log_level
-                .store(level as u8, std::sync::atomic::Ordering::Relaxed);
+                .store(level.rank(), std::sync::atomic::Ordering::Relaxed);
             Reply::json(200, envelope(&id.raw, "result", "{}"))
         }
         None => Reply::error(

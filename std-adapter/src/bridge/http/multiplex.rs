@@ -21,6 +21,7 @@ use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use embedded_mcp::protocol::LogLevel;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
@@ -51,7 +52,7 @@ pub(super) struct Owner {
     pub(super) id_raw: String,
     /// The client's id, canonical (for `notifications/cancelled` in a session).
     pub(super) id_key: String,
-    /// The session's log threshold ([`super::session_table::LogLevel`] as a number, 0: none set);
+    /// The session's log threshold ([`LogLevel::rank`], 0: none set);
     /// `None`: logs are not filtered here (2026-07-28 requests carry their own level).
     pub(super) log_level: Option<Arc<AtomicU8>>,
 }
@@ -402,8 +403,8 @@ fn admits(threshold: Option<&AtomicU8>, value: &Value) -> bool {
         .get("params")
         .and_then(|p| p.get("level"))
         .and_then(Value::as_str)
-        .and_then(super::session_table::LogLevel::parse);
-    threshold == 0 || level.is_some_and(|l| l as u8 >= threshold)
+        .and_then(LogLevel::from_name);
+    threshold == 0 || level.is_some_and(|l| l.rank() >= threshold)
 }
 
 #[cfg(test)]

@@ -11,37 +11,6 @@ use std::time::Instant;
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
-/// Log levels (RFC 5424 order, least severe first); the number is the threshold stored per
-/// session (0: no `logging/setLevel` yet).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum LogLevel {
-    Debug = 1,
-    Info,
-    Notice,
-    Warning,
-    Error,
-    Critical,
-    Alert,
-    Emergency,
-}
-
-impl LogLevel {
-    /// Parses a level name.
-    pub(super) fn parse(name: &str) -> Option<Self> {
-        Some(match name {
-            "debug" => Self::Debug,
-            "info" => Self::Info,
-            "notice" => Self::Notice,
-            "warning" => Self::Warning,
-            "error" => Self::Error,
-            "critical" => Self::Critical,
-            "alert" => Self::Alert,
-            "emergency" => Self::Emergency,
-            _ => return None,
-        })
-    }
-}
-
 /// One legacy session.
 #[derive(Debug)]
 pub(super) struct LegacySession {
@@ -51,7 +20,7 @@ pub(super) struct LegacySession {
     pub(super) capabilities: Value,
     /// The version differs from the device's handshake: requests carry it in `_meta`.
     pub(super) translate: bool,
-    /// `logging/setLevel`'s threshold ([`LogLevel`] number, 0: not set).
+    /// `logging/setLevel`'s threshold ([`embedded_mcp::protocol::LogLevel::rank`], 0: not set).
     pub(super) log_level: Arc<AtomicU8>,
     /// Requests of the session not answered yet (a session with some is never evicted).
     in_flight: AtomicUsize,
@@ -216,12 +185,5 @@ mod tests {
         assert!(s.open(v, Value::Null, false, at(9)).is_ok());
         assert!(s.close(&d.id) || s.close(&c.id));
         assert!(!s.close(&a.id));
-    }
-
-    #[test]
-    fn levels_are_ordered() {
-        assert!(LogLevel::parse("debug") < LogLevel::parse("info"));
-        assert_eq!(LogLevel::parse("emergency").map(|l| l as u8), Some(8));
-        assert_eq!(LogLevel::parse("loud"), None);
     }
 }
