@@ -1,7 +1,7 @@
 //! Array keywords: `prefixItems`, `items`, `contains` with its bounds, `minItems`, `maxItems`
 //! and `uniqueItems`.
 
-use super::{Compiler, Halt, Kw};
+use super::state::{Compiler, Halt, Kw};
 use crate::json::Value;
 use crate::schema::program::{Op, NONE};
 

@@ -2,7 +2,7 @@
 //! refused dynamic references. (`$ref` is resolved in `refs.rs`.)
 
 use super::refs::{is_anchor_name, REF_CAPACITY};
-use super::{Compiler, Halt, Kw};
+use super::state::{Compiler, Halt, Kw};
 use crate::json::Value;
 
 /// The 2020-12 meta-schema URIs accepted in `$schema`.

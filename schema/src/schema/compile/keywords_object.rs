@@ -4,7 +4,7 @@
 
 #[cfg(not(feature = "pattern"))]
 use super::keywords_value::NO_PATTERN;
-use super::{Compiler, Halt, Kw};
+use super::state::{Compiler, Halt, Kw};
 use crate::json::{Kind, Value};
 use crate::schema::program::{Op, NONE};
 #[cfg(feature = "pattern")]

@@ -1,7 +1,7 @@
 //! Keywords on a single value: `type`, `enum`, the numeric bounds and `multipleOf`,
 //! `minLength`/`maxLength` and `pattern` (with its regular expression compiled in place).
 
-use super::{Compiler, Halt, Kw};
+use super::state::{Compiler, Halt, Kw};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};
 use crate::schema::program::{types, Op, Str};

@@ -14,6 +14,7 @@ mod keywords_value;
 mod locate;
 mod refs;
 mod sort;
+mod state;
 mod text;
 
 pub use self::refs::{REF_CAPACITY, REF_WORK_LIMIT};
@@ -21,81 +22,12 @@ pub use self::refs::{REF_CAPACITY, REF_WORK_LIMIT};
 pub(crate) use self::sort::heap_sort;
 
 use self::locate::pointer_at;
+use self::state::{Compiler, Halt, Kw, Report, KEYWORDS, KW_COUNT};
 use crate::json::{DecodeErrorKind, Kind, Limits, Value};
 use crate::schema::error::CompileError;
 use crate::schema::pointer::SchemaPointer;
 use crate::schema::program::{find_loop, verify_structure, Op, Parts, Program, Scratch, NONE};
 use crate::schema::SCHEMA_MAX_DEPTH;
-
-macro_rules! keywords {
-    ($($v:ident = $s:literal),* $(,)?) => {
-        /// Keywords with an effect on validation (annotations and unknown keywords are not listed).
-        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-        enum Kw { $($v),* }
-        const KEYWORDS: &[Kw] = &[$(Kw::$v),*];
-        impl Kw {
-            const fn name(self) -> &'static str {
-                match self { $(Kw::$v => $s),* }
-            }
-        }
-    };
-}
-
-keywords! {
-    Schema = "$schema", Id = "$id", Ref = "$ref", Anchor = "$anchor",
-    DynamicRef = "$dynamicRef", DynamicAnchor = "$dynamicAnchor",
-    Type = "type", Const = "const", Enum = "enum", MultipleOf = "multipleOf",
-    Minimum = "minimum", ExclusiveMinimum = "exclusiveMinimum", Maximum = "maximum",
-    ExclusiveMaximum = "exclusiveMaximum", MinLength = "minLength", MaxLength = "maxLength",
-    Pattern = "pattern", MinItems = "minItems", MaxItems = "maxItems", UniqueItems = "uniqueItems",
-    PrefixItems = "prefixItems", Items = "items", Contains = "contains",
-    MinContains = "minContains", MaxContains = "maxContains", Required = "required",
-    MinProperties = "minProperties", MaxProperties = "maxProperties", Properties = "properties",
-    PatternProperties = "patternProperties", AdditionalProperties = "additionalProperties",
-    PropertyNames = "propertyNames", DependentRequired = "dependentRequired",
-    DependentSchemas = "dependentSchemas", AllOf = "allOf", AnyOf = "anyOf", OneOf = "oneOf",
-    Not = "not", If = "if", Then = "then", Else = "else", UnevaluatedItems = "unevaluatedItems",
-    UnevaluatedProperties = "unevaluatedProperties", Dependencies = "dependencies",
-}
-
-const KW_COUNT: usize = KEYWORDS.len();
-
-/// Why compilation stopped early: a problem (the [`CompileError`] is in
-/// `Compiler::first`) or a bound; converted to a [`CompileError`] once, at the top. Internal
-/// results carry this one byte instead of a 120-byte [`CompileError`], which keeps the
-/// compiler's frames small.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Halt {
-    Problem,
-    TooManyNodes,
-    TooManyOps,
-    TextFull,
-    TooComplex,
-    Internal,
-}
-
-/// Receives every problem in "collect" mode.
-pub(crate) type Report<'r> = Option<&'r mut dyn FnMut(&CompileError)>;
-
-pub(crate) struct Compiler<'s, 'p, 'r> {
-    doc: &'s str,
-    root: Value<'s>,
-    nodes: &'p mut [u16],
-    scratch: &'p mut [Scratch],
-    n_nodes: usize,
-    ops: &'p mut [Op],
-    n_ops: usize,
-    text: &'p mut [u8],
-    n_text: usize,
-    report: Report<'r>,
-    first: Option<CompileError>,
-    /// Whether any schema in the document has an `$id` (then references are resolved as URIs
-    /// against each schema's base URI; otherwise only fragments are same-document).
-    has_ids: bool,
-    /// Bytes scanned while resolving references and anchors (bounded by
-    /// [`REF_WORK_LIMIT`]).
-    work: core::cell::Cell<u64>,
-}
 
 /// Compiles `schema` into `parts`.
 pub(crate) fn compile<'p>(

@@ -1,7 +1,7 @@
 //! Same-document references: `$ref` resolved against `$id` base URIs, `$anchor`s and JSON
 //! Pointer fragments, with the work bounded by [`REF_WORK_LIMIT`].
 
-use super::{Compiler, Halt, Kw};
+use super::state::{Compiler, Halt, Kw};
 use crate::json::{JsonStr, Kind, Value};
 use crate::schema::error::CompileError;
 use crate::schema::uri;

@@ -1,8 +1,8 @@
 //! Sorting without an allocator: an in-place heapsort (O(n log n) comparisons on any input)
 //! and the duplicate-key check of `properties`-like objects built on it.
 
+use super::state::{Compiler, Halt};
 use super::text::scratch_str;
-use super::{Compiler, Halt};
 use crate::schema::program::Scratch;
 use core::cmp::Ordering;
 

@@ -1,7 +1,7 @@
 //! The program's text area: strings and JSON values stored once, with a short backwards
 //! search that reuses an identical earlier string.
 
-use super::{Compiler, Halt};
+use super::state::{Compiler, Halt};
 use crate::json::{copy_bytes, JsonStr};
 use crate::schema::program::{Scratch, Str};
 

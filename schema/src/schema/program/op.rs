@@ -12,7 +12,7 @@ pub struct Str {
 impl Str {
     /// Its byte range in the text area (two `u16`s: the end never wraps).
     pub(crate) const fn range(self) -> core::ops::Range<usize> {
-        (self.off as usize)..super::skip(self.off as usize, self.len)
+        (self.off as usize)..super::address::skip(self.off as usize, self.len)
     }
 }
 
@@ -49,7 +49,7 @@ pub(crate) use payload_ops;
 #[allow(rustdoc::private_intra_doc_links)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Op {
-    /// `type`: a mask of [`types`](super::types) bits.
+    /// `type`: a mask of [`types`](super::layout::types) bits.
     Type(u8),
     /// The `false` schema: nothing is valid.
     False,
@@ -79,7 +79,7 @@ pub enum Op {
     MaxItems(u32),
     /// `uniqueItems: true`.
     UniqueItems,
-    /// `prefixItems` (followed by `prefix` `Child`) and `items` (`rest`, or [`NONE`](super::NONE)).
+    /// `prefixItems` (followed by `prefix` `Child`) and `items` (`rest`, or [`NONE`](super::address::NONE)).
     Items {
         /// Number of `prefixItems` children that follow.
         prefix: u16,
@@ -100,7 +100,7 @@ pub enum Op {
     MaxProperties(u32),
     /// `properties` (`props` `Prop` follow), `patternProperties` (`patterns` ops follow: each
     /// entry a `PatternProp` and its `Regex` block), `additionalProperties` (`additional`, or
-    /// [`NONE`](super::NONE)).
+    /// [`NONE`](super::address::NONE)).
     Members {
         /// Number of `Prop` that follow.
         props: u16,
@@ -135,7 +135,7 @@ pub enum Op {
     OneOf(u16),
     /// `not`.
     Not(u16),
-    /// `if` / `then` / `else` (`then` and `else` may be [`NONE`](super::NONE)).
+    /// `if` / `then` / `else` (`then` and `else` may be [`NONE`](super::address::NONE)).
     If {
         /// The `if` schema.
         cond: u16,

@@ -1,8 +1,9 @@
 //! The checks run on a program before it is used: every index in range, every string whole,
 //! every op where its keyword allows it, and no loop of in-place applicators.
 
+use super::address::{skip, NONE};
+use super::layout::{Program, Scratch};
 use super::op::{payload_ops, Op, Str};
-use super::{skip, Program, Scratch, NONE};
 use crate::json::{Kind, Limits, Value};
 use crate::schema::error::LoadError;
 use crate::schema::number::{Decimal, MULTIPLE_OF_MAX_DIGITS};

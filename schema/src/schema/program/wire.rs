@@ -1,9 +1,9 @@
 //! The postcard form of a program: each [`Op`] as a fixed four-field [`WireOp`], the header
 //! (magic, version), and loading into caller storage followed by [`verify`](super::verify).
 
+use super::layout::{Parts, Program, Storage, PROGRAM_MAGIC, PROGRAM_VERSION};
 use super::op::{Op, Str};
 use super::verify::verify;
-use super::{Parts, Program, Storage, PROGRAM_MAGIC, PROGRAM_VERSION};
 use crate::schema::error::LoadError;
 use serde::de::{DeserializeSeed, SeqAccess, Visitor};
 use serde::{de, Deserialize, Serialize};
