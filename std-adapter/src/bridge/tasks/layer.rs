@@ -16,14 +16,13 @@ use std::time::{Instant, SystemTime};
 use serde_json::{Map, Value};
 
 use super::calls::{declares_extension, TaskCall, CALL_ID_PREFIX};
-use super::table::{Status, TaskTable};
+use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
 use super::{TaskConfig, TaskTools, EXTENSION};
 use crate::bridge::machine::{Input, LinkAction, Machine, Output};
 use crate::bridge::message::typed::{read, Cancelled, Progress};
 use crate::bridge::message::{
-    self, error_response, method, push_json_string, Class, Id, INTERNAL_ERROR, INVALID_PARAMS,
-    METHOD_NOT_FOUND,
+    self, error_response, method, push_json_string, Class, Id, INTERNAL_ERROR, METHOD_NOT_FOUND,
 };
 
 /// How a tool may run (its `execution.taskSupport`, or `--task-tools`).
@@ -56,18 +55,18 @@ pub type TaskIds = Box<dyn FnMut() -> String + Send>;
 pub struct TaskLayer<M> {
     inner: M,
     cfg: TaskConfig,
-    table: TaskTable,
-    shape: Shape,
+    pub(super) table: TaskTable,
+    pub(super) shape: Shape,
     out: VecDeque<Output>,
-    now: Instant,
+    pub(super) now: Instant,
     new_task_id: TaskIds,
     next_call: u64,
     /// Calls not yet handed to the device, by the canonical key of their id.
     creating: HashMap<String, Creating>,
     /// Rounds of created tasks in flight: canonical key of the round's id → task id.
-    rounds: HashMap<String, String>,
+    pub(super) rounds: HashMap<String, String>,
     /// Each live task's call, by task id.
-    calls: HashMap<String, TaskCall>,
+    pub(super) calls: HashMap<String, TaskCall>,
     /// The firmware's marks, by tool name as the host sees it.
     marks: HashMap<String, Support>,
     watched: HashMap<String, Watch>,
@@ -111,16 +110,16 @@ impl<M: Machine> TaskLayer<M> {
         &self.inner
     }
 
-    fn emit(&mut self, line: Vec<u8>) {
+    pub(super) fn emit(&mut self, line: Vec<u8>) {
         self.out.push_back(Output::Host(line));
     }
 
-    fn pass_in(&mut self, line: Vec<u8>) {
+    pub(super) fn pass_in(&mut self, line: Vec<u8>) {
         self.inner.handle(Input::HostLine(line), self.now);
         self.pump();
     }
 
-    fn new_call_id(&mut self) -> String {
+    pub(super) fn new_call_id(&mut self) -> String {
         let id = format!("{CALL_ID_PREFIX}{}", self.next_call);
         self.next_call += 1;
         id
@@ -285,89 +284,6 @@ impl<M: Machine> TaskLayer<M> {
         self.creating.remove(&call_key);
         self.table.release();
         self.pass_in(message::cancelled(&call_key, "cancelled by the client"));
-    }
-
-    fn on_task_request(&mut self, id: &Id, name: &str, params: Option<&Value>) {
-        if !declares_extension(params) {
-            let what = format!(
-                "{name} needs the {EXTENSION} extension in the request's clientCapabilities"
-            );
-            return self.emit(wire::missing_capability(&id.raw, &what));
-        }
-        let Some(task_id) = params.and_then(|p| p.get("taskId")).and_then(Value::as_str) else {
-            let text = format!("Invalid params: {name} needs \"taskId\" (a string)");
-            return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, &text));
-        };
-        if self.table.get(task_id, self.now).is_none() {
-            let text = "Failed to retrieve task: Task not found (unknown, or expired)";
-            return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
-        }
-        match name {
-            "tasks/get" => {
-                if let Some(task) = self.table.get(task_id, self.now) {
-                    let line = self.shape.detailed(&id.raw, task);
-                    self.emit(line);
-                }
-            }
-            "tasks/update" => {
-                let Some(answers) = params
-                    .and_then(|p| p.get("inputResponses"))
-                    .and_then(Value::as_object)
-                else {
-                    let text = "Invalid params: tasks/update needs \"inputResponses\" (an object)";
-                    return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
-                };
-                let answers = answers.clone();
-                self.update(task_id, &answers);
-                self.emit(wire::ack(&id.raw));
-            }
-            _ => {
-                self.cancel(task_id);
-                self.emit(wire::ack(&id.raw));
-            }
-        }
-    }
-
-    /// Answers to a task's outstanding input requests; once every one is answered, the device
-    /// gets the call again with them (and its `requestState`). Keys not outstanding are
-    /// ignored.
-    fn update(&mut self, task_id: &str, answers: &Map<String, Value>) {
-        let now = self.now;
-        let mut left = None;
-        for (key, answer) in answers {
-            let taken = self
-                .calls
-                .get_mut(task_id)
-                .is_some_and(|call| call.answer(key, answer));
-            if taken {
-                left = self.table.answered(task_id, key, now);
-            }
-        }
-        if left != Some(0) {
-            return;
-        }
-        let call_id = self.new_call_id();
-        let Some(call) = self.calls.get_mut(task_id) else {
-            return;
-        };
-        let line = call.line(&call_id, None);
-        call.in_flight = Some(quoted(&call_id));
-        self.rounds.insert(quoted(&call_id), task_id.to_owned());
-        self.table.resume(task_id, now);
-        self.pass_in(line);
-    }
-
-    /// Cancels a task: a round the device has is cancelled on the device (cooperatively: its
-    /// late answer is dropped).
-    fn cancel(&mut self, task_id: &str) {
-        let was = self.table.cancel(task_id, self.now);
-        if was.is_none_or(Status::is_terminal) {
-            return;
-        }
-        let in_flight = self.calls.get_mut(task_id).and_then(|c| c.in_flight.take());
-        if let Some(round) = in_flight {
-            self.pass_in(message::cancelled(&round, "the client cancelled the task"));
-        }
     }
 
     // ---- from the machine ----
@@ -550,7 +466,7 @@ impl<M: Machine> Machine for TaskLayer<M> {
 }
 
 /// The canonical key (JSON text) of the string id `id`.
-fn quoted(id: &str) -> String {
+pub(super) fn quoted(id: &str) -> String {
     Value::String(id.to_owned()).to_string()
 }
 

@@ -8,11 +8,13 @@
 //!   turns a marked `tools/call` into a task once the device has the call, answers
 //!   `tasks/get`, `tasks/update` and `tasks/cancel`, and takes the device's answers,
 //!   progress and `input_required` rounds for its tasks;
+//! - `requests`: `tasks/get`, `tasks/update` and `tasks/cancel`, answered by the layer;
 //! - `calls`: what the layer keeps per task besides the table (the call to the device, its
 //!   rounds).
 
 mod calls;
 mod layer;
+mod requests;
 mod table;
 #[cfg(test)]
 mod tests;
