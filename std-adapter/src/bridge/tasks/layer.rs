@@ -217,8 +217,12 @@ impl<M: Machine> TaskLayer<M> {
         if line.first() == Some(&b'[') {
             return false; // a batch: legacy revisions only
         }
-        contains(line, b"\"tasks/")
-            || contains(line, b"tools/")
+        // A call matters when it declares the extension, or may be refused for not doing so.
+        let call = contains(line, method::TOOLS_CALL.as_bytes())
+            && (contains(line, EXTENSION.as_bytes())
+                || self.marks.values().any(|m| *m == Support::Required));
+        call || contains(line, b"\"tasks/")
+            || contains(line, method::TOOLS_LIST.as_bytes())
             || contains(line, method::DISCOVER.as_bytes())
             || (!self.creating.is_empty() && contains(line, method::CANCELLED.as_bytes()))
     }
