@@ -219,25 +219,38 @@ impl<M: Machine> TaskLayer<M> {
         }
         // A call matters when it declares the extension, or may be refused for not doing so.
         let call = contains(line, method::TOOLS_CALL.as_bytes())
-            && (contains(line, EXTENSION.as_bytes())
-                || self.marks.values().any(|m| *m == Support::Required));
+            && (contains(line, EXTENSION.as_bytes()) || self.any_required());
         call || contains(line, b"\"tasks/")
             || contains(line, method::TOOLS_LIST.as_bytes())
             || contains(line, method::DISCOVER.as_bytes())
             || (!self.creating.is_empty() && contains(line, method::CANCELLED.as_bytes()))
     }
 
+    /// Some tool runs only as a task (so a call without the extension may be refused).
+    fn any_required(&self) -> bool {
+        let named = match &self.cfg.tools {
+            TaskTools::Named(named) => named.iter().any(|n| n.required),
+            _ => false,
+        };
+        named || self.marks.values().any(|m| *m == Support::Required)
+    }
+
+    /// How `tool` may run: as `--task-tools` names it, else as the firmware marks it, else
+    /// (`--task-tools all`) optional, else never as a task.
     fn support(&self, tool: &str) -> Support {
-        if let Some(marked) = self.marks.get(tool) {
-            if *marked != Support::Forbidden || self.cfg.tools == TaskTools::Marked {
-                return *marked;
+        if let TaskTools::Named(named) = &self.cfg.tools {
+            if let Some(n) = named.iter().find(|n| n.name == tool) {
+                return if n.required {
+                    Support::Required
+                } else {
+                    Support::Optional
+                };
             }
         }
-        match &self.cfg.tools {
-            TaskTools::Marked => Support::Forbidden,
-            TaskTools::All => Support::Optional,
-            TaskTools::Named(names) if names.iter().any(|n| n == tool) => Support::Optional,
-            TaskTools::Named(_) => Support::Forbidden,
+        match self.marks.get(tool) {
+            Some(marked) => *marked,
+            None if self.cfg.tools == TaskTools::All => Support::Optional,
+            None => Support::Forbidden,
         }
     }
 

@@ -35,10 +35,22 @@ pub enum TaskTools {
     /// `"required"` in its `tools/list` (default).
     #[default]
     Marked,
-    /// Every tool (as if each were marked `"optional"`), besides the firmware's marks.
+    /// Every tool the firmware does not mark (as if marked `"optional"`), and the marked ones
+    /// as marked.
     All,
-    /// These tools (as if marked `"optional"`), besides the firmware's marks.
-    Named(Vec<String>),
+    /// These tools as named here, whatever the firmware says; the others as the firmware
+    /// marks them.
+    Named(Vec<NamedTool>),
+}
+
+/// A tool named in `--task-tools`: `NAME` (a task when the client asks for one) or
+/// `NAME=required` (only as a task: `-32021` for a client without the extension).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NamedTool {
+    /// The tool's name, as the client sees it (`DEVICE.tool` in a hub).
+    pub name: String,
+    /// `taskSupport: "required"` rather than `"optional"`.
+    pub required: bool,
 }
 
 /// The task table's bounds and the tools that become tasks.

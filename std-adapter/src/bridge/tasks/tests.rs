@@ -3,7 +3,7 @@
 
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
-use super::{TaskConfig, TaskLayer, TaskTools};
+use super::{NamedTool, TaskConfig, TaskLayer, TaskTools};
 use crate::bridge::hub::Hub;
 use crate::bridge::machine::{LinkEvent, Machine};
 use crate::bridge::router::Router;
@@ -462,4 +462,40 @@ fn a_hub_serves_tasks_for_each_device() {
     assert!(sim.host_out().is_empty());
     sim.host_line(&get(6, "task-1"));
     assert!(sim.host_out()[0].ends_with(r#""status":"completed","createdAt":"2026-07-28T10:30:00.000Z","lastUpdatedAt":"2026-07-28T10:30:00.000Z","ttlMs":60000,"pollIntervalMs":500,"result":{"resultType":"complete","content":[]}}}"#));
+}
+
+#[test]
+fn task_tools_named_on_the_command_line_win_over_the_firmwares_marks() {
+    let named = |name: &str, required| NamedTool {
+        name: name.into(),
+        required,
+    };
+    let tools = TaskTools::Named(vec![named("greet", false), named("job", true)]);
+    let mut sim = layer_with(tasks_config(tools));
+    sim.link(0, LinkEvent::Opened { gen: 1 });
+    sim.host_line(&request(1, "tools/list", "", CAPS));
+    let listed = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"greet","inputSchema":{"type":"object"},"execution":{"taskSupport":"forbidden"}},{"name":"slow","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}}"#;
+    sim.device_line(0, 1, listed);
+    sim.device_out();
+    sim.host_out();
+    sim.host_line(&call(2, "job", NO_CAPS));
+    assert!(sim.host_out()[0].contains(r#""code":-32021"#));
+    sim.host_line(&call(3, "greet", CAPS));
+    assert!(
+        sim.host_out()[0].contains(r#""taskId":"task-1""#),
+        "named: a task"
+    );
+    sim.host_line(&call(4, "slow", CAPS));
+    assert!(
+        sim.host_out()[0].contains(r#""taskId":"task-2""#),
+        "marked: a task"
+    );
+    let other = call(5, "other", CAPS);
+    sim.host_line(&other);
+    assert!(sim.host_out().is_empty());
+    assert_eq!(
+        sim.device_out().last(),
+        Some(&other),
+        "neither: a plain call"
+    );
 }

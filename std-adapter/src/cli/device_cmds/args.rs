@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::hub_link;
 use crate::bridge::http::HttpConfig;
-use crate::bridge::tasks::TaskTools;
+use crate::bridge::tasks::{NamedTool, TaskTools};
 use crate::bridge::{HubDevice, OnInvalid, Pages};
 use crate::device::client::DEFAULT_PROTOCOL;
 use crate::device::{
@@ -239,8 +239,8 @@ pub struct BridgeArgs {
     /// tools/list: one page, or the device's pages
     #[arg(long, value_name = "one|device", hide_possible_values = true, default_value = "one", value_parser = pages(), help_heading = None)]
     pub pages: Pages,
-    /// Tools run as tasks besides those the firmware marks
-    #[arg(long = "task-tools", value_name = "all|NAME,...", value_parser = task_tools, help_heading = None)]
+    /// Tools run as tasks (NAME[=required],...) beyond firmware marks
+    #[arg(long = "task-tools", value_name = "all|LIST", value_parser = task_tools, help_heading = None)]
     pub task_tools: Option<TaskTools>,
     /// How long a task and its result are kept, in ms
     #[arg(long = "task-ttl-ms", value_name = "N", default_value_t = 3_600_000, value_parser = clap::value_parser!(u64).range(1..), help_heading = None)]
@@ -262,11 +262,21 @@ fn task_tools(text: &str) -> Result<TaskTools, String> {
     if text == "all" {
         return Ok(TaskTools::All);
     }
-    let names: Vec<String> = text.split(',').map(str::to_owned).collect();
-    if names.iter().any(String::is_empty) {
-        return Err("use all, or tool names separated by commas".to_owned());
-    }
-    Ok(TaskTools::Named(names))
+    let named = text.split(',').map(|item| {
+        let (name, required) = match item.split_once('=') {
+            Some((name, "required")) => (name, true),
+            Some(_) => return Err(format!("{item:?}: a tool is NAME or NAME=required")),
+            None => (item, false),
+        };
+        if name.is_empty() {
+            return Err("use all, or NAME[=required] separated by commas".to_owned());
+        }
+        Ok(NamedTool {
+            name: name.to_owned(),
+            required,
+        })
+    });
+    named.collect::<Result<_, _>>().map(TaskTools::Named)
 }
 
 fn pages() -> impl TypedValueParser<Value = Pages> {
