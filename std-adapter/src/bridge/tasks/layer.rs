@@ -25,6 +25,9 @@ use crate::bridge::message::{
     self, error_response, method, push_json_string, Class, Id, INTERNAL_ERROR, METHOD_NOT_FOUND,
 };
 
+/// Most rounds of input one task may take (a device asking again and again is given up).
+const MAX_ROUNDS: u32 = 16;
+
 /// How a tool may run (its `execution.taskSupport`, or `--task-tools`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Support {
@@ -391,11 +394,19 @@ impl<M: Machine> TaskLayer<M> {
                 .cloned()
                 .unwrap_or_default();
             let state = result.and_then(|r| r.get("requestState")).cloned();
+            if call.round >= MAX_ROUNDS {
+                let text = format!(
+                    "The device asked for input more than {MAX_ROUNDS} times; the bridge gave the call up"
+                );
+                let error = error_response(None, INTERNAL_ERROR, &text);
+                let raw = raw_member(&error, "error").unwrap_or_default();
+                self.table.fail(task_id, raw, text, now);
+                return;
+            }
             let shown = call.ask(&asked, state);
             if shown.is_empty() {
                 // `requestState` alone: the device wants the call again at once.
-                self.table.ask(task_id, shown, now);
-                self.update(task_id, &Map::new());
+                self.retry(task_id);
                 return;
             }
             self.table.ask(task_id, shown, now);

@@ -71,9 +71,15 @@ impl<M: Machine> TaskLayer<M> {
                 left = self.table.answered(task_id, key, now);
             }
         }
-        if left != Some(0) {
-            return;
+        if left == Some(0) {
+            self.retry(task_id);
         }
+    }
+
+    /// The device gets task `task_id`'s call again, with the answers collected and its
+    /// `requestState`.
+    pub(super) fn retry(&mut self, task_id: &str) {
+        let now = self.now;
         let call_id = self.new_call_id();
         let Some(call) = self.calls.get_mut(task_id) else {
             return;

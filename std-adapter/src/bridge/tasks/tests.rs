@@ -499,3 +499,30 @@ fn task_tools_named_on_the_command_line_win_over_the_firmwares_marks() {
         "neither: a plain call"
     );
 }
+
+#[test]
+fn a_request_state_alone_is_sent_back_at_once_and_endless_rounds_end() {
+    let mut sim = connected();
+    sim.host_line(&call(5, "set_relay", CAPS));
+    sim.device_out();
+    sim.host_out();
+    for n in 1..=17 {
+        let again = format!(
+            r#"{{"jsonrpc":"2.0","id":"embedded-mcp-task-{n}","result":{{"resultType":"input_required","requestState":"s{n}"}}}}"#
+        );
+        sim.device_line(0, 1, &again);
+        let sent = sim.device_out();
+        if n <= 16 {
+            assert_eq!(sent.len(), 1, "round {n}");
+            assert!(
+                sent[0].contains(&format!(r#""requestState":"s{n}""#)),
+                "{sent:?}"
+            );
+        } else {
+            assert!(sent.is_empty(), "given up");
+        }
+    }
+    assert!(sim.host_out().is_empty());
+    sim.host_line(&get(6, "task-1"));
+    assert!(sim.host_out()[0].contains(r#""status":"failed","statusMessage":"The device asked for input more than 16 times; the bridge gave the call up""#));
+}
