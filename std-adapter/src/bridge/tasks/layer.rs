@@ -25,6 +25,9 @@ use crate::bridge::message::{
     self, error_response, method, push_json_string, Class, Id, INTERNAL_ERROR, METHOD_NOT_FOUND,
 };
 
+/// Most `tools/list` and `server/discover` answers awaited at once.
+const MAX_WATCHED: usize = 256;
+
 /// Most rounds of input one task may take (a device asking again and again is given up).
 const MAX_ROUNDS: u32 = 16;
 
@@ -203,6 +206,10 @@ impl<M: Machine> TaskLayer<M> {
                     } else {
                         Watch::List
                     };
+                    if self.watched.len() >= MAX_WATCHED {
+                        // Answers that never came (requests cancelled): forget them.
+                        self.watched.clear();
+                    }
                     self.watched.insert(id.key, watch);
                     self.pass_in(line);
                 }
@@ -263,6 +270,10 @@ impl<M: Machine> TaskLayer<M> {
             .and_then(Value::as_str)
             .unwrap_or_default()
             .to_owned();
+        // Tasks are of 2026-07-28: an older host's call is an ordinary call, whatever the tool.
+        if !is_modern(params) {
+            return self.pass_in(line);
+        }
         let declared = declares_extension(params);
         match (self.support(&tool), declared) {
             (Support::Forbidden, _) | (Support::Optional, false) => return self.pass_in(line),
@@ -491,6 +502,16 @@ impl<M: Machine> Machine for TaskLayer<M> {
         self.inner.stop();
         self.pump();
     }
+}
+
+/// True when a request's `_meta` names 2026-07-28 or a later revision.
+fn is_modern(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get(message::meta::KEY))
+        .and_then(|m| m.get(message::meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .and_then(embedded_mcp::protocol::Version::parse)
+        .is_some_and(|v| !v.is_legacy())
 }
 
 /// The canonical key (JSON text) of the string id `id`.

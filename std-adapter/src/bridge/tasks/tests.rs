@@ -526,3 +526,17 @@ fn a_request_state_alone_is_sent_back_at_once_and_endless_rounds_end() {
     sim.host_line(&get(6, "task-1"));
     assert!(sim.host_out()[0].contains(r#""status":"failed","statusMessage":"The device asked for input more than 16 times; the bridge gave the call up""#));
 }
+
+#[test]
+fn a_legacy_call_is_an_ordinary_call_even_of_a_required_tool() {
+    let tools = TaskTools::Named(vec![NamedTool {
+        name: "job".into(),
+        required: true,
+    }]);
+    let mut sim = layer_with(tasks_config(tools));
+    sim.link(0, LinkEvent::Opened { gen: 1 });
+    let legacy = call(1, "job", CAPS).replace("2026-07-28", "2025-11-25");
+    sim.host_line(&legacy);
+    assert_eq!(sim.device_out(), [legacy]);
+    assert!(sim.host_out().is_empty());
+}
