@@ -50,6 +50,7 @@ mod shell;
 #[cfg(test)]
 mod sim;
 pub mod subscriptions;
+pub mod tasks;
 
 use std::io::{Read, Write};
 use std::time::Duration;
@@ -170,6 +171,8 @@ pub struct BridgeConfig {
     /// When not empty, the bridge is a hub of these devices (and `endpoint` is not used): one
     /// MCP server whose tools are `NAME.tool`, each device with a link of its own.
     pub devices: Vec<HubDevice>,
+    /// The tasks extension: which tools become tasks, the TTL and the table's caps.
+    pub tasks: tasks::TaskConfig,
 }
 
 /// Re-sends of an idempotent request while a fresh link is silent (see
@@ -190,6 +193,7 @@ impl BridgeConfig {
             max_queued: 256,
             pages: Pages::One,
             devices: Vec::new(),
+            tasks: tasks::TaskConfig::default(),
         }
     }
 

@@ -189,6 +189,8 @@ fn check(request: &Request, value: &Value, id: &Id, method: &str) -> Result<(), 
     let named = match method {
         "tools/call" | "prompts/get" => Some("name"),
         "resources/read" => Some("uri"),
+        // The tasks extension routes its requests by task.
+        "tasks/get" | "tasks/update" | "tasks/cancel" => Some("taskId"),
         _ => None,
     };
     if let Some(member) = named {

@@ -20,6 +20,7 @@ use tokio::sync::mpsc::{channel, Receiver, Sender};
 use super::hub::Hub;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
+use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
 use crate::device::{Endpoint, Link, Logger};
 use link_pump::{OpenLink, Written};
@@ -113,16 +114,33 @@ async fn bridge(
         links: HashMap::new(),
     };
     let now = Instant::now();
+    let (tasks, wall) = (cfg.tasks.clone(), std::time::SystemTime::now());
     let result = if cfg.devices.is_empty() {
         let router = Router::new(cfg, log, false, now);
-        shell.drive(router, inbox).await
+        let layer = TaskLayer::new(router, tasks, now, wall, Box::new(random_task_id));
+        shell.drive(layer, inbox).await
     } else {
         let hub = Hub::new(&cfg, log, now);
-        shell.drive(hub, inbox).await
+        let layer = TaskLayer::new(hub, tasks, now, wall, Box::new(random_task_id));
+        shell.drive(layer, inbox).await
     };
     // Dropping the links closes them: QEMU and children are stopped here.
     shell.links.clear();
     result
+}
+
+/// A task id: 128 bits from the OS's secure random source as 32 hex digits (a task id is the
+/// client's only handle on its task, so it must not be guessable).
+fn random_task_id() -> String {
+    let mut bytes = [0u8; 16];
+    if getrandom::fill(&mut bytes).is_err() {
+        // No secure source (not seen on Linux): unique from the clock, but guessable.
+        let t = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .unwrap_or_default();
+        bytes = t.as_nanos().to_le_bytes();
+    }
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// The shell's state: where the devices are, and the links it holds open.

@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::hub_link;
 use crate::bridge::http::HttpConfig;
+use crate::bridge::tasks::{NamedTool, TaskTools};
 use crate::bridge::{HubDevice, OnInvalid, Pages};
 use crate::device::client::DEFAULT_PROTOCOL;
 use crate::device::{
@@ -238,6 +239,15 @@ pub struct BridgeArgs {
     /// tools/list: one page, or the device's pages
     #[arg(long, value_name = "one|device", hide_possible_values = true, default_value = "one", value_parser = pages(), help_heading = None)]
     pub pages: Pages,
+    /// Tools run as tasks (NAME[=required],...) beyond firmware marks
+    #[arg(long = "task-tools", value_name = "all|LIST", value_parser = task_tools, help_heading = None)]
+    pub task_tools: Option<TaskTools>,
+    /// How long a task and its result are kept, in ms
+    #[arg(long = "task-ttl-ms", value_name = "N", default_value_t = 3_600_000, value_parser = clap::value_parser!(u64).range(1..), help_heading = None)]
+    pub task_ttl_ms: u64,
+    /// Most tasks held at once, finished ones included
+    #[arg(long = "max-tasks", value_name = "N", default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..), help_heading = None)]
+    pub max_tasks: u64,
     /// The HTTP front.
     #[command(flatten)]
     pub http: HttpArgs,
@@ -246,6 +256,27 @@ pub struct BridgeArgs {
 fn on_invalid() -> impl TypedValueParser<Value = OnInvalid> {
     PossibleValuesParser::new(["error", "warn", "pass"])
         .try_map(|text| OnInvalid::parse(&text).ok_or("not a choice"))
+}
+
+fn task_tools(text: &str) -> Result<TaskTools, String> {
+    if text == "all" {
+        return Ok(TaskTools::All);
+    }
+    let named = text.split(',').map(|item| {
+        let (name, required) = match item.split_once('=') {
+            Some((name, "required")) => (name, true),
+            Some(_) => return Err(format!("{item:?}: a tool is NAME or NAME=required")),
+            None => (item, false),
+        };
+        if name.is_empty() {
+            return Err("use all, or NAME[=required] separated by commas".to_owned());
+        }
+        Ok(NamedTool {
+            name: name.to_owned(),
+            required,
+        })
+    });
+    named.collect::<Result<_, _>>().map(TaskTools::Named)
 }
 
 fn pages() -> impl TypedValueParser<Value = Pages> {

@@ -30,6 +30,11 @@ pub fn bridge_main(args: &BridgeArgs) -> Result<i32, UsageError> {
     config.timeout = args.device.timeout();
     config.max_call = std::time::Duration::from_millis(args.max_call_ms);
     config.on_invalid = args.on_invalid;
+    if let Some(tools) = &args.task_tools {
+        config.tasks.tools = tools.clone();
+    }
+    config.tasks.ttl = std::time::Duration::from_millis(args.task_ttl_ms);
+    config.tasks.max_tasks = usize::try_from(args.max_tasks).unwrap_or(usize::MAX);
     if let Some(n) = args.reconnect_attempts {
         config.reconnect.attempts = n;
     }

@@ -1,0 +1,609 @@
+//! The task layer: a [`Machine`] around the router of one device or the hub of many, which
+//! serves the tasks extension and passes everything else through untouched.
+//!
+//! From the host it takes `tasks/get`, `tasks/update` and `tasks/cancel` (answered here), and
+//! a `tools/call` of a task tool from a client that declared the extension on that request:
+//! the call goes to the device under an id of the layer's own, and the task is created, and
+//! the client answered with `CreateTaskResult`, only when the machine hands the call to the
+//! device link (a call the device never got is answered as it would have been). From the
+//! machine it takes the answers and progress of its calls, into the table; the client sees
+//! none of them. It adds the extension to `server/discover` results and learns which tools the
+//! firmware marks (`execution.taskSupport`) from `tools/list` results.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Instant, SystemTime};
+
+use serde_json::{Map, Value};
+
+use super::calls::{declares_extension, TaskCall, CALL_ID_PREFIX};
+use super::table::TaskTable;
+use super::wire::{self, Shape, WallClock};
+use super::{TaskConfig, TaskTools, EXTENSION};
+use crate::bridge::machine::{Input, LinkAction, Machine, Output};
+use crate::bridge::message::typed::{read, Cancelled, Progress};
+use crate::bridge::message::{
+    self, error_response, method, push_json_string, Class, Id, INTERNAL_ERROR, METHOD_NOT_FOUND,
+};
+
+/// Most `tools/list` and `server/discover` answers awaited at once.
+const MAX_WATCHED: usize = 256;
+
+/// Most rounds of input one task may take (a device asking again and again is given up).
+const MAX_ROUNDS: u32 = 16;
+
+/// How a tool may run (its `execution.taskSupport`, or `--task-tools`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Support {
+    Forbidden,
+    Optional,
+    Required,
+}
+
+/// A host request whose answer the layer reads on its way out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Watch {
+    Discover,
+    List,
+}
+
+/// A task call on its way to the device: the task is not created yet.
+struct Creating {
+    /// The client's `tools/call` id (exact text).
+    host_raw: String,
+    task_id: String,
+    call: TaskCall,
+}
+
+/// Makes task ids (unguessable in the bridge; counted in tests).
+pub type TaskIds = Box<dyn FnMut() -> String + Send>;
+
+/// The task layer around machine `M` (see the module documentation).
+pub struct TaskLayer<M> {
+    inner: M,
+    cfg: TaskConfig,
+    pub(super) table: TaskTable,
+    pub(super) shape: Shape,
+    out: VecDeque<Output>,
+    pub(super) now: Instant,
+    new_task_id: TaskIds,
+    next_call: u64,
+    /// Calls not yet handed to the device, by the canonical key of their id.
+    creating: HashMap<String, Creating>,
+    /// Rounds of created tasks in flight: canonical key of the round's id → task id.
+    pub(super) rounds: HashMap<String, String>,
+    /// Each live task's call, by task id.
+    pub(super) calls: HashMap<String, TaskCall>,
+    /// The firmware's marks, by tool name as the host sees it.
+    marks: HashMap<String, Support>,
+    watched: HashMap<String, Watch>,
+}
+
+impl<M: Machine> TaskLayer<M> {
+    /// Wraps `inner`; `now` was `wall`; task ids come from `new_task_id`.
+    pub fn new(
+        inner: M,
+        cfg: TaskConfig,
+        now: Instant,
+        wall: SystemTime,
+        new_task_id: TaskIds,
+    ) -> Self {
+        let shape = Shape {
+            clock: WallClock::new(now, wall),
+            ttl: cfg.ttl,
+            poll_interval: cfg.poll_interval,
+        };
+        let mut layer = Self {
+            inner,
+            table: TaskTable::new(cfg.ttl, cfg.max_tasks, cfg.max_result_bytes),
+            cfg,
+            shape,
+            out: VecDeque::new(),
+            now,
+            new_task_id,
+            next_call: 1,
+            creating: HashMap::new(),
+            rounds: HashMap::new(),
+            calls: HashMap::new(),
+            marks: HashMap::new(),
+            watched: HashMap::new(),
+        };
+        layer.pump();
+        layer
+    }
+
+    /// The machine inside.
+    pub fn inner(&self) -> &M {
+        &self.inner
+    }
+
+    pub(super) fn emit(&mut self, line: Vec<u8>) {
+        self.out.push_back(Output::Host(line));
+    }
+
+    pub(super) fn pass_in(&mut self, line: Vec<u8>) {
+        self.inner.handle(Input::HostLine(line), self.now);
+        self.pump();
+    }
+
+    pub(super) fn new_call_id(&mut self) -> String {
+        let id = format!("{CALL_ID_PREFIX}{}", self.next_call);
+        self.next_call += 1;
+        id
+    }
+
+    /// Takes the machine's outputs, keeping what concerns the layer.
+    fn pump(&mut self) {
+        while let Some(output) = self.inner.poll_output() {
+            match output {
+                Output::Host(line) => {
+                    if let Some(line) = self.take_out(line) {
+                        self.emit(line);
+                    }
+                }
+                Output::Link { device, action } => {
+                    let written = match &action {
+                        LinkAction::Write { line, .. } if !self.creating.is_empty() => {
+                            self.written_calls(line)
+                        }
+                        _ => Vec::new(),
+                    };
+                    self.out.push_back(Output::Link { device, action });
+                    for key in written {
+                        self.create(&key);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Keys of the calls on their way whose id appears in a line written to a device (the
+    /// router writes the call as it came; the hub under its own id, with the same token).
+    fn written_calls(&self, line: &[u8]) -> Vec<String> {
+        self.creating
+            .keys()
+            .filter(|key| contains(line, key.as_bytes()))
+            .cloned()
+            .collect()
+    }
+
+    /// The device has call `key`: its task exists from now on.
+    fn create(&mut self, key: &str) {
+        let Some(c) = self.creating.remove(key) else {
+            return;
+        };
+        let task = self.table.create(c.task_id.clone(), self.now).clone();
+        let mut call = c.call;
+        call.in_flight = Some(key.to_owned());
+        self.calls.insert(c.task_id.clone(), call);
+        self.rounds.insert(key.to_owned(), c.task_id);
+        let line = self.shape.created(&c.host_raw, &task);
+        self.emit(line);
+    }
+
+    // ---- from the host ----
+
+    fn on_host_line(&mut self, line: Vec<u8>) {
+        if !self.may_concern_tasks(&line) {
+            return self.pass_in(line);
+        }
+        let Some(msg) = message::parse(&line) else {
+            return self.pass_in(line);
+        };
+        let params = msg.value.get("params");
+        match msg.class {
+            Class::Request { id, method: name } => match name.as_str() {
+                "tasks/get" | "tasks/update" | "tasks/cancel" => {
+                    self.on_task_request(&id, &name, params);
+                }
+                other if other.starts_with("tasks/") => {
+                    let text = format!("Method not found: {other} (the tasks extension has tasks/get, tasks/update and tasks/cancel)");
+                    self.emit(error_response(Some(&id.raw), METHOD_NOT_FOUND, &text));
+                }
+                method::TOOLS_CALL => self.on_call(line, &id, params),
+                method::TOOLS_LIST | method::DISCOVER => {
+                    let watch = if name == method::DISCOVER {
+                        Watch::Discover
+                    } else {
+                        Watch::List
+                    };
+                    if self.watched.len() >= MAX_WATCHED {
+                        // Answers that never came (requests cancelled): forget them.
+                        self.watched.clear();
+                    }
+                    self.watched.insert(id.key, watch);
+                    self.pass_in(line);
+                }
+                _ => self.pass_in(line),
+            },
+            Class::Notification { method: name } if name == method::CANCELLED => {
+                self.on_host_cancel(line, params);
+            }
+            _ => self.pass_in(line),
+        }
+    }
+
+    /// A cheap look at a host line: false when the layer surely has nothing to do with it.
+    fn may_concern_tasks(&self, line: &[u8]) -> bool {
+        if line.first() == Some(&b'[') {
+            return false; // a batch: legacy revisions only
+        }
+        // A call matters when it declares the extension, or may be refused for not doing so.
+        let call = contains(line, method::TOOLS_CALL.as_bytes())
+            && (contains(line, EXTENSION.as_bytes()) || self.any_required());
+        call || contains(line, b"\"tasks/")
+            || contains(line, method::TOOLS_LIST.as_bytes())
+            || contains(line, method::DISCOVER.as_bytes())
+            || (!self.creating.is_empty() && contains(line, method::CANCELLED.as_bytes()))
+    }
+
+    /// Some tool runs only as a task (so a call without the extension may be refused).
+    fn any_required(&self) -> bool {
+        let named = match &self.cfg.tools {
+            TaskTools::Named(named) => named.iter().any(|n| n.required),
+            _ => false,
+        };
+        named || self.marks.values().any(|m| *m == Support::Required)
+    }
+
+    /// How `tool` may run: as `--task-tools` names it, else as the firmware marks it, else
+    /// (`--task-tools all`) optional, else never as a task.
+    fn support(&self, tool: &str) -> Support {
+        if let TaskTools::Named(named) = &self.cfg.tools {
+            if let Some(n) = named.iter().find(|n| n.name == tool) {
+                return if n.required {
+                    Support::Required
+                } else {
+                    Support::Optional
+                };
+            }
+        }
+        match self.marks.get(tool) {
+            Some(marked) => *marked,
+            None if self.cfg.tools == TaskTools::All => Support::Optional,
+            None => Support::Forbidden,
+        }
+    }
+
+    fn on_call(&mut self, line: Vec<u8>, id: &Id, params: Option<&Value>) {
+        let tool = params
+            .and_then(|p| p.get("name"))
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        // Tasks are of 2026-07-28: an older host's call is an ordinary call, whatever the tool.
+        if !is_modern(params) {
+            return self.pass_in(line);
+        }
+        let declared = declares_extension(params);
+        match (self.support(&tool), declared) {
+            (Support::Forbidden, _) | (Support::Optional, false) => return self.pass_in(line),
+            (Support::Required, false) => {
+                let what = format!("tool {tool:?} runs only as a task ({EXTENSION})");
+                return self.emit(wire::missing_capability(&id.raw, &what));
+            }
+            (_, true) => {}
+        }
+        if let Err(full) = self.table.reserve() {
+            let text = format!("Task refused: {}", full.0);
+            return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, &text));
+        }
+        let call = TaskCall::new(params);
+        let call_id = self.new_call_id();
+        let round = call.line(&call_id, params);
+        let creating = Creating {
+            host_raw: id.raw.clone(),
+            task_id: (self.new_task_id)(),
+            call,
+        };
+        self.creating.insert(quoted(&call_id), creating);
+        self.pass_in(round);
+    }
+
+    /// A client cancels a `tools/call`: one of the layer's calls not yet handed to the device
+    /// is cancelled under the layer's id; anything else passes.
+    fn on_host_cancel(&mut self, line: Vec<u8>, params: Option<&Value>) {
+        let key = read::<Cancelled>(params).and_then(|c| serde_json::to_string(&c.request_id).ok());
+        let found = key.and_then(|key| {
+            self.creating
+                .iter()
+                .find(|(_, c)| canonical(&c.host_raw) == key)
+                .map(|(call_key, _)| call_key.clone())
+        });
+        let Some(call_key) = found else {
+            return self.pass_in(line);
+        };
+        self.creating.remove(&call_key);
+        self.table.release();
+        self.pass_in(message::cancelled(&call_key, "cancelled by the client"));
+    }
+
+    // ---- from the machine ----
+
+    /// A line the machine writes to the host: the layer's own are kept, watched answers
+    /// edited, the rest passes.
+    fn take_out(&mut self, line: Vec<u8>) -> Option<Vec<u8>> {
+        let ours = contains(&line, CALL_ID_PREFIX.as_bytes());
+        if !ours && self.watched.is_empty() {
+            return Some(line);
+        }
+        let Some(msg) = message::parse(&line) else {
+            return Some(line);
+        };
+        match msg.class {
+            Class::Response { id } => {
+                if let Some(c) = self.creating.remove(&id.key) {
+                    // The device never got the call: the client gets the answer itself.
+                    self.table.release();
+                    return Some(with_id(&line, &id.raw, &c.host_raw));
+                }
+                if let Some(task_id) = self.rounds.remove(&id.key) {
+                    self.on_round_answer(&task_id, &id.key, &line, &msg.value);
+                    return None;
+                }
+                match self.watched.remove(&id.key) {
+                    Some(Watch::Discover) => Some(with_extension(line, msg.value)),
+                    Some(Watch::List) => {
+                        self.learn_marks(&msg.value);
+                        Some(line)
+                    }
+                    None if id.key.starts_with(&format!("\"{CALL_ID_PREFIX}")) => None,
+                    None => Some(line),
+                }
+            }
+            Class::Notification { method: name } if ours && name == method::PROGRESS => {
+                let progress = read::<Progress>(msg.value.get("params"));
+                let token = progress
+                    .as_ref()
+                    .and_then(|p| serde_json::to_string(&p.progress_token).ok());
+                if let (Some(token), Some(p)) = (token, progress) {
+                    if let Some(task_id) = self.rounds.get(&token).cloned() {
+                        let text = p.message.clone().unwrap_or_else(|| match p.total {
+                            Some(total) => format!("{} of {total}", p.progress),
+                            None => format!("{}", p.progress),
+                        });
+                        self.table.progress(&task_id, text, self.now);
+                    }
+                    if self.rounds.contains_key(&token) || self.creating.contains_key(&token) {
+                        return None;
+                    }
+                }
+                Some(line)
+            }
+            _ => Some(line),
+        }
+    }
+
+    /// The device answered round `key` of task `task_id`.
+    fn on_round_answer(&mut self, task_id: &str, key: &str, line: &[u8], value: &Value) {
+        let now = self.now;
+        let Some(call) = self.calls.get_mut(task_id) else {
+            return;
+        };
+        if call.in_flight.as_deref() != Some(key) {
+            return; // a round the client cancelled
+        }
+        call.in_flight = None;
+        if let Some(error) = value.get("error") {
+            let text = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("the device answered with an error")
+                .to_owned();
+            let raw = raw_member(line, "error").unwrap_or_else(|| error.to_string().into_bytes());
+            self.table.fail(task_id, raw, text, now);
+            return;
+        }
+        let result = value.get("result");
+        let asks = result
+            .and_then(|r| r.get("resultType"))
+            .and_then(Value::as_str)
+            == Some("input_required");
+        if asks {
+            let asked = result
+                .and_then(|r| r.get("inputRequests"))
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            let state = result.and_then(|r| r.get("requestState")).cloned();
+            if call.round >= MAX_ROUNDS {
+                let text = format!(
+                    "The device asked for input more than {MAX_ROUNDS} times; the bridge gave the call up"
+                );
+                let error = error_response(None, INTERNAL_ERROR, &text);
+                let raw = raw_member(&error, "error").unwrap_or_default();
+                self.table.fail(task_id, raw, text, now);
+                return;
+            }
+            let shown = call.ask(&asked, state);
+            if shown.is_empty() {
+                // `requestState` alone: the device wants the call again at once.
+                self.retry(task_id);
+                return;
+            }
+            self.table.ask(task_id, shown, now);
+            return;
+        }
+        let raw = raw_member(line, "result").unwrap_or_else(|| b"{}".to_vec());
+        self.table.complete(task_id, raw, now);
+    }
+
+    /// Reads the firmware's marks from a `tools/list` result.
+    fn learn_marks(&mut self, value: &Value) {
+        let tools = value
+            .get("result")
+            .and_then(|r| r.get("tools"))
+            .and_then(Value::as_array);
+        for tool in tools.into_iter().flatten() {
+            let Some(name) = tool.get("name").and_then(Value::as_str) else {
+                continue;
+            };
+            let mark = tool
+                .get("execution")
+                .and_then(|e| e.get("taskSupport"))
+                .and_then(Value::as_str);
+            let support = match mark {
+                Some("optional") => Support::Optional,
+                Some("required") => Support::Required,
+                Some(_) => Support::Forbidden,
+                None => {
+                    self.marks.remove(name);
+                    continue;
+                }
+            };
+            self.marks.insert(name.to_owned(), support);
+        }
+    }
+
+    fn expire(&mut self) {
+        for task_id in self.table.expire(self.now) {
+            self.calls.remove(&task_id);
+            self.rounds.retain(|_, t| *t != task_id);
+        }
+    }
+}
+
+impl<M: Machine> Machine for TaskLayer<M> {
+    fn handle(&mut self, input: Input, now: Instant) {
+        self.now = now;
+        match input {
+            Input::HostLine(line) => self.on_host_line(line),
+            other => {
+                self.inner.handle(other, now);
+                self.pump();
+            }
+        }
+    }
+
+    fn handle_timeout(&mut self, now: Instant) {
+        self.now = now;
+        if self.inner.poll_timeout().is_some_and(|at| at <= now) {
+            self.inner.handle_timeout(now);
+            self.pump();
+        }
+        self.expire();
+    }
+
+    fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        [self.inner.poll_timeout(), self.table.next_expiry()]
+            .into_iter()
+            .flatten()
+            .min()
+    }
+
+    fn is_finished(&self) -> bool {
+        self.inner.is_finished() && self.creating.is_empty()
+    }
+
+    fn stop(&mut self) {
+        self.inner.stop();
+        self.pump();
+    }
+}
+
+/// True when a request's `_meta` names 2026-07-28 or a later revision.
+fn is_modern(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get(message::meta::KEY))
+        .and_then(|m| m.get(message::meta::PROTOCOL_VERSION))
+        .and_then(Value::as_str)
+        .and_then(embedded_mcp::protocol::Version::parse)
+        .is_some_and(|v| !v.is_legacy())
+}
+
+/// The canonical key (JSON text) of the string id `id`.
+pub(super) fn quoted(id: &str) -> String {
+    Value::String(id.to_owned()).to_string()
+}
+
+/// The canonical key of an id's exact text.
+fn canonical(raw: &str) -> String {
+    serde_json::from_str::<Value>(raw)
+        .map(|v| v.to_string())
+        .unwrap_or_default()
+}
+
+fn contains(haystack: &[u8], needle: &[u8]) -> bool {
+    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+}
+
+/// The exact bytes of a top-level member of a JSON object (a JSON-RPC line).
+fn raw_member(line: &[u8], name: &str) -> Option<Vec<u8>> {
+    use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
+    let limits = Limits {
+        max_depth: MAX_DEPTH_LIMIT,
+    };
+    let doc = RawValue::parse_with(line, limits).ok()?;
+    Some(doc.get(name)?.raw().as_bytes().to_vec())
+}
+
+/// A response `line` whose id (exact text `from`) becomes `to` (exact text); every other byte
+/// is kept.
+fn with_id(line: &[u8], from: &str, to: &str) -> Vec<u8> {
+    let needle = [b"\"id\":", from.as_bytes()].concat();
+    let Some(at) = line
+        .windows(needle.len())
+        .position(|w| w == needle.as_slice())
+    else {
+        return line.to_vec();
+    };
+    let mut out = line[..at].to_vec();
+    out.extend_from_slice(b"\"id\":");
+    out.extend_from_slice(to.as_bytes());
+    out.extend_from_slice(&line[at + needle.len()..]);
+    out
+}
+
+/// A `server/discover` answer with the extension in `capabilities.extensions`: spliced in
+/// before the device's other capabilities when it has no `extensions` (every other byte kept),
+/// else the answer re-serialised.
+fn with_extension(line: Vec<u8>, value: Value) -> Vec<u8> {
+    let capabilities = value.get("result").and_then(|r| r.get("capabilities"));
+    let has_extensions = capabilities.is_some_and(|c| c.get("extensions").is_some());
+    if capabilities.is_some_and(Value::is_object) && !has_extensions {
+        let raw = raw_member(&line, "result").and_then(|r| raw_member_of(&r, "capabilities"));
+        if let Some(raw) = raw {
+            let needle = [b"\"capabilities\":".as_slice(), &raw].concat();
+            if let Some(at) = line
+                .windows(needle.len())
+                .position(|w| w == needle.as_slice())
+            {
+                let open = at + needle.len() - raw.len() + 1;
+                let empty = raw.iter().skip(1).find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
+                let mut out = line[..open].to_vec();
+                out.extend_from_slice(b"\"extensions\":{");
+                push_json_string(&mut out, EXTENSION);
+                out.extend_from_slice(if empty { b":{}}" } else { b":{}}," });
+                out.extend_from_slice(&line[open..]);
+                return out;
+            }
+        }
+    }
+    reserialised_with_extension(line, value)
+}
+
+/// The exact bytes of member `name` of the JSON object `object`.
+fn raw_member_of(object: &[u8], name: &str) -> Option<Vec<u8>> {
+    raw_member(object, name)
+}
+
+fn reserialised_with_extension(line: Vec<u8>, mut value: Value) -> Vec<u8> {
+    let Some(capabilities) = value
+        .get_mut("result")
+        .and_then(|r| r.get_mut("capabilities"))
+        .and_then(Value::as_object_mut)
+    else {
+        return line;
+    };
+    let extensions = capabilities
+        .entry("extensions")
+        .or_insert_with(|| Value::Object(Map::new()));
+    let Some(extensions) = extensions.as_object_mut() else {
+        return line;
+    };
+    extensions.insert(EXTENSION.into(), Value::Object(Map::new()));
+    serde_json::to_vec(&value).unwrap_or(line)
+}
