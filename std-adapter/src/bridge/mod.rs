@@ -41,6 +41,7 @@
 pub mod catalog;
 pub mod http;
 pub mod hub;
+pub mod input_shim;
 pub mod machine;
 pub mod message;
 mod old_revisions;
@@ -170,6 +171,10 @@ pub struct BridgeConfig {
     /// When not empty, the bridge is a hub of these devices (and `endpoint` is not used): one
     /// MCP server whose tools are `NAME.tool`, each device with a link of its own.
     pub devices: Vec<HubDevice>,
+    /// How long a person may take to answer what a device asks through the legacy
+    /// input-required shim ([`input_shim`], `--input-timeout-ms`, default
+    /// [`input_shim::DEFAULT_INPUT_TIMEOUT`]); no device deadline runs meanwhile.
+    pub input_timeout: Duration,
 }
 
 /// Re-sends of an idempotent request while a fresh link is silent (see
@@ -190,6 +195,7 @@ impl BridgeConfig {
             max_queued: 256,
             pages: Pages::One,
             devices: Vec::new(),
+            input_timeout: input_shim::DEFAULT_INPUT_TIMEOUT,
         }
     }
 
