@@ -52,6 +52,8 @@ pub enum Action {
     Complete {
         /// The host's id key.
         key: String,
+        /// The host's id, exactly as it wrote it.
+        id: String,
         /// The `result` object.
         result: Vec<u8>,
     },
@@ -234,9 +236,10 @@ impl InputShim {
         let answer = read_device_answer(line);
         let (requests, state) = match answer {
             DeviceAnswer::Complete(result) => {
+                let id = call.id.raw.clone();
                 self.calls.remove(key);
                 let key = key.to_owned();
-                return vec![Action::Complete { key, result }];
+                return vec![Action::Complete { key, id, result }];
             }
             DeviceAnswer::Other => {
                 self.calls.remove(key);

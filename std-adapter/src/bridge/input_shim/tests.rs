@@ -282,3 +282,92 @@ fn the_host_log_level_travels_with_each_converted_call() {
         "{out:?}"
     );
 }
+
+mod through_the_hub {
+    use serde_json::Value;
+
+    use crate::bridge::hub::Hub;
+    use crate::bridge::machine::LinkEvent;
+    use crate::bridge::sim::{hub_config, quiet, Sim};
+
+    /// Device `device` (link 1) answers the hub's newest request with `result`.
+    fn answer(sim: &mut Sim<Hub>, device: usize, result: &str) {
+        let (_, _, line) = sim
+            .device
+            .iter()
+            .rev()
+            .find(|(d, _, _)| *d == device)
+            .expect("a request")
+            .clone();
+        let id = serde_json::from_str::<Value>(&line).unwrap()["id"].to_string();
+        sim.device_line(
+            device,
+            1,
+            &format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#),
+        );
+    }
+
+    fn last_line(sim: &Sim<Hub>, device: usize) -> Value {
+        let (_, _, line) = sim
+            .device
+            .iter()
+            .rev()
+            .find(|(d, _, _)| *d == device)
+            .expect("a request");
+        serde_json::from_str(line).unwrap()
+    }
+
+    #[test]
+    fn each_device_of_a_hub_asks_a_legacy_host_through_the_shim() {
+        let mut sim = Sim::new(|now| Hub::new(&hub_config(&["m1", "m2"]), quiet(), now));
+        for device in [0, 1] {
+            sim.link(device, LinkEvent::Opened { gen: 1 });
+            answer(
+                &mut sim,
+                device,
+                r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#,
+            );
+            answer(
+                &mut sim,
+                device,
+                r#"{"tools":[{"name":"set_relay","inputSchema":{"type":"object"}}]}"#,
+            );
+        }
+        sim.host_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}}}}"#);
+        sim.host_out();
+        sim.host_line(r#"{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"m2.set_relay","arguments":{"relay":1,"on":true}}}"#);
+        let round_1 = last_line(&sim, 1);
+        assert_eq!(round_1["params"]["name"], "set_relay");
+        assert_eq!(
+            round_1["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        assert_eq!(
+            round_1["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"],
+            serde_json::json!({"elicitation": {}})
+        );
+        let asked = super::ASK
+            .split_once(r#""result":"#)
+            .map(|(_, r)| r.strip_suffix('}').unwrap().to_owned())
+            .unwrap();
+        answer(&mut sim, 1, &asked);
+        assert_eq!(
+            sim.host_out(),
+            vec![super::ELICIT_1.replace("embedded-mcp-bridge-input-1", "embedded-mcp-hub-input-1")]
+        );
+        sim.host_line(r#"{"jsonrpc":"2.0","id":"embedded-mcp-hub-input-1","result":{"action":"accept","content":{"approve":true}}}"#);
+        let round_2 = last_line(&sim, 1);
+        assert_eq!(
+            round_2["params"]["inputResponses"]["approval"]["action"],
+            "accept"
+        );
+        assert_eq!(round_2["params"]["requestState"], "st/1");
+        assert_ne!(round_2["id"], round_1["id"], "each round has a hub id");
+        let done = super::DONE
+            .split_once(r#""result":"#)
+            .map(|(_, r)| r.strip_suffix('}').unwrap().to_owned())
+            .unwrap();
+        answer(&mut sim, 1, &done);
+        assert_eq!(sim.host_out(), vec![super::DONE_LEGACY]);
+    }
+}

@@ -57,11 +57,10 @@ impl Router {
         match action {
             Action::Host(line) => self.emit(line),
             Action::Answer { line, .. } => self.emit(line),
-            Action::Complete { key, result } => {
-                // Only a device answer completes a call, handled with its request above; the
-                // key is the id's canonical JSON text, a valid id all the same.
+            Action::Complete { id, result, .. } => {
+                // Only a device answer completes a call, handled with its request above.
                 let mut line = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
-                line.extend_from_slice(key.as_bytes());
+                line.extend_from_slice(id.as_bytes());
                 line.extend_from_slice(b",\"result\":");
                 line.extend_from_slice(&result);
                 line.push(b'}');
