@@ -211,3 +211,54 @@ fn a_legacy_host_without_elicitation_gets_a_tool_error_and_the_relay_stays_off()
     assert_eq!(host.relays(2), json!([false, false]));
     host.finish();
 }
+
+#[test]
+fn through_a_hub_a_legacy_host_approves_a_device_relay() {
+    let fw = firmware().to_string_lossy().into_owned();
+    let mut host = Host {
+        bridge: BridgeProcess::start(&[
+            "--device",
+            &format!("m1=qemu:{fw}"),
+            "--timeout-ms",
+            "8000",
+        ]),
+    };
+    let init = format!(
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{VERSION}","capabilities":{{"elicitation":{{}}}},"clientInfo":{{"name":"approval-test","version":"1"}}}}}}"#
+    );
+    host.request(&init, "initialize");
+    host.bridge.send(INITIALIZED);
+    let list = host.request(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        "tools/list",
+    );
+    assert!(list.to_string().contains("m1.set_relay"), "{list}");
+    host.bridge.send(
+        r#"{"jsonrpc":"2.0","id":"on","method":"tools/call","params":{"name":"m1.set_relay","arguments":{"relay":0,"on":true}}}"#,
+    );
+    let ask = host.recv();
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    schemas()
+        .check_def(VERSION, "ElicitRequest", &ask)
+        .unwrap_or_else(|e| panic!("{e}\n{ask}"));
+    let done = host.answer(
+        &ask,
+        json!({"action": "accept", "content": {"approve": true}}),
+    );
+    assert_eq!(done["id"], "on", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 0, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    let info = host.request(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m1.device_info","arguments":{}}}"#,
+        "tools/call",
+    );
+    assert_eq!(
+        info["result"]["structuredContent"]["relays"],
+        json!([true, false]),
+        "{info}"
+    );
+    host.finish();
+}
