@@ -178,6 +178,13 @@ else
             info:sample_temperature,warning:sample_temperature -- "$bridge" bridge --qemu "$fw"
         # qemu-sensors lists its 6 tools in pages of 1,400 bytes (its first legacy page holds two);
         # hosts make one list_tools() call.
+        # A person approves set_relay (accept, decline, cancel; device_info reads the relays back):
+        # in 2026-07-28 the SDK drives input_required itself, as a legacy host the bridge's shim
+        # asks it with elicitation/create.
+        run_check "python sdk Client, elicitation_callback, 2026-07-28, set_relay, bridge --qemu firmware" \
+            "$python" "$root/tests/clients/approval_client.py" --era modern -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk Client, elicitation_callback, legacy (the bridge's shim), set_relay, bridge --qemu firmware" \
+            "$python" "$root/tests/clients/approval_client.py" --era legacy -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees all 6 tools, bridge --qemu firmware" \
             client --era legacy --single-page --expect-tools 6 -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees the first page only with --pages device (control)" \
