@@ -262,3 +262,216 @@ fn through_a_hub_a_legacy_host_approves_a_device_relay() {
     );
     host.finish();
 }
+
+/// `embedded-mcp bridge --http 127.0.0.1:0 --qemu FIRMWARE`, killed on drop.
+struct HttpQemu {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Drop for HttpQemu {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl HttpQemu {
+    fn start() -> Self {
+        use std::io::Read;
+        let fw = firmware().to_string_lossy().into_owned();
+        let mut child = std::process::Command::new(BRIDGE)
+            .args([
+                "bridge",
+                "--http",
+                "127.0.0.1:0",
+                "--qemu",
+                &fw,
+                "--timeout-ms",
+                "8000",
+            ])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the bridge");
+        let mut stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let mut buf = [0u8; 1024];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                text.push_str(&String::from_utf8_lossy(&buf[..n]));
+                if let Some(at) = text.find("listening: http://127.0.0.1:") {
+                    let rest = &text[at + "listening: http://127.0.0.1:".len()..];
+                    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    if rest.len() > digits.len() {
+                        let _ = tx.send(digits.parse::<u16>().unwrap_or(0));
+                        text.clear();
+                    }
+                }
+            }
+        });
+        let port = rx.recv_timeout(TIMEOUT).expect("the bridge listens");
+        Self { child, port }
+    }
+
+    /// Sends a POST on a fresh connection; returns the connection to read its answer from.
+    fn send(&self, session: Option<&str>, body: &str) -> std::io::BufReader<std::net::TcpStream> {
+        use std::io::Write;
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let mut head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: {VERSION}\r\nContent-Length: {}\r\n",
+            self.port,
+            body.len()
+        );
+        if let Some(id) = session {
+            head.push_str(&format!("Mcp-Session-Id: {id}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+        std::io::BufReader::new(stream)
+    }
+}
+
+/// An answer being read: its status, headers, and the SSE events or JSON body as they come.
+struct Answer {
+    input: std::io::BufReader<std::net::TcpStream>,
+    status: u16,
+    headers: Vec<(String, String)>,
+    chunked: bool,
+    pending: String,
+}
+
+impl Answer {
+    fn read(mut input: std::io::BufReader<std::net::TcpStream>) -> Self {
+        use std::io::BufRead;
+        let mut line = String::new();
+        input.read_line(&mut line).unwrap();
+        let status = line.split(' ').nth(1).unwrap().parse().unwrap();
+        let mut headers = Vec::new();
+        loop {
+            line.clear();
+            input.read_line(&mut line).unwrap();
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            let (n, v) = l.split_once(':').unwrap();
+            headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
+        }
+        let chunked = headers
+            .iter()
+            .any(|(n, v)| n == "transfer-encoding" && v == "chunked");
+        Self {
+            input,
+            status,
+            headers,
+            chunked,
+            pending: String::new(),
+        }
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The next message: an SSE event's data, or the whole JSON body.
+    fn next(&mut self) -> Value {
+        use std::io::{BufRead, Read};
+        if self.header("content-type") == Some("application/json") {
+            let len: usize = self
+                .header("content-length")
+                .unwrap_or("0")
+                .parse()
+                .unwrap();
+            let mut body = vec![0; len];
+            self.input.read_exact(&mut body).unwrap();
+            return serde_json::from_slice(&body).unwrap();
+        }
+        assert!(self.chunked, "an event stream is chunked");
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let event: String = self.pending.drain(..end + 2).collect();
+                let data: String = event
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data: "))
+                    .collect();
+                if !data.is_empty() {
+                    return serde_json::from_str(&data).unwrap();
+                }
+                continue;
+            }
+            let mut size = String::new();
+            self.input.read_line(&mut size).unwrap();
+            let size = usize::from_str_radix(size.trim_end(), 16).unwrap();
+            let mut chunk = vec![0; size + 2];
+            self.input.read_exact(&mut chunk).unwrap();
+            assert!(size > 0, "the stream ended before its answer");
+            self.pending
+                .push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+    }
+}
+
+/// Validates a message of the HTTP session.
+fn valid(message: Value) -> Value {
+    schemas()
+        .check_message(VERSION, &message)
+        .unwrap_or_else(|e| panic!("{e}\n{message}"));
+    message
+}
+
+#[test]
+fn an_http_session_approves_on_the_call_stream() {
+    let bridge = HttpQemu::start();
+    let init = format!(
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{VERSION}","capabilities":{{"elicitation":{{}}}},"clientInfo":{{"name":"approval-test","version":"1"}}}}}}"#
+    );
+    let mut opened = Answer::read(bridge.send(None, &init));
+    assert_eq!(opened.status, 200);
+    let session = opened
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    valid(opened.next());
+    let note = Answer::read(bridge.send(Some(&session), INITIALIZED));
+    assert_eq!(note.status, 202);
+
+    let mut call = Answer::read(bridge.send(Some(&session), &relay_call("on", 1, true)));
+    assert_eq!(call.status, 200);
+    let ask = valid(call.next());
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    schemas()
+        .check_def(VERSION, "ElicitRequest", &ask)
+        .unwrap_or_else(|e| panic!("{e}\n{ask}"));
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
+        "result": {"action": "accept", "content": {"approve": true}}});
+    let posted = Answer::read(bridge.send(Some(&session), &answer.to_string()));
+    assert_eq!(posted.status, 202);
+    let done = valid(call.next());
+    schemas()
+        .check_response(VERSION, "tools/call", &done)
+        .unwrap_or_else(|e| panic!("{e}\n{done}"));
+    assert_eq!(done["id"], "on", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    let info = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"device_info","arguments":{}}}"#;
+    let info = valid(Answer::read(bridge.send(Some(&session), info)).next());
+    assert_eq!(
+        info["result"]["structuredContent"]["relays"],
+        json!([false, true]),
+        "{info}"
+    );
+}

@@ -76,7 +76,7 @@ impl Hub {
     pub(super) fn shim_actions(&mut self, actions: Vec<Action>) {
         for action in actions {
             match action {
-                Action::Host(line) => self.emit(line),
+                Action::Host { line, .. } => self.emit(line),
                 Action::Answer { key, line } => {
                     self.shim_devices.remove(&key);
                     self.emit(line);

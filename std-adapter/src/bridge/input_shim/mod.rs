@@ -38,8 +38,14 @@ pub const DEFAULT_INPUT_TIMEOUT: Duration = Duration::from_secs(120);
 /// Something the shim asks its driver to do.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Action {
-    /// Write this line to the host (a request for input, or the cancellation of one).
-    Host(Vec<u8>),
+    /// Write this line to the host (a request for input of call `key`, or the cancellation of
+    /// one).
+    Host {
+        /// The host's id key of the call it belongs to.
+        key: String,
+        /// The line.
+        line: Vec<u8>,
+    },
     /// Send this round of call `key` to the device (the host's id, the call's 2026-07-28 form).
     Device {
         /// The host's id key.
@@ -312,7 +318,10 @@ impl InputShim {
                 },
             );
             answers.insert(request.key.clone(), None);
-            actions.push(Action::Host(line));
+            actions.push(Action::Host {
+                key: key.to_owned(),
+                line,
+            });
         }
         call.phase = Phase::Asking {
             answers,
@@ -447,7 +456,10 @@ impl InputShim {
         open.sort();
         self.asks.retain(|_, a| a.call != key);
         open.into_iter()
-            .map(|id| Action::Host(message::cancelled(&id, reason)))
+            .map(|id| Action::Host {
+                key: key.to_owned(),
+                line: message::cancelled(&id, reason),
+            })
             .collect()
     }
 }

@@ -55,7 +55,7 @@ impl Router {
 
     fn shim_action(&mut self, action: Action) {
         match action {
-            Action::Host(line) => self.emit(line),
+            Action::Host { line, .. } => self.emit(line),
             Action::Answer { line, .. } => self.emit(line),
             Action::Complete { id, result, .. } => {
                 // Only a device answer completes a call, handled with its request above.
