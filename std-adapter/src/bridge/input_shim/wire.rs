@@ -56,9 +56,7 @@ pub(super) fn round_line(
     out.extend_from_slice(b",\"method\":");
     push_json_string(&mut out, method::TOOLS_CALL);
     out.extend_from_slice(b",\"params\":");
-    let Some(open) = body.strip_suffix(b"}") else {
-        return None;
-    };
+    let open = body.strip_suffix(b"}")?;
     out.extend_from_slice(open);
     let mut first = open == b"{";
     for (key, text) in [("inputResponses", responses), ("requestState", state)] {
