@@ -194,3 +194,130 @@ impl Multiplex {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc::{channel, Receiver};
+
+    use embedded_mcp::protocol::Version;
+
+    use super::super::session_table::Sessions;
+    use super::*;
+    use crate::device::Logger;
+
+    fn sent(router: &Receiver<Vec<u8>>) -> Value {
+        serde_json::from_slice(&router.try_recv().expect("a line for the router")).unwrap()
+    }
+
+    #[test]
+    fn a_session_call_asks_on_its_stream_and_every_round_keeps_its_bridge_id() {
+        let (tx, router) = channel();
+        let mux = Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink())));
+        let sessions = Sessions::new(4);
+        let caps = json!({"elicitation": {}});
+        let opened = sessions
+            .open(Version::V2025_11_25, caps, false, Instant::now())
+            .unwrap();
+        let session = sessions.get(&opened.id, Instant::now()).unwrap();
+        let request = json!({"jsonrpc": "2.0", "id": "c", "method": "tools/call",
+            "params": {"name": "set_relay", "arguments": {"relay": 1, "on": true}}});
+        let id = Id {
+            raw: "\"c\"".into(),
+            key: "\"c\"".into(),
+        };
+        let owner = Owner {
+            session: Some(opened.id.clone()),
+            id_raw: id.raw.clone(),
+            id_key: id.key.clone(),
+            log_level: Some(session.log_level.clone()),
+        };
+        let mut ticket = mux
+            .forward_shimmed(&session, &opened.id, &request, &id, owner)
+            .expect("the shim takes it")
+            .unwrap();
+        let first = sent(&router);
+        assert_eq!(first["id"], 1);
+        assert_eq!(
+            first["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
+            "2026-07-28"
+        );
+        mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":{"type":"object"}}}},"requestState":"s"}}"#.to_vec());
+        let Ok(Delivery::Notification(ask)) = ticket.lines.try_recv() else {
+            panic!("a question on the call's stream");
+        };
+        assert_eq!(
+            String::from_utf8(ask).unwrap(),
+            r#"{"id":"embedded-mcp-bridge-input-1","jsonrpc":"2.0","method":"elicitation/create","params":{"message":"m","mode":"form","requestedSchema":{"type":"object"}}}"#
+        );
+        // A response to nothing the shim asked is not the shim's.
+        assert!(!mux.on_client_answer(&opened.id, "\"x\"", &json!({"result": {}})));
+        let accept = json!({"jsonrpc": "2.0", "id": "embedded-mcp-bridge-input-1",
+            "result": {"action": "accept", "content": {"approve": true}}});
+        assert!(mux.on_client_answer(&opened.id, "\"embedded-mcp-bridge-input-1\"", &accept));
+        let second = sent(&router);
+        assert_eq!(second["id"], 1, "the same bridge-side id");
+        assert_eq!(second["params"]["requestState"], "s");
+        assert_eq!(
+            second["params"]["inputResponses"]["approval"]["action"],
+            "accept"
+        );
+        mux.on_router_line(
+            br#"{"jsonrpc":"2.0","id":1,"result":{"content":[],"resultType":"complete"}}"#.to_vec(),
+        );
+        let Ok(Delivery::Response(done)) = ticket.lines.try_recv() else {
+            panic!("the answer");
+        };
+        assert_eq!(
+            String::from_utf8(done).unwrap(),
+            r#"{"jsonrpc":"2.0","id":"c","result":{"content":[]}}"#
+        );
+        assert_eq!(mux.in_flight(), 0);
+    }
+
+    #[test]
+    fn a_session_that_cancels_while_the_person_thinks_gets_its_question_withdrawn() {
+        let (tx, router) = channel();
+        let mux = Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink())));
+        let sessions = Sessions::new(4);
+        let opened = sessions
+            .open(
+                Version::V2025_11_25,
+                json!({"elicitation": {}}),
+                false,
+                Instant::now(),
+            )
+            .unwrap();
+        let session = sessions.get(&opened.id, Instant::now()).unwrap();
+        let request = json!({"jsonrpc": "2.0", "id": 4, "method": "tools/call",
+            "params": {"name": "set_relay", "arguments": {}}});
+        let id = Id {
+            raw: "4".into(),
+            key: "4".into(),
+        };
+        let owner = Owner {
+            session: Some(opened.id.clone()),
+            id_raw: "4".into(),
+            id_key: "4".into(),
+            log_level: None,
+        };
+        let mut ticket = mux
+            .forward_shimmed(&session, &opened.id, &request, &id, owner)
+            .unwrap()
+            .unwrap();
+        sent(&router);
+        mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}}}"#.to_vec());
+        assert!(matches!(
+            ticket.lines.try_recv(),
+            Ok(Delivery::Notification(_))
+        ));
+        mux.cancel_client(Some(&opened.id), "4", "user");
+        let Ok(Delivery::Notification(withdrawn)) = ticket.lines.try_recv() else {
+            panic!("the question withdrawn");
+        };
+        assert!(String::from_utf8(withdrawn)
+            .unwrap()
+            .contains(r#""requestId":"embedded-mcp-bridge-input-1""#));
+        assert!(router.try_recv().is_err(), "nothing is on the device");
+        assert_eq!(mux.in_flight(), 0);
+    }
+}
