@@ -135,14 +135,15 @@ impl Router {
             .then(|| self.shim.begin(&id, params))
             .flatten();
         let shimmed = modern.is_some();
-        let (line, params) = match modern {
-            Some(modern) => {
-                let value = serde_json::from_slice::<Value>(&modern).unwrap_or_default();
-                (modern, value.get("params").cloned())
-            }
-            None => (line, params.cloned()),
+        // A shim call goes to the device in its 2026-07-28 form (the host's line otherwise).
+        let modern_value = modern
+            .as_deref()
+            .and_then(|m| serde_json::from_slice::<Value>(m).ok());
+        let params = match &modern_value {
+            Some(v) => v.get("params"),
+            None => params,
         };
-        let params = params.as_ref();
+        let line = modern.unwrap_or(line);
         let request_meta = params.and_then(|p| p.get(meta::KEY)).cloned();
         let progress = request_meta
             .as_ref()
