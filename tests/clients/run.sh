@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Real MCP clients through `embedded-mcp bridge`: the official Python SDK (2.x, in the project's
-# .venv) and the MCP Inspector CLI (0.15.0, the newest that runs on Node 20, in
-# tests/clients/node). Both installs are cached and idempotent.
+# .venv), the MCP Inspector CLI (0.15.0, the newest that runs on Node 20) and the TypeScript SDK
+# 2.x client (@modelcontextprotocol/client 2.4.0), both in tests/clients/node. The installs are
+# cached and idempotent.
 #
 # Servers behind the bridge:
 #   - the scripted fake device (tests/clients/fake_device.rs): every tool, both eras, results that
@@ -62,9 +63,10 @@ if ! "$python" -c 'import mcp, importlib.metadata as m; assert m.version("mcp").
 fi
 node_dir="$root/tests/clients/node"
 inspector="$node_dir/node_modules/.bin/mcp-inspector"
-if [ ! -x "$inspector" ]; then
-    # package.json pins 0.15.0 (the newest that runs on Node 20); package-lock.json pins the rest.
-    echo "== installing @modelcontextprotocol/inspector@0.15.0 into tests/clients/node" >&2
+if [ ! -x "$inspector" ] || [ ! -f "$node_dir/node_modules/@modelcontextprotocol/client/package.json" ]; then
+    # package.json pins the Inspector 0.15.0 (the newest that runs on Node 20) and the
+    # TypeScript SDK 2.x client 2.4.0 (Node >= 20); package-lock.json pins the rest.
+    echo "== installing @modelcontextprotocol/inspector@0.15.0 and @modelcontextprotocol/client@2.4.0 into tests/clients/node" >&2
     npm install --prefix "$node_dir" --no-audit --no-fund --loglevel=error >&2
 fi
 mcp_version=$("$python" -c 'import importlib.metadata as m; print(m.version("mcp"))' 2>/dev/null || echo "missing")
@@ -178,6 +180,17 @@ else
             info:sample_temperature,warning:sample_temperature -- "$bridge" bridge --qemu "$fw"
         # qemu-sensors lists its 6 tools in pages of 1,400 bytes (its first legacy page holds two);
         # hosts make one list_tools() call.
+        # A person approves set_relay (accept, decline, cancel; device_info reads the relays back):
+        # in 2026-07-28 the SDK drives input_required itself, as a legacy host the bridge's shim
+        # asks it with elicitation/create.
+        run_check "python sdk Client, elicitation_callback, 2026-07-28, set_relay, bridge --qemu firmware" \
+            "$python" "$root/tests/clients/approval_client.py" --era modern -- "$bridge" bridge --qemu "$fw"
+        run_check "python sdk Client, elicitation_callback, legacy (the bridge's shim), set_relay, bridge --qemu firmware" \
+            "$python" "$root/tests/clients/approval_client.py" --era legacy -- "$bridge" bridge --qemu "$fw"
+        run_check "typescript sdk 2.x client, elicitation handler, 2026-07-28 (autoFulfill), set_relay, bridge --qemu firmware" \
+            node "$node_dir/approval_client.mjs" modern -- "$bridge" bridge --qemu "$fw"
+        run_check "typescript sdk 2.x client, elicitation handler, legacy (the bridge's shim), set_relay, bridge --qemu firmware" \
+            node "$node_dir/approval_client.mjs" legacy -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees all 6 tools, bridge --qemu firmware" \
             client --era legacy --single-page --expect-tools 6 -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees the first page only with --pages device (control)" \

@@ -41,6 +41,7 @@
 pub mod catalog;
 pub mod http;
 pub mod hub;
+pub mod input_shim;
 pub mod machine;
 pub mod message;
 mod old_revisions;
@@ -173,6 +174,10 @@ pub struct BridgeConfig {
     pub devices: Vec<HubDevice>,
     /// The tasks extension: which tools become tasks, the TTL and the table's caps.
     pub tasks: tasks::TaskConfig,
+    /// How long a person may take to answer what a device asks through the legacy
+    /// input-required shim ([`input_shim`], `--input-timeout-ms`, default
+    /// [`input_shim::DEFAULT_INPUT_TIMEOUT`]); no device deadline runs meanwhile.
+    pub input_timeout: Duration,
 }
 
 /// Re-sends of an idempotent request while a fresh link is silent (see
@@ -194,6 +199,7 @@ impl BridgeConfig {
             pages: Pages::One,
             devices: Vec::new(),
             tasks: tasks::TaskConfig::default(),
+            input_timeout: input_shim::DEFAULT_INPUT_TIMEOUT,
         }
     }
 

@@ -241,7 +241,20 @@ pub(super) fn post(
                     msg.value.clone()
                 };
                 let in_use = InUse::new(session.clone());
-                match front.mux.forward(request, owner) {
+                // A call that may need a person's answer: through the shim, which asks on the
+                // POST's event stream (only a client that takes one can be asked).
+                let shimmed = (method == "tools/call" && accepts.sse)
+                    .then(|| {
+                        front.mux.forward_shimmed(
+                            &session,
+                            session_id,
+                            &msg.value,
+                            id,
+                            owner.clone(),
+                        )
+                    })
+                    .flatten();
+                match shimmed.unwrap_or_else(|| front.mux.forward(request, owner)) {
                     Ok(ticket) => Reply::Wait {
                         ticket,
                         sse: accepts.sse,
@@ -282,8 +295,12 @@ pub(super) fn post(
             // other client notifications mean nothing to a tools device.
             Reply::empty(202)
         }
-        // The front never sends requests to clients: a response answers nothing.
-        Class::Response { .. } | Class::ErrorWithoutId => Reply::empty(202),
+        // A response answers one of the shim's questions, or nothing.
+        Class::Response { id } => {
+            front.mux.on_client_answer(session_id, &id.key, &msg.value);
+            Reply::empty(202)
+        }
+        Class::ErrorWithoutId => Reply::empty(202),
         Class::Invalid { id } => Reply::error(
             400,
             id.as_ref().map(|id| id.raw.as_str()),

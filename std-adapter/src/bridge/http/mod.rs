@@ -50,6 +50,7 @@ mod request;
 mod router_pipe;
 mod server;
 mod session_table;
+mod shim_calls;
 mod slots;
 mod splice;
 mod sse;
@@ -198,7 +199,7 @@ pub fn serve_on(
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let (to_router, router_in) = channel();
     let front = Arc::new(FrontState {
-        mux: Multiplex::new(to_router, log.clone()),
+        mux: Multiplex::new(to_router, log.clone()).with_input_timeout(bridge.input_timeout),
         sessions: Sessions::new(http.max_sessions),
         handshake: Handshake::new(),
         tool_headers: param_headers::ToolHeaders::new(),

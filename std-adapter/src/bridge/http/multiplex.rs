@@ -20,12 +20,14 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
 
 use embedded_mcp::protocol::LogLevel;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::splice;
+use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
 use crate::bridge::message::{self, Class, Id};
 use crate::bridge::subscriptions::{Filter, Subscriptions};
 use crate::device::log::preview;
@@ -74,18 +76,20 @@ pub(super) enum ForwardError {
     RouterGone,
 }
 
-struct Route {
-    tx: UnboundedSender<Delivery>,
-    owner: Owner,
+pub(super) struct Route {
+    pub(super) tx: UnboundedSender<Delivery>,
+    pub(super) owner: Owner,
     /// The client's progress token (JSON text), when the request had one.
-    token: Option<String>,
+    pub(super) token: Option<String>,
+    /// A call the legacy input-required shim drives (`shim_calls`).
+    shim: bool,
 }
 
 #[derive(Default)]
-struct State {
+pub(super) struct State {
     next: u64,
-    routes: HashMap<u64, Route>,
-    by_client: HashMap<(String, String), u64>,
+    pub(super) routes: HashMap<u64, Route>,
+    pub(super) by_client: HashMap<(String, String), u64>,
     /// Forwarded requests in the order the router got them (answered ones are skipped lazily).
     order: VecDeque<u64>,
 }
@@ -98,7 +102,7 @@ struct Listener {
 
 /// The id map between the HTTP clients and the router.
 pub(super) struct Multiplex {
-    to_router: Sender<Vec<u8>>,
+    pub(super) to_router: Sender<Vec<u8>>,
     state: Mutex<State>,
     /// How many `notifications/tools/list_changed` the router has written.
     list_generation: AtomicU64,
@@ -107,9 +111,13 @@ pub(super) struct Multiplex {
     /// The 2026-07-28 listen streams (`subscriptions/listen` POSTs).
     subscriptions: Mutex<Subscriptions<UnboundedSender<Vec<u8>>>>,
     log: Logger,
+    /// The legacy input-required shim of each session that has a call through it.
+    pub(super) shims: Mutex<HashMap<String, InputShim>>,
+    /// How long a person may take to answer (`--input-timeout-ms`).
+    pub(super) input_timeout: Duration,
 }
 
-fn client_key(owner: &Owner) -> (String, String) {
+pub(super) fn client_key(owner: &Owner) -> (String, String) {
     (
         owner.session.clone().unwrap_or_default(),
         owner.id_key.clone(),
@@ -129,17 +137,35 @@ impl Multiplex {
             listeners: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(Subscriptions::default()),
             log,
+            shims: Mutex::new(HashMap::new()),
+            input_timeout: DEFAULT_INPUT_TIMEOUT,
         }
     }
 
-    fn state(&self) -> MutexGuard<'_, State> {
+    /// The same multiplexer whose people have `timeout` to answer the shim's questions.
+    pub(super) fn with_input_timeout(mut self, timeout: Duration) -> Self {
+        self.input_timeout = timeout;
+        self
+    }
+
+    pub(super) fn state(&self) -> MutexGuard<'_, State> {
         // A poisoned lock means a thread panicked mid-update; the maps are still consistent
         // enough to go on (at worst one request is never answered and times out).
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Sends `request` (a JSON-RPC request object) to the router under a new id.
-    pub(super) fn forward(&self, mut request: Value, owner: Owner) -> Result<Ticket, ForwardError> {
+    pub(super) fn forward(&self, request: Value, owner: Owner) -> Result<Ticket, ForwardError> {
+        self.forward_with(request, owner, false)
+    }
+
+    /// [`Multiplex::forward`], for a call the shim drives when `shim` is set.
+    pub(super) fn forward_with(
+        &self,
+        mut request: Value,
+        owner: Owner,
+        shim: bool,
+    ) -> Result<Ticket, ForwardError> {
         let mut state = self.state();
         let key = client_key(&owner);
         // Stateless requests are never cancelled by id (closing the stream cancels them), so
@@ -169,7 +195,15 @@ impl Multiplex {
         if keyed {
             state.by_client.insert(key, id);
         }
-        state.routes.insert(id, Route { tx, owner, token });
+        state.routes.insert(
+            id,
+            Route {
+                tx,
+                owner,
+                token,
+                shim,
+            },
+        );
         state.order.push_back(id);
         Ok(Ticket {
             id,
@@ -205,6 +239,9 @@ impl Multiplex {
 
     /// The client's `notifications/cancelled` for its request `id_key` in `session`.
     pub(super) fn cancel_client(&self, session: Option<&str>, id_key: &str, reason: &str) {
+        if session.is_some_and(|s| self.cancel_shimmed(s, id_key)) {
+            return;
+        }
         let key = (session.unwrap_or_default().to_owned(), id_key.to_owned());
         let id = self.state().by_client.get(&key).copied();
         if let Some(id) = id {
@@ -235,6 +272,7 @@ impl Multiplex {
     /// Ends `session`'s GET stream, if it has one.
     pub(super) fn unlisten(&self, session: &str) {
         self.listeners().remove(session);
+        self.forget_shim(session);
     }
 
     /// Opens a 2026-07-28 listen stream for the listen request `id`: its acknowledgement first,
@@ -320,6 +358,16 @@ impl Multiplex {
             ));
             return;
         };
+        if route.shim {
+            // The shim decides: another round, a question to the client, or the answer.
+            let owner = route.owner.clone();
+            if let Ok(id) = key.parse::<u64>() {
+                state.routes.insert(id, route);
+            }
+            drop(state);
+            self.on_shim_answer(&owner, line);
+            return;
+        }
         state.by_client.remove(&client_key(&route.owner));
         drop(state);
         match splice::with_id(line, &route.owner.id_raw) {

@@ -91,6 +91,17 @@ impl Waiting {
                 if idle.as_mut().poll(cx).is_pending() {
                     return Poll::Pending;
                 }
+                // A person answers the shim's question: the router has nothing to say meanwhile,
+                // and a person who did not answer in time gets the call answered (on `lines`).
+                if let Some(deadline) = self.front.mux.person_deadline(self.ticket.id) {
+                    let now = std::time::Instant::now();
+                    let wait = deadline.saturating_duration_since(now);
+                    let wait = if wait.is_zero() { idle_for } else { wait };
+                    idle.as_mut()
+                        .reset(Instant::now() + wait + Duration::from_millis(10));
+                    cx.waker().wake_by_ref();
+                    return Poll::Pending;
+                }
                 self.answered = true;
                 self.front.mux.forget(self.ticket.id);
                 self.front.log.warn(format_args!(

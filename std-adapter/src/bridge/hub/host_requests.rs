@@ -56,8 +56,9 @@ impl Hub {
                     self.forward_cancel(params);
                 }
             }
+            Class::Response { .. } if self.on_host_response(line) => {}
             Class::Response { .. } | Class::ErrorWithoutId => self.log.info(format_args!(
-                "dropped a host response: the hub asks nothing"
+                "dropped a host response that answers nothing the hub asked"
             )),
             Class::Invalid { id } => {
                 let raw = id.map(|id| id.raw);
@@ -82,6 +83,9 @@ impl Hub {
                     .and_then(|p| p.get("protocolVersion"))
                     .and_then(Value::as_str);
                 let result = tools::initialize_result(asked, &self.names());
+                if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
+                    self.shim.initialized(version, params);
+                }
                 self.answer(&id, &result);
                 self.initialized = true;
             }
@@ -132,7 +136,15 @@ impl Hub {
             object.insert("name".into(), json!(tool));
             tools::drop_modern_meta(object);
         }
-        self.send_job(index, Job::Host { id, modern }, method::TOOLS_CALL, params);
+        if !modern && self.begin_shim_call(index, &id, &params) {
+            return;
+        }
+        let job = Job::Host {
+            id,
+            modern,
+            shim: false,
+        };
+        self.send_job(index, job, method::TOOLS_CALL, params);
     }
 
     fn forward_cancel(&mut self, params: Option<&Value>) {
@@ -141,7 +153,7 @@ impl Hub {
         else {
             return;
         };
-        if self.close_listen(&key) {
+        if self.close_listen(&key) || self.cancel_shim_call(&key) {
             self.revisions.forget(&key);
             return;
         }

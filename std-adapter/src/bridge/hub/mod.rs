@@ -23,6 +23,7 @@
 mod device_answers;
 mod host_requests;
 mod listen;
+mod shim;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -33,6 +34,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::input_shim::InputShim;
 use super::machine::{Input, Machine, Output};
 use super::message::{
     error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST,
@@ -68,8 +70,9 @@ struct Slot {
 
 /// A request the hub sent to a device's router, by the hub's id.
 enum Job {
-    /// A host request (its id); `modern`: the host asked in 2026-07-28.
-    Host { id: Id, modern: bool },
+    /// A host request (its id); `modern`: the host asked in 2026-07-28; `shim`: a round of a
+    /// call the legacy input-required shim drives.
+    Host { id: Id, modern: bool, shim: bool },
     /// The hub's `initialize` of the device.
     Init(usize),
     /// The hub's `tools/list` of the device.
@@ -94,6 +97,9 @@ pub struct Hub {
     /// The host's open 2026-07-28 listen streams.
     subscriptions: Subscriptions<()>,
     eof: bool,
+    /// The legacy input-required shim, and the device of each call it holds.
+    shim: InputShim,
+    shim_devices: HashMap<String, usize>,
 }
 
 impl Hub {
@@ -111,6 +117,8 @@ impl Hub {
             initialized: false,
             subscriptions: Subscriptions::default(),
             eof: false,
+            shim: InputShim::new(cfg.input_timeout, shim::ASK_PREFIX),
+            shim_devices: HashMap::new(),
         };
         for device in &cfg.devices {
             let mut device_cfg = cfg.clone();
@@ -209,7 +217,11 @@ impl Hub {
 
     fn on_job_failed(&mut self, job: Job, why: &str) {
         match job {
-            Job::Host { id, .. } => {
+            Job::Host { id, shim, .. } => {
+                if shim {
+                    self.shim.forget(&id.key);
+                    self.shim_devices.remove(&id.key);
+                }
                 self.emit(error_response(Some(&id.raw), CONNECTION_CLOSED, why));
             }
             Job::Init(index) => {
@@ -258,6 +270,8 @@ impl Machine for Hub {
             }
         }
         self.withdraw_stale();
+        let late = self.shim.on_timeout(now);
+        self.shim_actions(late);
     }
 
     fn poll_output(&mut self) -> Option<Output> {
@@ -266,11 +280,16 @@ impl Machine for Hub {
 
     fn poll_timeout(&self) -> Option<Instant> {
         let routers = self.slots.iter().filter_map(|s| s.router.poll_timeout());
-        routers.chain(self.next_withdrawal()).min()
+        routers
+            .chain(self.next_withdrawal())
+            .chain(self.shim.next_deadline())
+            .min()
     }
 
     fn is_finished(&self) -> bool {
-        self.eof && !self.jobs.values().any(|j| matches!(j, Job::Host { .. }))
+        self.eof
+            && !self.jobs.values().any(|j| matches!(j, Job::Host { .. }))
+            && self.shim.is_idle()
     }
 
     fn stop(&mut self) {

@@ -16,3 +16,5 @@ pub const PROGRESS_TOKEN: &str = embedded_mcp::protocol::PROGRESS_TOKEN_KEY;
 pub const PROTOCOL_PREFIX: &str = "io.modelcontextprotocol/";
 /// 2026-07-28: the listen stream a notification belongs to (the listen request's id).
 pub const SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
+/// 2026-07-28: the log level a request asks for (legacy sessions use `logging/setLevel`).
+pub const LOG_LEVEL: &str = embedded_mcp::protocol::LOG_LEVEL_KEY;

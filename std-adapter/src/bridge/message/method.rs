@@ -16,6 +16,8 @@ pub const TOOLS_CALL: &str = "tools/call";
 pub const CANCELLED: &str = "notifications/cancelled";
 /// Progress of a request that asked for it.
 pub const PROGRESS: &str = "notifications/progress";
+/// Legacy: the host's log level for the session.
+pub const SET_LEVEL: &str = "logging/setLevel";
 /// A log message.
 pub const LOG_MESSAGE: &str = "notifications/message";
 /// The server's tool list changed.

@@ -19,6 +19,7 @@ mod host_lines;
 mod link;
 mod own_requests;
 mod pages;
+mod shim;
 #[cfg(test)]
 mod tests;
 mod timers;
@@ -26,6 +27,7 @@ mod timers;
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use super::input_shim::InputShim;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::message::{error_response, INVALID_REQUEST};
 use super::old_revisions::RevisionAdapter;
@@ -68,11 +70,14 @@ pub struct Router {
     announce_links: bool,
     /// A link has been up before (so a new one may bring other tools).
     was_up: bool,
+    /// The legacy input-required shim.
+    shim: InputShim,
 }
 
 impl Router {
     /// A router for `cfg.endpoint`; it asks for its first link at once.
     pub fn new(cfg: BridgeConfig, log: Logger, announce_links: bool, now: Instant) -> Self {
+        let cfg_input_timeout = cfg.input_timeout;
         let mut router = Self {
             cfg,
             log,
@@ -86,6 +91,7 @@ impl Router {
             check: Checking::new(),
             announce_links,
             was_up: false,
+            shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
         };
         router
             .log
@@ -150,6 +156,8 @@ impl Machine for Router {
     fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
         self.tick();
+        let late = self.shim.on_timeout(now);
+        self.shim_actions(late);
     }
 
     fn poll_output(&mut self) -> Option<Output> {
@@ -165,14 +173,21 @@ impl Machine for Router {
             } => Some(*open_at),
             _ => None,
         };
-        [self.flight.next_wakeup(), connect]
-            .into_iter()
-            .flatten()
-            .min()
+        [
+            self.flight.next_wakeup(),
+            connect,
+            self.shim.next_deadline(),
+        ]
+        .into_iter()
+        .flatten()
+        .min()
     }
 
     fn is_finished(&self) -> bool {
-        self.host_eof && self.flight.pending.is_empty() && self.check.held.is_empty()
+        self.host_eof
+            && self.flight.pending.is_empty()
+            && self.check.held.is_empty()
+            && self.shim.is_idle()
     }
 
     fn stop(&mut self) {

@@ -236,6 +236,9 @@ pub struct BridgeArgs {
     /// Hard cap on a call, progress or not, in ms
     #[arg(long = "max-call-ms", value_name = "N", default_value_t = 60_000, help_heading = None)]
     pub max_call_ms: u64,
+    /// How long a person may take to answer a device's question
+    #[arg(long = "input-timeout-ms", value_name = "N", default_value_t = 120_000, help_heading = None)]
+    pub input_timeout_ms: u64,
     /// tools/list: one page, or the device's pages
     #[arg(long, value_name = "one|device", hide_possible_values = true, default_value = "one", value_parser = pages(), help_heading = None)]
     pub pages: Pages,

@@ -29,6 +29,7 @@ pub fn bridge_main(args: &BridgeArgs) -> Result<i32, UsageError> {
     config.pages = args.pages;
     config.timeout = args.device.timeout();
     config.max_call = std::time::Duration::from_millis(args.max_call_ms);
+    config.input_timeout = std::time::Duration::from_millis(args.input_timeout_ms);
     config.on_invalid = args.on_invalid;
     if let Some(tools) = &args.task_tools {
         config.tasks.tools = tools.clone();

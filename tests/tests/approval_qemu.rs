@@ -1,0 +1,477 @@
+//! A person approves `set_relay` on the qemu-sensors firmware through `embedded-mcp bridge
+//! --qemu` for a legacy host (2025-11-25, `initialize`): the bridge's input-required shim asks
+//! the host with `elicitation/create`, retries on the device in 2026-07-28 with the answer and
+//! the device's `requestState`, and answers under the host's id in the host's revision. The relay
+//! is read back with `device_info`.
+//!
+//! Every line the bridge writes is validated against the official 2025-11-25 schema
+//! (`tests/vectors/mcp-schema`): the message against `JSONRPCMessage`, an `elicitation/create`
+//! against `ElicitRequest`, a `tools/call` answer against `CallToolResult`.
+#![cfg(unix)]
+
+mod bridge_support;
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use bridge_support::*;
+use embedded_mcp_std::mcp_schema::McpSchemas;
+use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, Board};
+use serde_json::{json, Value};
+
+const VERSION: &str = "2025-11-25";
+
+fn firmware() -> &'static Path {
+    static ELF: OnceLock<PathBuf> = OnceLock::new();
+    ELF.get_or_init(|| {
+        ensure_qemu().unwrap_or_else(|e| panic!("{e}"));
+        let dir = embedded_mcp_tests::project_root()
+            .join("examples")
+            .join("qemu-sensors");
+        build_firmware(&dir, Board::Lm3s6965evb.rust_target()).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
+fn schemas() -> &'static McpSchemas {
+    static SCHEMAS: OnceLock<McpSchemas> = OnceLock::new();
+    SCHEMAS.get_or_init(|| {
+        McpSchemas::load(&embedded_mcp_tests::mcp_schema_dir()).expect("official MCP schemas")
+    })
+}
+
+/// A legacy host of the bridge: every line it reads is validated.
+struct Host {
+    bridge: BridgeProcess,
+}
+
+impl Host {
+    /// A bridge on the firmware whose host initialized with `capabilities`.
+    fn start(capabilities: &str) -> Self {
+        let fw = firmware().to_string_lossy().into_owned();
+        let mut host = Self {
+            bridge: BridgeProcess::start(&["--qemu", &fw, "--timeout-ms", "8000"]),
+        };
+        let init = format!(
+            r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{VERSION}","capabilities":{capabilities},"clientInfo":{{"name":"approval-test","version":"1"}}}}}}"#
+        );
+        let answer = host.request(&init, "initialize");
+        assert_eq!(answer["result"]["protocolVersion"], VERSION, "{answer}");
+        host.bridge.send(INITIALIZED);
+        host
+    }
+
+    /// The next line, validated as a message of the revision.
+    fn recv(&self) -> Value {
+        let line = self.bridge.recv();
+        let message = json(&line);
+        schemas()
+            .check_message(VERSION, &message)
+            .unwrap_or_else(|e| panic!("{e}\n{line}"));
+        message
+    }
+
+    /// Sends a request and reads its answer (validated as an answer to `method`).
+    fn request(&mut self, line: &str, method: &str) -> Value {
+        self.bridge.send(line);
+        let answer = self.recv();
+        schemas()
+            .check_response(VERSION, method, &answer)
+            .unwrap_or_else(|e| panic!("{e}\n{answer}"));
+        answer
+    }
+
+    /// Calls `set_relay` and reads the bridge's question (validated as an `ElicitRequest`).
+    fn switch_on(&mut self, id: &str, relay: u8) -> Value {
+        self.bridge.send(&relay_call(id, relay, true));
+        let ask = self.recv();
+        assert_eq!(ask["method"], "elicitation/create", "{ask}");
+        schemas()
+            .check_def(VERSION, "ElicitRequest", &ask)
+            .unwrap_or_else(|e| panic!("{e}\n{ask}"));
+        assert_eq!(
+            ask["params"]["message"],
+            format!("Switch relay {relay} on?"),
+            "{ask}"
+        );
+        ask
+    }
+
+    /// Answers the bridge's question `ask` with `result` and reads the call's answer.
+    fn answer(&mut self, ask: &Value, result: Value) -> Value {
+        let response = json!({"jsonrpc": "2.0", "id": ask["id"], "result": result});
+        self.bridge.send(&response.to_string());
+        let answer = self.recv();
+        schemas()
+            .check_response(VERSION, "tools/call", &answer)
+            .unwrap_or_else(|e| panic!("{e}\n{answer}"));
+        assert!(answer["result"].get("resultType").is_none(), "{answer}");
+        answer
+    }
+
+    fn relays(&mut self, id: u32) -> Value {
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"device_info","arguments":{{}}}}}}"#
+        );
+        let info = self.request(&line, "tools/call");
+        info["result"]["structuredContent"]["relays"].clone()
+    }
+
+    fn finish(mut self) {
+        self.bridge.stdin = None;
+        assert_eq!(self.bridge.wait_exit().code(), Some(0));
+    }
+}
+
+fn relay_call(id: &str, relay: u8, on: bool) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":"{id}","method":"tools/call","params":{{"name":"set_relay","arguments":{{"relay":{relay},"on":{on}}}}}}}"#
+    )
+}
+
+fn tool_text(answer: &Value) -> String {
+    answer["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+#[test]
+fn a_legacy_host_approves_declines_and_cancels_through_elicitation() {
+    let mut host = Host::start(r#"{"elicitation":{}}"#);
+    assert_eq!(host.relays(1), json!([false, false]));
+
+    // Accept: the relay switches, the answer is under the host's id in legacy shape.
+    let ask = host.switch_on("on-1", 1);
+    let done = host.answer(
+        &ask,
+        json!({"action": "accept", "content": {"approve": true}}),
+    );
+    assert_eq!(done["id"], "on-1", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    assert_eq!(host.relays(2), json!([false, true]));
+
+    // Decline: a tool error, the relay stays off.
+    let ask = host.switch_on("on-0", 0);
+    let declined = host.answer(&ask, json!({"action": "decline"}));
+    assert_eq!(declined["result"]["isError"], true, "{declined}");
+    assert!(tool_text(&declined).contains("declined"), "{declined}");
+    assert_eq!(host.relays(3), json!([false, true]));
+
+    // Cancel: the same, saying so.
+    let ask = host.switch_on("on-0b", 0);
+    let cancelled = host.answer(&ask, json!({"action": "cancel"}));
+    assert_eq!(cancelled["result"]["isError"], true, "{cancelled}");
+    assert!(tool_text(&cancelled).contains("cancelled"), "{cancelled}");
+    assert_eq!(host.relays(4), json!([false, true]));
+
+    // Accepted with approve: false is no approval either.
+    let ask = host.switch_on("on-0c", 0);
+    let no = host.answer(
+        &ask,
+        json!({"action": "accept", "content": {"approve": false}}),
+    );
+    assert_eq!(no["result"]["isError"], true, "{no}");
+    assert_eq!(host.relays(5), json!([false, true]));
+
+    // Switching off needs nobody: answered at once.
+    let off = host.request(&relay_call("off-1", 1, false), "tools/call");
+    assert_eq!(
+        off["result"]["structuredContent"],
+        json!({"relay": 1, "on": false, "wasOn": true}),
+        "{off}"
+    );
+    assert_eq!(host.relays(6), json!([false, false]));
+
+    // The host gives up while the person thinks: no answer, the question is withdrawn.
+    let ask = host.switch_on("gone", 1);
+    host.bridge.send(
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"gone","reason":"user"}}"#,
+    );
+    let withdrawn = host.recv();
+    assert_eq!(
+        withdrawn["method"], "notifications/cancelled",
+        "{withdrawn}"
+    );
+    assert_eq!(withdrawn["params"]["requestId"], ask["id"], "{withdrawn}");
+    // The next answer the host reads is device_info's: nothing came for "gone".
+    assert_eq!(host.relays(7), json!([false, false]));
+    host.finish();
+}
+
+#[test]
+fn a_legacy_host_without_elicitation_gets_a_tool_error_and_the_relay_stays_off() {
+    let mut host = Host::start("{}");
+    let refused = host.request(&relay_call("on", 1, true), "tools/call");
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert!(tool_text(&refused).contains("did not act"), "{refused}");
+    assert_eq!(host.relays(2), json!([false, false]));
+    host.finish();
+}
+
+#[test]
+fn through_a_hub_a_legacy_host_approves_a_device_relay() {
+    let fw = firmware().to_string_lossy().into_owned();
+    let mut host = Host {
+        bridge: BridgeProcess::start(&[
+            "--device",
+            &format!("m1=qemu:{fw}"),
+            "--timeout-ms",
+            "8000",
+        ]),
+    };
+    let init = format!(
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{VERSION}","capabilities":{{"elicitation":{{}}}},"clientInfo":{{"name":"approval-test","version":"1"}}}}}}"#
+    );
+    host.request(&init, "initialize");
+    host.bridge.send(INITIALIZED);
+    let list = host.request(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#,
+        "tools/list",
+    );
+    assert!(list.to_string().contains("m1.set_relay"), "{list}");
+    host.bridge.send(
+        r#"{"jsonrpc":"2.0","id":"on","method":"tools/call","params":{"name":"m1.set_relay","arguments":{"relay":0,"on":true}}}"#,
+    );
+    let ask = host.recv();
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    schemas()
+        .check_def(VERSION, "ElicitRequest", &ask)
+        .unwrap_or_else(|e| panic!("{e}\n{ask}"));
+    let done = host.answer(
+        &ask,
+        json!({"action": "accept", "content": {"approve": true}}),
+    );
+    assert_eq!(done["id"], "on", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 0, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    let info = host.request(
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"m1.device_info","arguments":{}}}"#,
+        "tools/call",
+    );
+    assert_eq!(
+        info["result"]["structuredContent"]["relays"],
+        json!([true, false]),
+        "{info}"
+    );
+    host.finish();
+}
+
+/// `embedded-mcp bridge --http 127.0.0.1:0 --qemu FIRMWARE`, killed on drop.
+struct HttpQemu {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Drop for HttpQemu {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl HttpQemu {
+    fn start() -> Self {
+        use std::io::Read;
+        let fw = firmware().to_string_lossy().into_owned();
+        let mut child = std::process::Command::new(BRIDGE)
+            .args([
+                "bridge",
+                "--http",
+                "127.0.0.1:0",
+                "--qemu",
+                &fw,
+                "--timeout-ms",
+                "8000",
+            ])
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .expect("start the bridge");
+        let mut stderr = child.stderr.take().expect("stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            let mut buf = [0u8; 1024];
+            while let Ok(n) = stderr.read(&mut buf) {
+                if n == 0 {
+                    return;
+                }
+                text.push_str(&String::from_utf8_lossy(&buf[..n]));
+                if let Some(at) = text.find("listening: http://127.0.0.1:") {
+                    let rest = &text[at + "listening: http://127.0.0.1:".len()..];
+                    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+                    if rest.len() > digits.len() {
+                        let _ = tx.send(digits.parse::<u16>().unwrap_or(0));
+                        text.clear();
+                    }
+                }
+            }
+        });
+        let port = rx.recv_timeout(TIMEOUT).expect("the bridge listens");
+        Self { child, port }
+    }
+
+    /// Sends a POST on a fresh connection; returns the connection to read its answer from.
+    fn send(&self, session: Option<&str>, body: &str) -> std::io::BufReader<std::net::TcpStream> {
+        use std::io::Write;
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", self.port)).unwrap();
+        stream.set_read_timeout(Some(TIMEOUT)).unwrap();
+        let mut head = format!(
+            "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:{}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nMCP-Protocol-Version: {VERSION}\r\nContent-Length: {}\r\n",
+            self.port,
+            body.len()
+        );
+        if let Some(id) = session {
+            head.push_str(&format!("Mcp-Session-Id: {id}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes()).unwrap();
+        stream.write_all(body.as_bytes()).unwrap();
+        std::io::BufReader::new(stream)
+    }
+}
+
+/// An answer being read: its status, headers, and the SSE events or JSON body as they come.
+struct Answer {
+    input: std::io::BufReader<std::net::TcpStream>,
+    status: u16,
+    headers: Vec<(String, String)>,
+    chunked: bool,
+    pending: String,
+}
+
+impl Answer {
+    fn read(mut input: std::io::BufReader<std::net::TcpStream>) -> Self {
+        use std::io::BufRead;
+        let mut line = String::new();
+        input.read_line(&mut line).unwrap();
+        let status = line.split(' ').nth(1).unwrap().parse().unwrap();
+        let mut headers = Vec::new();
+        loop {
+            line.clear();
+            input.read_line(&mut line).unwrap();
+            let l = line.trim_end();
+            if l.is_empty() {
+                break;
+            }
+            let (n, v) = l.split_once(':').unwrap();
+            headers.push((n.trim().to_ascii_lowercase(), v.trim().to_owned()));
+        }
+        let chunked = headers
+            .iter()
+            .any(|(n, v)| n == "transfer-encoding" && v == "chunked");
+        Self {
+            input,
+            status,
+            headers,
+            chunked,
+            pending: String::new(),
+        }
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The next message: an SSE event's data, or the whole JSON body.
+    fn next(&mut self) -> Value {
+        use std::io::{BufRead, Read};
+        if self.header("content-type") == Some("application/json") {
+            let len: usize = self
+                .header("content-length")
+                .unwrap_or("0")
+                .parse()
+                .unwrap();
+            let mut body = vec![0; len];
+            self.input.read_exact(&mut body).unwrap();
+            return serde_json::from_slice(&body).unwrap();
+        }
+        assert!(self.chunked, "an event stream is chunked");
+        loop {
+            if let Some(end) = self.pending.find("\n\n") {
+                let event: String = self.pending.drain(..end + 2).collect();
+                let data: String = event
+                    .lines()
+                    .filter_map(|l| l.strip_prefix("data: "))
+                    .collect();
+                if !data.is_empty() {
+                    return serde_json::from_str(&data).unwrap();
+                }
+                continue;
+            }
+            let mut size = String::new();
+            self.input.read_line(&mut size).unwrap();
+            let size = usize::from_str_radix(size.trim_end(), 16).unwrap();
+            let mut chunk = vec![0; size + 2];
+            self.input.read_exact(&mut chunk).unwrap();
+            assert!(size > 0, "the stream ended before its answer");
+            self.pending
+                .push_str(&String::from_utf8_lossy(&chunk[..size]));
+        }
+    }
+}
+
+/// Validates a message of the HTTP session.
+fn valid(message: Value) -> Value {
+    schemas()
+        .check_message(VERSION, &message)
+        .unwrap_or_else(|e| panic!("{e}\n{message}"));
+    message
+}
+
+#[test]
+fn an_http_session_approves_on_the_call_stream() {
+    let bridge = HttpQemu::start();
+    let init = format!(
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{VERSION}","capabilities":{{"elicitation":{{}}}},"clientInfo":{{"name":"approval-test","version":"1"}}}}}}"#
+    );
+    let mut opened = Answer::read(bridge.send(None, &init));
+    assert_eq!(opened.status, 200);
+    let session = opened
+        .header("mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    valid(opened.next());
+    let note = Answer::read(bridge.send(Some(&session), INITIALIZED));
+    assert_eq!(note.status, 202);
+
+    let mut call = Answer::read(bridge.send(Some(&session), &relay_call("on", 1, true)));
+    assert_eq!(call.status, 200);
+    let ask = valid(call.next());
+    assert_eq!(ask["method"], "elicitation/create", "{ask}");
+    schemas()
+        .check_def(VERSION, "ElicitRequest", &ask)
+        .unwrap_or_else(|e| panic!("{e}\n{ask}"));
+    let answer = json!({"jsonrpc": "2.0", "id": ask["id"],
+        "result": {"action": "accept", "content": {"approve": true}}});
+    let posted = Answer::read(bridge.send(Some(&session), &answer.to_string()));
+    assert_eq!(posted.status, 202);
+    let done = valid(call.next());
+    schemas()
+        .check_response(VERSION, "tools/call", &done)
+        .unwrap_or_else(|e| panic!("{e}\n{done}"));
+    assert_eq!(done["id"], "on", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    let info = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"device_info","arguments":{}}}"#;
+    let info = valid(Answer::read(bridge.send(Some(&session), info)).next());
+    assert_eq!(
+        info["result"]["structuredContent"]["relays"],
+        json!([false, true]),
+        "{info}"
+    );
+}
