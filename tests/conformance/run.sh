@@ -43,7 +43,7 @@ fail_setup() { echo "conformance: $1" >&2; echo "conformance: 0 passed, 1 failed
 node_bin="$here/node_modules/.bin"
 # `conformance` starts with `#!/usr/bin/env node`: the pinned Node comes first on PATH.
 export PATH="$node_bin:$PATH"
-if [ "$("$node_bin/conformance" --version 2>/dev/null)" != "0.2.0-alpha.11" ] \
+if [ "$("$node_bin/conformance" --version 2>/dev/null)" != "0.2.0-alpha.12" ] \
     || [ "$("$node_bin/node" --version 2>/dev/null)" != "v22.23.5" ]; then
     echo "== npm ci in tests/conformance (the suite and Node 22, as package-lock.json pins them)" >&2
     npm ci --prefix "$here" --no-audit --no-fund --loglevel=error >&2 || fail_setup "npm ci failed"

@@ -53,7 +53,7 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-use crate::json::{write_string, EncodeError, Kind, Sink, SliceSink, ToJson, Value};
+use crate::json::{write_string, EncodeError, Kind, Piece, Sink, SliceSink, ToJson, Value};
 use crate::protocol::CLIENT_CAPABILITIES_KEY;
 
 use super::handler::Failure;
@@ -175,12 +175,23 @@ pub(crate) fn declared(params: Option<Value<'_>>, capability: Capability) -> boo
 /// (no `requestState` when `state` is `None`). When the client did not declare the capability
 /// of one of the requests, the answer is -32021 naming the first one missing instead (nothing
 /// is asked). Requests with the same key are the handler's mistake: the client keeps the last.
+///
+/// A legacy call (2025 revisions, which have no `input_required`) gets an `isError` result
+/// that says to connect through the embedded-mcp bridge, which asks a legacy host on the
+/// device's behalf and retries the call in 2026-07-28.
 pub fn input_required(
     call: &Call<'_>,
     out: Output<'_>,
     requests: &[InputRequest<'_>],
     state: Option<&str>,
 ) -> Done {
+    if call.version().is_legacy() {
+        return out.error_of(&[
+            Piece::Text("Tool "),
+            Piece::Text(call.name()),
+            Piece::Text(LEGACY),
+        ]);
+    }
     if let Some(missing) = requests
         .iter()
         .map(|r| r.method.capability())
@@ -195,6 +206,11 @@ pub fn input_required(
         Err(e) => Done::failed(Failure::Encode(e)),
     }
 }
+
+/// What a legacy call of a tool that asks for input is told.
+const LEGACY: &str = " asks the client for input with MCP 2026-07-28 input requests, which this \
+                      session's revision does not have; connect through the embedded-mcp \
+                      bridge, which asks your host and retries the call";
 
 fn write(
     sink: &mut dyn Sink,

@@ -292,3 +292,21 @@ fn seal_refuses_too_much_data_and_states_stay_within_their_length() {
     let mut data = [0u8; MAX_STATE_DATA];
     assert_eq!(seal.open(&call, &mut data), Ok(None));
 }
+
+#[test]
+fn a_legacy_call_is_told_to_use_the_bridge() {
+    let mut s = server();
+    let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}"#;
+    line(&mut s, init);
+    line(
+        &mut s,
+        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    );
+    assert_eq!(
+        line(
+            &mut s,
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_all","arguments":{}}}"#
+        ),
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Tool ask_all asks the client for input with MCP 2026-07-28 input requests, which this session's revision does not have; connect through the embedded-mcp bridge, which asks your host and retries the call"}],"isError":true}}"#
+    );
+}
