@@ -100,8 +100,9 @@ impl StateSeal {
             return Err(StateError::TooLong);
         }
         let tag = self.mac(call, data).ok_or(StateError::TooLong)?.finalize();
-        let hex_len = 2 * data.len();
-        let len = 1 + hex_len + 2 * TAG_LEN;
+        // At most 2 * MAX_STATE_DATA (checked above): no wrap.
+        let hex_len = data.len().wrapping_mul(2);
+        let len = hex_len.wrapping_add(1 + 2 * TAG_LEN);
         let text = buf.get_mut(..len).ok_or(StateError::TooLong)?;
         let (format, rest) = text.split_first_mut().ok_or(StateError::TooLong)?;
         *format = b'2';
@@ -152,7 +153,7 @@ impl StateSeal {
 
 /// Decodes the lowercase hex `text` into `out` (two characters a byte).
 fn unhex(out: &mut [u8], text: &[u8]) -> Result<(), StateError> {
-    if text.len() != 2 * out.len() {
+    if out.len().checked_mul(2) != Some(text.len()) {
         return Err(StateError::Malformed);
     }
     for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {

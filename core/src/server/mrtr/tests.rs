@@ -298,10 +298,12 @@ fn a_legacy_call_is_told_to_use_the_bridge() {
     let mut s = server();
     let init = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"elicitation":{}},"clientInfo":{"name":"c","version":"1"}}}"#;
     line(&mut s, init);
-    line(
-        &mut s,
-        r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+    let mut out = [0u8; 256];
+    let none = s.handle_line(
+        br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#,
+        &mut out,
     );
+    assert_eq!(none, None);
     assert_eq!(
         line(
             &mut s,
