@@ -44,6 +44,15 @@
 //! doc comments become `description`. On the type: `#[mcp(additional_properties)]` keeps the
 //! input schema open, `#[mcp(crate = "path")]` names the embedded-mcp crate.
 //!
+//! `#[mcp(header = "Region")]` on a field writes `"x-mcp-header":"Region"` in its input schema
+//! (MCP 2026-07-28: a client mirrors the argument in the HTTP header `Mcp-Param-Region`, which
+//! the embedded-mcp bridge checks against the body). The rules of the specification are
+//! compile errors: the field is a string, an integer or a boolean (optional or not; `number`
+//! is excluded by the specification), the name is an RFC 9110 token, no two marks of one input
+//! schema share a name regardless of case (nested derived types included), and the mark is
+//! reached from the root through object properties alone (not inside an array, an `anyOf` or a
+//! newtype).
+//!
 //! A derived type nests in another wherever it is defined, in this crate or another: the derive
 //! defines a hidden, exported macro and re-exports it under the type's name (the macro
 //! namespace, beside the type), so the path the field's type is written with, or the `use`

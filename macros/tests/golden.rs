@@ -124,3 +124,11 @@ fn strict() {
         r#"{"description":"Closed at every level, as serde is.","type":"object","properties":{"inner":{"description":"Closed too.","type":"object","properties":{"y":{"type":"boolean"}},"required":["y"]}},"required":["inner"]}"#,
     );
 }
+
+#[test]
+fn routed_fields_carry_x_mcp_header_on_the_input_side_only() {
+    golden::<Routed>(
+        r#"{"description":"Where a call goes, mirrored in `Mcp-Param-*` headers (2026-07-28 `x-mcp-header`).","type":"object","properties":{"region":{"description":"The cloud region.","type":"string","maxLength":16,"x-mcp-header":"Region"},"priority":{"type":"integer","minimum":0,"maximum":9,"x-mcp-header":"Priority"},"dry_run":{"type":"boolean","x-mcp-header":"Dry-Run"},"target":{"description":"A nested object whose marked field is reached through `properties` alone.","type":"object","properties":{"zone":{"type":"string","maxLength":8,"x-mcp-header":"Zone"}},"required":["zone"]},"note":{"description":"Not mirrored.","type":"string","maxLength":32}},"required":["region","priority","target","note"],"additionalProperties":false}"#,
+        r#"{"description":"Where a call goes, mirrored in `Mcp-Param-*` headers (2026-07-28 `x-mcp-header`).","type":"object","properties":{"region":{"description":"The cloud region.","type":"string","maxLength":16},"priority":{"type":"integer","minimum":0,"maximum":9},"dry_run":{"anyOf":[{"type":"boolean"},{"type":"null"}]},"target":{"description":"A nested object whose marked field is reached through `properties` alone.","type":"object","properties":{"zone":{"type":"string","maxLength":8}},"required":["zone"]},"note":{"description":"Not mirrored.","type":"string","maxLength":32}},"required":["region","priority","dry_run","target","note"]}"#,
+    );
+}

@@ -43,7 +43,7 @@ fail_setup() { echo "conformance: $1" >&2; echo "conformance: 0 passed, 1 failed
 node_bin="$here/node_modules/.bin"
 # `conformance` starts with `#!/usr/bin/env node`: the pinned Node comes first on PATH.
 export PATH="$node_bin:$PATH"
-if [ "$("$node_bin/conformance" --version 2>/dev/null)" != "0.2.0-alpha.11" ] \
+if [ "$("$node_bin/conformance" --version 2>/dev/null)" != "0.2.0-alpha.12" ] \
     || [ "$("$node_bin/node" --version 2>/dev/null)" != "v22.23.5" ]; then
     echo "== npm ci in tests/conformance (the suite and Node 22, as package-lock.json pins them)" >&2
     npm ci --prefix "$here" --no-audit --no-fund --loglevel=error >&2 || fail_setup "npm ci failed"
@@ -80,14 +80,28 @@ for rev in 2025-11-25 2026-07-28; do
     seconds=$(( $(date +%s) - start ))
     # Without colours; the summary has one `✓|✗ scenario: …` line per scenario run.
     sed -i 's/\x1b\[[0-9;]*m//g' "$out"
-    not_scored=$(sed -n '/^Not scored for/,$p' "$out" | grep -oE '^  [✓✗] [a-z0-9-]+' | awk '{print $2}')
+    # The scenarios the revision runs but never scores (extensions, pending ones): the
+    # `not_scored` entries of leg `server` in the pinned suite's requirements file.
+    not_scored=$(awk '/^not_scored:/ { on = 1; next }
+        on && /- scenario:/ { name = $3 }
+        on && /leg: server/ { print name }' \
+        "$here/node_modules/@modelcontextprotocol/conformance/requirements/$rev.yaml")
     summary=$(sed -n '/^=== SUMMARY ===/,/^Total:/p' "$out" | grep -E '^[✓✗] ')
     scored_ok=0
     scored_bad=0
+    not_scored_ok=0
+    not_scored_bad=0
     while read -r mark name _; do
         name=${name%:}
         [ -z "$name" ] && continue
-        if echo "$not_scored" | grep -qx -- "$name"; then continue; fi
+        if echo "$not_scored" | grep -qx -- "$name"; then
+            if [ "$mark" = "✓" ]; then
+                not_scored_ok=$((not_scored_ok + 1))
+            else
+                not_scored_bad=$((not_scored_bad + 1))
+            fi
+            continue
+        fi
         if [ "$mark" = "✓" ]; then scored_ok=$((scored_ok + 1)); else scored_bad=$((scored_bad + 1)); fi
     done <<<"$summary"
     # Entries the baseline evaluation rejected: unexpected failures and stale (now passing) ones.
@@ -96,7 +110,7 @@ for rev in 2025-11-25 2026-07-28; do
     if [ "$code" != 0 ] && [ "$unexpected" = 0 ]; then
         unexpected=1 # a crash, a timeout or a usage error
     fi
-    echo "conformance $rev: $scored_ok scored scenarios passed, $scored_bad failed ($((scored_bad - unexpected)) of them listed in expected-failures.yaml), ${seconds}s, exit $code"
+    echo "conformance $rev: $scored_ok scored scenarios passed, $scored_bad failed ($((scored_bad - unexpected)) of them listed in expected-failures.yaml); not scored: $not_scored_ok passed, $not_scored_bad failed; ${seconds}s, exit $code"
     if [ "$code" != 0 ]; then
         sed -n '/^Unexpected failures/,$p;/^Stale baseline/,$p' "$out"
         grep -E 'FAILURE|WARNING' "$out" | cut -c1-300 | head -40

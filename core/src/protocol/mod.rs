@@ -33,7 +33,7 @@ pub use meta::{
 pub use notification::{write_log, write_log_json, write_progress};
 pub(crate) use response::{code_text, SUPPORTED_VERSIONS, UNSUPPORTED_VERSION_MESSAGE};
 pub use response::{
-    write_error, write_error_start, write_missing_elicitation, write_result_start,
-    write_supported_versions, write_unsupported_version, MAX_REQUESTED_ECHO,
+    write_error, write_error_start, write_missing_capability, write_missing_elicitation,
+    write_result_start, write_supported_versions, write_unsupported_version, MAX_REQUESTED_ECHO,
 };
 pub use version::Version;

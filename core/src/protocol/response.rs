@@ -20,6 +20,17 @@ pub fn write_error_start(
     code: ErrorCode,
     message: &str,
 ) -> Result<(), EncodeError> {
+    write_error_code(sink, id, code)?;
+    sink.put(b",\"message\":")?;
+    write_string(sink, message)
+}
+
+/// Writes `{"jsonrpc":"2.0","id":ID,"error":{"code":C` (the id omitted when `None`).
+fn write_error_code(
+    sink: &mut dyn Sink,
+    id: Option<RequestId<'_>>,
+    code: ErrorCode,
+) -> Result<(), EncodeError> {
     match id {
         Some(id) => {
             sink.put(b"{\"jsonrpc\":\"2.0\",\"id\":")?;
@@ -28,9 +39,7 @@ pub fn write_error_start(
         }
         None => sink.put(b"{\"jsonrpc\":\"2.0\",\"error\":{\"code\":")?,
     }
-    sink.put(code_text(code).as_bytes())?;
-    sink.put(b",\"message\":")?;
-    write_string(sink, message)
+    sink.put(code_text(code).as_bytes())
 }
 
 /// The JSON text of `code` (what writing [`ErrorCode::code`] as a number gives; a unit test
@@ -67,13 +76,26 @@ pub fn write_missing_elicitation(
     sink: &mut dyn Sink,
     id: Option<RequestId<'_>>,
 ) -> Result<(), EncodeError> {
-    write_error_start(
-        sink,
-        id,
-        ErrorCode::MissingClientCapability,
-        "Missing required client capability: elicitation",
-    )?;
-    sink.put(b",\"data\":{\"requiredCapabilities\":{\"elicitation\":{\"form\":{}}}}}}")
+    write_missing_capability(sink, id, "elicitation", r#"{"form":{}}"#)
+}
+
+/// Writes the complete -32021 response of a request that needs the client capability `name`
+/// and did not declare it: `data.requiredCapabilities` is `{name: required}` (`required` is
+/// the capability's compact JSON object, such as `{}`; `name` a plain member name).
+pub fn write_missing_capability(
+    sink: &mut dyn Sink,
+    id: Option<RequestId<'_>>,
+    name: &str,
+    required: &str,
+) -> Result<(), EncodeError> {
+    write_error_code(sink, id, ErrorCode::MissingClientCapability)?;
+    sink.put(b",\"message\":\"Missing required client capability: ")?;
+    sink.put(name.as_bytes())?;
+    sink.put(b"\",\"data\":{\"requiredCapabilities\":{\"")?;
+    sink.put(name.as_bytes())?;
+    sink.put(b"\":")?;
+    sink.put(required.as_bytes())?;
+    sink.put(b"}}}}")
 }
 
 /// Longest `requested` version echoed in a -32022 response, in bytes of escaped JSON text;

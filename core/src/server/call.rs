@@ -175,14 +175,32 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         out: &mut [u8],
     ) -> Option<usize> {
         #[cfg(feature = "approval")]
-        if let Ok(Done {
-            failure: Some(Failure::MissingElicitation),
-            ..
-        }) = done
-        {
-            return super::reply::reply(out, Some(prepared.id), |sink| {
-                crate::protocol::write_missing_elicitation(sink, Some(prepared.id))
-            });
+        match done {
+            Ok(Done {
+                failure: Some(Failure::MissingCapability(capability)),
+                ..
+            }) => {
+                return super::reply::reply(out, Some(prepared.id), |sink| {
+                    crate::protocol::write_missing_capability(
+                        sink,
+                        Some(prepared.id),
+                        capability.name(),
+                        capability.required(),
+                    )
+                });
+            }
+            Ok(Done {
+                failure: Some(Failure::BadRequestState),
+                ..
+            }) => {
+                return error_line(
+                    out,
+                    Some(prepared.id),
+                    ErrorCode::InvalidParams,
+                    "requestState integrity check failed",
+                );
+            }
+            _ => {}
         }
         let len = match prepared.output(out) {
             Some(body) => self.settle(
@@ -276,7 +294,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
                 )],
             ),
             #[cfg(feature = "approval")]
-            Some(Failure::MissingElicitation) => return None,
+            Some(Failure::MissingCapability(_) | Failure::BadRequestState) => return None,
             None => {}
         }
         if done.is_error || done.input_required || tool.output_schema.is_none() {

@@ -109,10 +109,13 @@ pub(crate) enum Failure {
     Encode(EncodeError),
     /// A legacy peer needs an object and the value is not one.
     NotAnObject,
-    /// The call needs a form filled in and the request did not declare `elicitation`: the
-    /// response is the -32021 error.
+    /// The call needs an input request whose capability the request did not declare: the
+    /// response is the -32021 error naming it.
     #[cfg(feature = "approval")]
-    MissingElicitation,
+    MissingCapability(super::mrtr::Capability),
+    /// The call's `requestState` failed its integrity check: the response is -32602.
+    #[cfg(feature = "approval")]
+    BadRequestState,
 }
 
 impl Done {

@@ -138,6 +138,8 @@ mod error;
 mod handler;
 mod handshake;
 mod list;
+#[cfg(feature = "approval")]
+pub mod mrtr;
 mod output_len;
 mod reply;
 mod schema_storage;

@@ -84,7 +84,10 @@ impl AsyncHandler for Fixtures {
                 cx.log(LogLevel::Info, None, "Logging tool executed").await;
                 Ok(out.text("Logging tool executed"))
             }
-            _ => answer(call, out),
+            _ => match crate::asks::answer(call, out) {
+                Ok(done) => Ok(done),
+                Err(out) => answer(call, out),
+            },
         }
     }
 }
@@ -112,6 +115,12 @@ fn answer(call: &Call<'_>, out: Output<'_>) -> Result<Done, Unknown> {
             )
         }),
         "test_error_handling" => out.error("This tool intentionally returns an error for testing"),
+        "test_custom_headers" => out.blocks(|w| {
+            w.text_fmt(format_args!(
+                "Custom headers tool called with: {}",
+                call.arguments().raw()
+            ))
+        }),
         "json_schema_2020_12_tool" => out.blocks(|w| {
             w.text_fmt(format_args!(
                 "JSON Schema 2020-12 tool called with: {}",

@@ -9,6 +9,7 @@
 #![no_std]
 #![no_main]
 
+mod asks;
 mod fixtures;
 mod mcp;
 mod tools;

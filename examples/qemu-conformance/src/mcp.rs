@@ -41,6 +41,10 @@ const _: () = assert!(OUTPUT_BYTES >= REQUIRED_OUTPUT_BYTES);
 
 type McpServer = Server<'static, Fixtures, TOOL_COUNT>;
 
+/// The compiled schemas, in `.bss` (a `const` initializer: never copied through the stack).
+static STORAGE: static_cell::ConstStaticCell<Storage> =
+    static_cell::ConstStaticCell::new(Storage::new());
+
 /// Everything the serve loop needs, all `'static`.
 pub struct Served {
     server: &'static mut McpServer,
@@ -52,8 +56,7 @@ pub struct Served {
 /// Compiles the schemas, builds the server and its buffers, logs "ready". Call once, at boot;
 /// stops the firmware (QEMU exits with status 1) if a definition is refused.
 pub fn start(rx: UartRx, tx: UartTx) -> Served {
-    let storage = cortex_m::singleton!(: Storage = Storage::new())
-        .unwrap_or_else(|| fail(format_args!("mcp::start called twice")));
+    let storage = STORAGE.take();
     let server =
         match Server::with_config(SERVER_INFO, &TOOLS, storage, Fixtures { calls: 0 }, CONFIG) {
             Ok(server) => server,

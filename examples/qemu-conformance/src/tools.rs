@@ -4,6 +4,7 @@
 //!
 //! Tools without arguments have the reference's `{"type":"object","properties":{}}`.
 
+use embedded_mcp::schema::McpSchema;
 use embedded_mcp::server::{ServerInfo, Tool};
 
 /// Who this server is.
@@ -16,8 +17,30 @@ pub const NO_ARGUMENTS: &str = r#"{"type":"object","properties":{}}"#;
 /// `inputSchema` of `json_schema_2020_12_tool` (the suite's `JSON_SCHEMA_2020_12_FIXTURE`).
 pub const SCHEMA_2020_12: &str = r##"{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"street":{"type":"string"},"city":{"type":"string"}}}},"properties":{"name":{"type":"string"},"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["phone","email"]},"phone":{"type":"string"},"email":{"type":"string"}},"allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],"if":{"properties":{"contactMethod":{"const":"phone"}},"required":["contactMethod"]},"then":{"required":["phone"]},"else":{"required":["email"]},"additionalProperties":false}"##;
 
+/// `inputSchema` of `test_elicitation`.
+pub const MESSAGE_ARGUMENT: &str = r#"{"type":"object","properties":{"message":{"type":"string","description":"The message to show the user"}},"required":["message"]}"#;
+
+/// The arguments of `test_custom_headers`: the derive writes `x-mcp-header` for the marked
+/// fields, so a 2026-07-28 client mirrors them in `Mcp-Param-Region`, `Mcp-Param-Priority` and
+/// `Mcp-Param-Verbose`, and the bridge checks them against the body.
+#[derive(embedded_mcp::McpSchema)]
+#[allow(dead_code)] // Only its schema is used: the handler echoes the raw arguments.
+pub struct CustomHeaders<'a> {
+    /// The region, mirrored in `Mcp-Param-Region`.
+    #[mcp(header = "Region")]
+    pub region: &'a str,
+    /// A priority, mirrored in `Mcp-Param-Priority`.
+    #[mcp(header = "Priority")]
+    pub priority: Option<u8>,
+    /// Verbose output, mirrored in `Mcp-Param-Verbose`.
+    #[mcp(header = "Verbose")]
+    pub verbose: Option<bool>,
+    /// Not mirrored.
+    pub query: Option<&'a str>,
+}
+
 /// Number of tools.
-pub const TOOL_COUNT: usize = 11;
+pub const TOOL_COUNT: usize = 24;
 
 const fn plain(name: &'static str, description: &'static str) -> Tool {
     Tool::new(name, NO_ARGUMENTS).description(description)
@@ -55,6 +78,56 @@ pub static TOOLS: [Tool; TOOL_COUNT] = [
     plain(
         "test_logging_tool",
         "Tests that a request without a log level gets no log messages",
+    ),
+    // The reference's stateless diagnostic that needs a capability the suite does not declare.
+    plain("test_missing_capability", "Test tool requiring sampling"),
+    // 2026-07-28 multi-round-trip requests (src/asks.rs).
+    plain(
+        "test_input_required_result_elicitation",
+        "MRTR: returns InputRequiredResult with elicitation request",
+    ),
+    plain(
+        "test_input_required_result_sampling",
+        "MRTR: returns InputRequiredResult with sampling request",
+    ),
+    plain(
+        "test_input_required_result_list_roots",
+        "MRTR: returns InputRequiredResult with roots/list request",
+    ),
+    plain(
+        "test_input_required_result_request_state",
+        "MRTR: returns InputRequiredResult with requestState",
+    ),
+    plain(
+        "test_input_required_result_multiple_inputs",
+        "MRTR: returns InputRequiredResult with multiple input requests",
+    ),
+    plain(
+        "test_input_required_result_multi_round",
+        "MRTR: multi-round InputRequiredResult workflow",
+    ),
+    plain(
+        "test_input_required_result_tampered_state",
+        "MRTR: HMAC-signed requestState integrity test",
+    ),
+    plain(
+        "test_input_required_result_capabilities",
+        "MRTR: respects client capabilities in inputRequests",
+    ),
+    // 2025-11-25 elicitation, asked with input_required (the bridge asks a legacy host).
+    Tool::new("test_elicitation", MESSAGE_ARGUMENT)
+        .description("Tests server-initiated elicitation (user input request)"),
+    plain(
+        "test_elicitation_sep1034_defaults",
+        "Tests elicitation with default values per SEP-1034",
+    ),
+    plain(
+        "test_elicitation_sep1330_enums",
+        "Tests elicitation with enum schema improvements per SEP-1330",
+    ),
+    // SEP-2243 custom headers: the first tool with x-mcp-header marks.
+    Tool::new("test_custom_headers", CustomHeaders::INPUT_SCHEMA).description(
+        "A tool with x-mcp-header annotations to test custom header mirroring and validation",
     ),
 ];
 

@@ -234,6 +234,39 @@ pub(crate) struct McpField {
     /// JSON texts.
     pub(crate) examples: Option<Vec<String>>,
     pub(crate) default: Option<String>,
+    /// `header = "Name"`: the property's `x-mcp-header` (2026-07-28 `Mcp-Param-Name`).
+    pub(crate) header: Option<Header>,
+}
+
+/// The name of a field's `x-mcp-header`, checked to be an RFC 9110 token.
+#[derive(Clone)]
+pub(crate) struct Header {
+    pub(crate) name: String,
+    pub(crate) span: proc_macro2::Span,
+}
+
+/// RFC 9110 `tchar`: the bytes of a header name.
+pub(crate) fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+impl Header {
+    fn parse(s: &LitStr) -> syn::Result<Self> {
+        let name = s.value();
+        if name.is_empty() || !name.bytes().all(is_tchar) {
+            return Err(syn::Error::new(
+                s.span(),
+                format!(
+                    "McpSchema: `header = {name:?}` is not an HTTP header token (RFC 9110: one \
+                     or more of the letters, digits and !#$%&'*+-.^_`|~)"
+                ),
+            ));
+        }
+        Ok(Self {
+            name,
+            span: s.span(),
+        })
+    }
 }
 
 impl McpField {
@@ -270,6 +303,7 @@ impl McpField {
                         out.description = Some(meta.value()?.parse::<LitStr>()?.value());
                     }
                     "default" => out.default = Some(value(&meta.value()?.parse()?)?),
+                    "header" => out.header = Some(Header::parse(&meta.value()?.parse()?)?),
                     "examples" => {
                         let e: Expr = meta.value()?.parse()?;
                         let Expr::Array(list) = &e else {

@@ -171,6 +171,8 @@ pub(crate) fn step(input: TokenStream) -> syn::Result<Step> {
     };
     let input_schema = whole(&filler.fill(&top_input, Side::Input));
     let output_schema = whole(&filler.fill(&output_t, Side::Output));
+    crate::headers::marks(&input_schema)
+        .map_err(|e| syn::Error::new(ident.span(), format!("McpSchema: {e}")))?;
     let fail = |e| syn::Error::new(ident.span(), format!("McpSchema: {e}"));
     let (in_statics, in_prog) =
         emit::program(&compiled(&input_schema).map_err(fail)?, &core, "INPUT")?;

@@ -170,10 +170,27 @@ fn object(
     let mut needs = Vec::new();
     let mut descs = Vec::new();
     let (mut in_props, mut in_req, mut out_props, mut out_req) = (vec![], vec![], vec![], vec![]);
+    let mut headers: Vec<(String, &syn::Ident)> = Vec::new();
     for (k, f) in fields.iter().enumerate() {
         let Some(ident) = &f.ident else { continue };
         let s = SerdeMember::parse(&f.attrs)?;
         let m = McpField::parse(&f.attrs)?;
+        if let Some(h) = m.header.as_ref().filter(|_| !s.skip_de) {
+            if let Some((_, other)) = headers
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&h.name))
+            {
+                return Err(syn::Error::new(
+                    h.span,
+                    format!(
+                        "McpSchema: `header = {:?}` is declared twice (also on field `{other}`; \
+                         x-mcp-header names are compared without case)",
+                        h.name
+                    ),
+                ));
+            }
+            headers.push((h.name.clone(), ident));
+        }
         let sh = shape(&f.ty, &mut needs)?;
         let default = m.default.clone().or_else(|| match &s.default {
             Some(None) => known_default(&sh),
@@ -268,6 +285,13 @@ fn newtype(f: &syn::Field, annotations: String) -> syn::Result<Desc> {
     let mut needs = Vec::new();
     let s = SerdeMember::parse(&f.attrs)?;
     let mut m = McpField::parse(&f.attrs)?;
+    if let Some(h) = &m.header {
+        return Err(syn::Error::new(
+            h.span,
+            "McpSchema: `header` goes on a named field of a struct (x-mcp-header marks an \
+             object property, and a newtype's schema is its field's)",
+        ));
+    }
     let sh = shape(&f.ty, &mut needs)?;
     let span = f
         .ident

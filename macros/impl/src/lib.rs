@@ -14,6 +14,7 @@ mod case;
 mod compose;
 mod derive;
 mod emit;
+mod headers;
 mod reader;
 mod render;
 mod shape;

@@ -1,11 +1,11 @@
 //! A field's schema: its wire shape, its `#[mcp]` keywords and its annotations, as a template.
 //!
 //! Members are written in one fixed order (`title`, `description`, the shape's keywords, then
-//! `default` and `examples`), so the text is deterministic.
+//! `default`, `examples` and, on the input side, `x-mcp-header`), so the text is deterministic.
 
 use proc_macro2::Span;
 
-use crate::attrs::{McpField, Number};
+use crate::attrs::{Header, McpField, Number};
 use crate::shape::Shape;
 use crate::template::{json_string, Piece, Template};
 
@@ -53,6 +53,12 @@ pub(crate) fn field(f: &Field<'_>, side: Side) -> syn::Result<Template> {
     if let Some(ex) = &f.mcp.examples {
         tail.push(format!("\"examples\":[{}]", ex.join(",")));
     }
+    if let Some(h) = &f.mcp.header {
+        header_fits(f.shape, h)?;
+        if side == Side::Input {
+            tail.push(format!("\"x-mcp-header\":{}", json_string(&h.name)));
+        }
+    }
     let mut out = Template::text("{");
     out.push(&head.join(","));
     let (shape, nullable) = match f.shape {
@@ -75,6 +81,30 @@ pub(crate) fn field(f: &Field<'_>, side: Side) -> syn::Result<Template> {
     }
     out.push("}");
     Ok(out)
+}
+
+/// A `header` goes on a string, integer or boolean (optional or not) only: the 2026-07-28
+/// rule for `x-mcp-header` (a `number` is not allowed; clients drop a tool that breaks it).
+fn header_fits(shape: &Shape, h: &Header) -> syn::Result<()> {
+    let inner = match shape {
+        Shape::Option(inner) => &**inner,
+        other => other,
+    };
+    let what = match inner {
+        Shape::Bool | Shape::Int { .. } | Shape::Char | Shape::Str { .. } => return Ok(()),
+        Shape::Number => "a floating-point number (`x-mcp-header` excludes `number`)",
+        Shape::Array { .. } => "an array",
+        Shape::Option(_) => "an option of an option",
+        Shape::Nested(_) => "a derived type",
+    };
+    Err(err(
+        h.span,
+        format!(
+            "`header = {:?}` needs a string, integer or boolean field (x-mcp-header is for \
+             primitive values); the field is {what}",
+            h.name
+        ),
+    ))
 }
 
 /// The members of a shape's schema (no braces); `own`: a nested type's own annotations come

@@ -137,3 +137,25 @@ pub struct Strict {
 pub struct StrictInner {
     pub y: bool,
 }
+
+/// Where a call goes, mirrored in `Mcp-Param-*` headers (2026-07-28 `x-mcp-header`).
+#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Routed {
+    /// The cloud region.
+    #[mcp(header = "Region")]
+    pub region: heapless::String<16>,
+    #[mcp(header = "Priority", maximum = 9)]
+    pub priority: u8,
+    #[mcp(header = "Dry-Run")]
+    pub dry_run: Option<bool>,
+    pub target: RoutedTarget,
+    /// Not mirrored.
+    pub note: heapless::String<32>,
+}
+
+/// A nested object whose marked field is reached through `properties` alone.
+#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct RoutedTarget {
+    #[mcp(header = "Zone")]
+    pub zone: heapless::String<8>,
+}

@@ -2,7 +2,6 @@
 //! of the answer a client sends back in `inputResponses`.
 
 use crate::json::{Describe, EncodeError, Kind, Sink, Value};
-use crate::protocol::CLIENT_CAPABILITIES_KEY;
 use crate::result::EscapingSink;
 
 /// The key of the one input request an approval makes.
@@ -31,15 +30,6 @@ pub(super) fn write_input_required(
     sink.put(b"}}},\"requestState\":\"")?;
     sink.put(state)?;
     sink.put(b"\"}")
-}
-
-/// True when the request's `_meta` client capabilities declare `elicitation` (an object).
-pub(super) fn declares_elicitation(params: Option<Value<'_>>) -> bool {
-    params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(CLIENT_CAPABILITIES_KEY))
-        .and_then(|c| c.get("elicitation"))
-        .is_some_and(|e| e.kind() == Kind::Object)
 }
 
 /// What the person answered.

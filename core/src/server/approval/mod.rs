@@ -75,15 +75,16 @@
 //! `device_info`.
 
 mod form;
-mod seal;
+pub(super) mod seal;
 #[cfg(test)]
 mod tests;
 
 use crate::json::{Describe, Piece, SliceSink};
 
-use self::form::{answer, declares_elicitation, write_input_required, Answer};
+use self::form::{answer, write_input_required, Answer};
 use self::seal::{open, seal, Binding, Broken, Sealed};
 use super::handler::Failure;
+use super::mrtr::Capability;
 use super::{Call, Done, Output};
 
 /// Approvals a device has issued in the current boot, and the key that seals them.
@@ -256,8 +257,10 @@ impl Approvals {
         now_ms: u64,
         message: &dyn Describe,
     ) -> Confirmed<'o> {
-        if !declares_elicitation(call.params) {
-            return Confirmed::Answered(Done::failed(Failure::MissingElicitation));
+        if !super::mrtr::declares(call, Capability::Elicitation) {
+            return Confirmed::Answered(Done::failed(Failure::MissingCapability(
+                Capability::Elicitation,
+            )));
         }
         let Some(next) = self.next.checked_add(1) else {
             return Confirmed::Answered(

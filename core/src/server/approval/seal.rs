@@ -55,7 +55,7 @@ fn tag(binding: &Binding<'_>, sealed: Sealed) -> Option<Hmac<Sha256>> {
 /// Feeds `json` to the MAC without the whitespace between its tokens, so a client that
 /// re-serialises the same arguments with other spacing still matches (member order and the
 /// text inside strings count).
-fn update_significant(mac: &mut Hmac<Sha256>, json: &str) {
+pub(in crate::server) fn update_significant(mac: &mut Hmac<Sha256>, json: &str) {
     let mut chunk = [0u8; 32];
     let mut len = 0usize;
     let (mut in_string, mut escaped) = (false, false);
@@ -88,7 +88,7 @@ fn update_significant(mac: &mut Hmac<Sha256>, json: &str) {
 const HEX: &[u8; 16] = b"0123456789abcdef";
 
 /// Writes `bytes` as lowercase hex into `out` (two characters a byte).
-fn put_hex(out: &mut [u8], bytes: &[u8]) {
+pub(in crate::server) fn put_hex(out: &mut [u8], bytes: &[u8]) {
     for (pair, b) in out.chunks_exact_mut(2).zip(bytes) {
         if let [hi, lo] = pair {
             *hi = HEX.get(usize::from(b >> 4)).copied().unwrap_or(b'0');
@@ -98,7 +98,7 @@ fn put_hex(out: &mut [u8], bytes: &[u8]) {
 }
 
 /// The value of lowercase hex digits (at most 16); `None` for any other character.
-fn hex_value(digits: &[u8]) -> Option<u64> {
+pub(in crate::server) fn hex_value(digits: &[u8]) -> Option<u64> {
     digits.iter().try_fold(0u64, |acc, &d| {
         let v = match d {
             b'0'..=b'9' => d.wrapping_sub(b'0'),
