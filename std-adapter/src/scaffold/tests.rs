@@ -105,7 +105,10 @@ fn every_board_gets_the_same_tools_and_its_own_main() {
                 .clone()
         };
         assert!(made.iter().all(|f| !f.text.contains('@')), "{name}");
-        assert!(text(".cargo/config.toml").contains("[build]\ntarget = \""), "{name}");
+        assert!(
+            text(".cargo/config.toml").contains("[build]\ntarget = \""),
+            "{name}"
+        );
         assert!(
             text("src/main.rs").contains(r#"ServerInfo::new("soil", env!("CARGO_PKG_VERSION"))"#),
             "{name}"
