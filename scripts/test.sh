@@ -30,7 +30,8 @@ bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
 FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
-    examples/microbit boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt)
+    examples/microbit boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt
+    boards/qemu-mps2-an386)
 
 step "format"
 cargo fmt --all --check
@@ -96,7 +97,8 @@ for dep in embedded-mcp=core rx-ring=boards/rx-ring cortex-m-glue=boards/cortex-
     board_patch+=(--config "patch.crates-io.${dep%%=*}.path=\"$root/${dep#*=}\"")
 done
 for board in rx-ring:thumbv7m-none-eabi cortex-m-glue:thumbv7m-none-eabi \
-    qemu-lm3s6965:thumbv7m-none-eabi qemu-virt:riscv32imac-unknown-none-elf; do
+    qemu-lm3s6965:thumbv7m-none-eabi qemu-virt:riscv32imac-unknown-none-elf \
+    qemu-mps2-an386:thumbv7em-none-eabihf; do
     (cd "boards/${board%%:*}" && cargo package -q --allow-dirty --target-dir "$root/target" \
         --target "${board#*:}" "${board_patch[@]}")
 done
