@@ -88,22 +88,34 @@ cargo package -q --allow-dirty -p embedded-mcp-schema -p embedded-mcp-macros-imp
 # The board libraries (outside the workspace: other targets, own lock files), as a registry
 # would take them once the crates above are published: the `patch` stands in this checkout's
 # crates for the registry's. The QEMU ones are verified (the unpacked .crate built for its target,
-# in the workspace's target folder so the host crates are shared): 100 s measured cold on the
-# 2-core machine, 2 s warm. rp2040-mcp is packaged without the verifying build (embassy-rp's
-# debug build and its build scripts would add minutes): its sources are built for its target by
-# examples/rp2040-usb above and, as a dependency from outside, by tests/tests/scaffold_boards.rs.
-board_patch=()
-for dep in embedded-mcp=core rx-ring=boards/rx-ring cortex-m-glue=boards/cortex-m-glue; do
-    board_patch+=(--config "patch.crates-io.${dep%%=*}.path=\"$root/${dep#*=}\"")
-done
-for board in rx-ring:thumbv7m-none-eabi cortex-m-glue:thumbv7m-none-eabi \
-    qemu-lm3s6965:thumbv7m-none-eabi qemu-virt:riscv32imac-unknown-none-elf \
-    qemu-mps2-an386:thumbv7em-none-eabihf; do
-    (cd "boards/${board%%:*}" && cargo package -q --allow-dirty --target-dir "$root/target" \
-        --target "${board#*:}" "${board_patch[@]}")
-done
-(cd boards/rp2040-mcp && cargo package -q --allow-dirty --no-verify --target-dir "$root/target" \
-    "${board_patch[@]}")
+# in the workspace's target folder so the host crates are shared): measured on the 2-core
+# machine 100 s with the embedded targets cold (the host crates built), 7 s warm. rp2040-mcp is
+# packaged without the verifying build (embassy-rp's debug build and its build scripts would add
+# minutes): its sources are built for its target by examples/rp2040-usb above and, as a
+# dependency from outside, by tests/tests/scaffold_boards.rs. Each board is named with its
+# target and the crates of this checkout it depends on (only those: an unused patch would be
+# written into its Cargo.lock).
+package_board() { # NAME TARGET|- DEPENDENCY...
+    local name=$1 target=$2 patch=() dep
+    shift 2
+    for dep in "$@"; do
+        patch+=(--config "patch.crates-io.${dep%%=*}.path=\"$root/${dep#*=}\"")
+    done
+    if [ "$target" = - ]; then
+        (cd "boards/$name" && cargo package -q --allow-dirty --no-verify \
+            --target-dir "$root/target" "${patch[@]}")
+    else
+        (cd "boards/$name" && cargo package -q --allow-dirty --target-dir "$root/target" \
+            --target "$target" "${patch[@]}")
+    fi
+}
+package_board rx-ring thumbv7m-none-eabi
+package_board cortex-m-glue thumbv7m-none-eabi embedded-mcp=core
+package_board qemu-lm3s6965 thumbv7m-none-eabi embedded-mcp=core rx-ring=boards/rx-ring \
+    cortex-m-glue=boards/cortex-m-glue
+package_board qemu-virt riscv32imac-unknown-none-elf embedded-mcp=core rx-ring=boards/rx-ring
+package_board qemu-mps2-an386 thumbv7em-none-eabihf
+package_board rp2040-mcp - embedded-mcp=core
 
 step "no_std checks of the core and of its json/schema crate (three targets, the feature sets that change code)"
 # `check`, not `build`: these are libraries, so a build adds only codegen; the firmware crates
