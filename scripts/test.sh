@@ -30,11 +30,12 @@ bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
 FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
-    examples/microbit boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt)
+    examples/microbit boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt
+    boards/qemu-mps2-an386)
 
 step "format"
 cargo fmt --all --check
-for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools boards/rx-ring; do
+for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools boards/rx-ring boards/rp2040-mcp; do
     (cd "$fw" && cargo fmt --check)
 done
 
@@ -50,6 +51,10 @@ step "clippy of the firmware crates (outside the workspace: other targets)"
 for fw in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
     (cd "$fw" && cargo clippy -q --release -- -D warnings)
 done
+# The RP2040 board library (rp2040-usb's USB glue), in rp2040-usb's target folder after the line
+# above has checked it: with the core's `approval` feature as sensor-tools turns it on there, it
+# re-checks only itself and embassy-rp (23 s measured on the 2-core machine).
+(cd boards/rp2040-mcp && cargo clippy -q --release --features embedded-mcp/approval -- -D warnings)
 # The micro:bit's QEMU build too (its `qemu` feature logs through semihosting; the default is
 # the real board's build). About a second once the line above has checked its dependencies.
 (cd examples/microbit && cargo clippy -q --release --features qemu -- -D warnings)
@@ -80,6 +85,37 @@ step "packaging: the published crates as a registry takes them (cargo package, v
 # out. Measured on the 2-core machine: 60 s cold, 9 s when target/package is warm.
 cargo package -q --allow-dirty -p embedded-mcp-schema -p embedded-mcp-macros-impl \
     -p embedded-mcp-macros -p embedded-mcp -p embedded-mcp-std
+# The board libraries (outside the workspace: other targets, own lock files), as a registry
+# would take them once the crates above are published: the `patch` stands in this checkout's
+# crates for the registry's. The QEMU ones are verified (the unpacked .crate built for its target,
+# in the workspace's target folder so the host crates are shared): measured on the 2-core
+# machine 100 s with the embedded targets cold (the host crates built), 7 s warm. rp2040-mcp is
+# packaged without the verifying build (embassy-rp's debug build and its build scripts would add
+# minutes): its sources are built for its target by examples/rp2040-usb above and, as a
+# dependency from outside, by tests/tests/scaffold_boards.rs. Each board is named with its
+# target and the crates of this checkout it depends on (only those: an unused patch would be
+# written into its Cargo.lock).
+package_board() { # NAME TARGET|- DEPENDENCY...
+    local name=$1 target=$2 patch=() dep
+    shift 2
+    for dep in "$@"; do
+        patch+=(--config "patch.crates-io.${dep%%=*}.path=\"$root/${dep#*=}\"")
+    done
+    if [ "$target" = - ]; then
+        (cd "boards/$name" && cargo package -q --allow-dirty --no-verify \
+            --target-dir "$root/target" "${patch[@]}")
+    else
+        (cd "boards/$name" && cargo package -q --allow-dirty --target-dir "$root/target" \
+            --target "$target" "${patch[@]}")
+    fi
+}
+package_board rx-ring thumbv7m-none-eabi
+package_board cortex-m-glue thumbv7m-none-eabi embedded-mcp=core
+package_board qemu-lm3s6965 thumbv7m-none-eabi embedded-mcp=core rx-ring=boards/rx-ring \
+    cortex-m-glue=boards/cortex-m-glue
+package_board qemu-virt riscv32imac-unknown-none-elf embedded-mcp=core rx-ring=boards/rx-ring
+package_board qemu-mps2-an386 thumbv7em-none-eabihf
+package_board rp2040-mcp - embedded-mcp=core
 
 step "no_std checks of the core and of its json/schema crate (three targets, the feature sets that change code)"
 # `check`, not `build`: these are libraries, so a build adds only codegen; the firmware crates

@@ -1,68 +1,22 @@
-//! `embedded-mcp new`'s crate for QEMU's Cortex-M3 (`embedded_mcp_std::scaffold`), made by the
-//! command in a temporary folder on this checkout (`--path`), builds as written, and serves its
-//! two tools under QEMU: `embedded-mcp tools --qemu` lists them, and a session calls them byte
-//! for byte.
+//! `embedded-mcp new`'s crates for QEMU's Cortex-M3 and RISC-V machines
+//! (`embedded_mcp_std::scaffold`), made by the command in a temporary folder on this checkout
+//! (`--path`), build, and serve their two tools under QEMU: `embedded-mcp tools --qemu` lists
+//! them, and a session calls them byte for byte. See scaffold_support for how the builds reuse
+//! the examples' compiled dependencies.
 #![cfg(unix)]
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+mod scaffold_support;
+
+use std::path::Path;
+use std::process::Command;
 use std::time::Duration;
 
-use embedded_mcp_tests::project_root;
 use embedded_mcp_tests::qemu::{Board, QemuGuard};
+use scaffold_support::{scaffold_and_build, TempDir, CLI};
 
 const NAME: &str = "soil_probe";
-const CLI: &str = env!("CARGO_BIN_EXE_embedded-mcp-under-test");
 const TIMEOUT: Duration = Duration::from_secs(10);
 const META: &str = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}"#;
-
-/// A folder removed when dropped.
-struct TempDir(PathBuf);
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// Makes the crate and builds it; returns its ELF. The build reuses qemu-sensors' lock file
-/// (the same dependency versions, already fetched) and target folder (the same profile and
-/// flags: its dependencies are built once for both).
-fn scaffold_and_build(dir: &Path) -> PathBuf {
-    let made = Command::new(CLI)
-        .args(["new", NAME, "--board", "qemu-m3", "--path"])
-        .arg(project_root())
-        .arg("--dir")
-        .arg(dir)
-        .output()
-        .expect("the CLI runs");
-    assert!(made.status.success(), "{made:?}");
-    assert!(made.stdout.is_empty(), "{made:?}");
-    let sensors = project_root().join("examples").join("qemu-sensors");
-    std::fs::copy(sensors.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let target_dir = sensors.join("target");
-    let output = Command::new("cargo")
-        .current_dir(dir)
-        .args(["build", "--release", "--quiet"])
-        .env("CARGO_TARGET_DIR", &target_dir)
-        // The crate's .cargo/config.toml sets the target and the linker flags.
-        .env_remove("RUSTFLAGS")
-        .env_remove("CARGO_ENCODED_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_RUSTFLAGS")
-        .env_remove("CARGO_BUILD_TARGET")
-        .stdin(Stdio::null())
-        .output()
-        .expect("cargo runs");
-    assert!(
-        output.status.success(),
-        "cargo build of the new crate failed:\n{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    target_dir
-        .join("thumbv7m-none-eabi")
-        .join("release")
-        .join(NAME)
-}
 
 fn ask(qemu: &mut QemuGuard, request: &str) -> String {
     qemu.send_line(request).unwrap();
@@ -76,15 +30,36 @@ fn ask(qemu: &mut QemuGuard, request: &str) -> String {
 
 #[test]
 fn the_new_qemu_m3_crate_builds_and_serves_its_tools() {
-    let dir =
-        TempDir(std::env::temp_dir().join(format!("embedded-mcp-new-{}", std::process::id())));
-    let _ = std::fs::remove_dir_all(&dir.0);
-    let elf = scaffold_and_build(&dir.0.join(NAME));
+    let dir = TempDir::new("qemu-m3");
+    let elf = scaffold_and_build(
+        &dir.0.join(NAME),
+        NAME,
+        "qemu-m3",
+        "qemu-sensors",
+        "thumbv7m-none-eabi",
+    );
+    serves_its_tools(&elf, Board::Lm3s6965evb);
+}
 
+#[test]
+fn the_new_qemu_riscv_crate_builds_and_serves_its_tools() {
+    let dir = TempDir::new("qemu-riscv");
+    let elf = scaffold_and_build(
+        &dir.0.join(NAME),
+        NAME,
+        "qemu-riscv",
+        "qemu-riscv",
+        "riscv32imac-unknown-none-elf",
+    );
+    serves_its_tools(&elf, Board::RiscvVirt);
+}
+
+/// `embedded-mcp tools --qemu` lists the two tools, and a session on `board` calls them.
+fn serves_its_tools(elf: &Path, board: Board) {
     // `embedded-mcp tools --qemu` boots it and lists both tools.
     let listed = Command::new(CLI)
         .args(["tools", "--qemu"])
-        .arg(&elf)
+        .arg(elf)
         .output()
         .expect("the CLI runs");
     let stdout = String::from_utf8_lossy(&listed.stdout);
@@ -102,8 +77,7 @@ fn the_new_qemu_m3_crate_builds_and_serves_its_tools() {
         "{stdout}"
     );
 
-    let mut qemu =
-        QemuGuard::start_socket(Board::Lm3s6965evb, &elf).unwrap_or_else(|e| panic!("{e}"));
+    let mut qemu = QemuGuard::start_socket(board, elf).unwrap_or_else(|e| panic!("{e}"));
 
     // The output buffer is exactly the size the server needs: a page holds the largest tool,
     // so the two tools come in two pages.

@@ -1,8 +1,6 @@
 //! Panics, hard faults and unexpected interrupts: a log line (the report of `cortex-m-glue`),
 //! then QEMU exits with status 1. (An endless fault loop would keep a host core at 100 %.)
 
-use core::panic::PanicInfo;
-
 use cortex_m_glue::fault;
 use cortex_m_rt::{exception, ExceptionFrame};
 
@@ -14,8 +12,11 @@ pub fn fail(why: &str) -> ! {
     fault::fail(BOARD, why)
 }
 
+/// Off without the feature `panic-handler`: the firmware brings its own (examples/panic-free's
+/// handler fails the link if a panic is reachable).
+#[cfg(feature = "panic-handler")]
 #[panic_handler]
-fn panic(info: &PanicInfo) -> ! {
+fn panic(info: &core::panic::PanicInfo) -> ! {
     fault::panicked(BOARD, info)
 }
 

@@ -2,12 +2,13 @@
 //! Cortex-M3): what a firmware needs besides its tools.
 //!
 //! - [`uart`]: UART0 (a PL011) as `embedded_io_async::{Read, Write}`, interrupt-driven receive
-//!   with back-pressure (nothing is lost under QEMU);
+//!   with back-pressure (nothing is lost under QEMU); or [`polled`]: UART0 polled, as blocking
+//!   `embedded_io::{Read, Write}`, for a firmware without interrupts;
 //! - [`clock`]: uptime from SysTick; [`timer`]: `sleep_ms` for async tools, on timer 0A;
 //! - [`executor`]: an embassy executor that sleeps with WFI (QEMU treats WFE as a no-op), and
 //!   [`executor::block_on`] for a firmware with one task;
-//! - [`vectors`]: the interrupt table; [`fault`]: panics, hard faults and stray interrupts log
-//!   and end QEMU with status 1; [`stack`]: the stack's peak use (the reset handler paints it);
+//! - [`vectors`]: the interrupt table; [`fault`]: panics (feature `panic-handler`, on by
+//!   default), hard faults and stray interrupts log and end QEMU with status 1; [`stack`]: the stack's peak use (the reset handler paints it);
 //! - [`log!`]: lines to semihosting stderr (UART0 is the MCP channel and QEMU's stdout);
 //! - [`executor`], [`stack`] and [`log!`] are those of `cortex-m-glue` (`../cortex-m-glue`),
 //!   which every Cortex-M board library shares;
@@ -35,6 +36,7 @@ pub use cortex_m_glue::{executor, log, stack};
 
 pub mod clock;
 pub mod fault;
+pub mod polled;
 pub mod timer;
 pub mod uart;
 pub mod vectors;

@@ -13,7 +13,19 @@
 //! The executor is embassy's own RISC-V thread executor (`platform-riscv32`,
 //! `executor-thread`: it sleeps with WFI), started by `#[embassy_executor::main]` in the
 //! firmware. A firmware crate adds `.cargo/config.toml` (the target, QEMU as the runner and
-//! `-Tlink.x`, as in `examples/qemu-riscv`).
+//! `-Tlink.x`, as in `examples/qemu-riscv`) and its tools:
+//!
+//! ```ignore
+//! #[embassy_executor::main]
+//! async fn main(_spawner: embassy_executor::Spawner) {
+//!     let (rx, tx) = qemu_virt::start();
+//!     let mut server = Server::from_tools(INFO, Tools)
+//!         .unwrap_or_else(|_| qemu_virt::fault::fail("tool definitions refused"));
+//!     let mut reader: LineReader<_, 512> = LineReader::new(rx);
+//!     let mut out = [0u8; OUTPUT_LEN];
+//!     qemu_virt::serve(&mut server, &mut reader, tx, &mut out).await
+//! }
+//! ```
 #![no_std]
 #![deny(unsafe_op_in_unsafe_fn)]
 
@@ -30,6 +42,9 @@ pub mod stack;
 pub mod timer;
 pub mod uart;
 
+use embedded_mcp::server::{AsyncHandler, Server};
+use embedded_mcp::transport::LineReader;
+
 use uart::{UartRx, UartTx};
 
 /// Brings the board up and returns the UART's halves: paints the stack (for [`stack`]'s peak),
@@ -42,4 +57,18 @@ pub fn start() -> (UartRx, UartTx) {
         Some(halves) => halves,
         None => fault::fail("the UART is taken twice"),
     }
+}
+
+/// Serves `server` on the UART for good: one JSON-RPC message per line, `out` holding each
+/// response (size it with `embedded_mcp::server::output_len`). Await it in the firmware's
+/// embassy task (the executor sleeps with WFI between interrupts).
+pub async fn serve<H: AsyncHandler, const N: usize, const LINE: usize>(
+    server: &mut Server<'_, H, N>,
+    reader: &mut LineReader<UartRx, LINE>,
+    mut tx: UartTx,
+    out: &mut [u8],
+) -> ! {
+    // The UART never ends and never fails (its error type is `Infallible`).
+    let _ = server.serve_async(reader, &mut tx, out).await;
+    fault::fail("the serve loop ended")
 }

@@ -2,21 +2,21 @@
 //! the same core server as examples/qemu-sensors, on another board, another UART (CMSDK) and
 //! the blocking serve loop (`Server::serve` over `embedded_io`), with two small tools. Logs go
 //! to semihosting stderr; UART0 carries nothing but MCP.
+//!
+//! The board glue (CMSDK UART, fault handlers, linker set-up) is the board library
+//! `qemu-mps2-an386` (`boards/qemu-mps2-an386`).
 #![no_std]
 #![no_main]
-#![deny(unsafe_op_in_unsafe_fn)]
 
-mod uart;
-
-use core::panic::PanicInfo;
-
-use cortex_m_rt::{entry, exception, ExceptionFrame};
-use cortex_m_semihosting::{debug, heprintln};
+use cortex_m_rt::entry;
+use cortex_m_semihosting::heprintln;
 use embedded_mcp::server::{
     output_len_of, Annotations, Call, Config, Done, Output, SchemaStorage, Server, ServerInfo,
     Tool, ToolError,
 };
 use embedded_mcp::transport::LineReader;
+use qemu_mps2_an386::fault::fail;
+use qemu_mps2_an386::uart::UartRx;
 use serde::Serialize;
 
 /// Longest request line, LF included.
@@ -98,7 +98,7 @@ fn handle(call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
 
 #[entry]
 fn main() -> ! {
-    let (rx, mut tx) = uart::take();
+    let (rx, mut tx) = qemu_mps2_an386::start();
     // Compiled at start-up by the core's compiler; every schema of TOOLS fits 6 subschemas,
     // 24 instructions and 96 text bytes.
     let mut storage: SchemaStorage<2, 6, 24, 96> = SchemaStorage::new();
@@ -108,44 +108,9 @@ fn main() -> ! {
         Err(e) => fail(format_args!("tool definitions refused: {e}")),
     };
     let mut out = [0u8; OUTPUT_BYTES];
-    let mut reader: LineReader<uart::UartRx, INPUT_LINE_BYTES> = LineReader::new(rx);
+    let mut reader: LineReader<UartRx, INPUT_LINE_BYTES> = LineReader::new(rx);
     heprintln!("m4f-smoke: ready, MCP on UART0 (CMSDK, mps2-an386)");
     // The UART never ends and never fails.
     let _ = server.serve(&mut reader, &mut tx, &mut out);
     fail(format_args!("the serve loop ended"))
-}
-
-fn fail(why: core::fmt::Arguments<'_>) -> ! {
-    heprintln!("m4f-smoke: {}", why);
-    exit_failure()
-}
-
-fn exit_failure() -> ! {
-    debug::exit(debug::EXIT_FAILURE);
-    loop {
-        cortex_m::asm::wfi();
-    }
-}
-
-#[panic_handler]
-fn panic(info: &PanicInfo) -> ! {
-    cortex_m::interrupt::disable();
-    heprintln!("m4f-smoke: {}", info);
-    exit_failure()
-}
-
-#[exception]
-unsafe fn HardFault(frame: &ExceptionFrame) -> ! {
-    heprintln!("m4f-smoke: hard fault at pc {:#010x}", frame.pc());
-    exit_failure()
-}
-
-#[exception]
-unsafe fn DefaultHandler(irqn: i16) {
-    if irqn == uart::RX_IRQ {
-        uart::on_rx_interrupt();
-    } else {
-        heprintln!("m4f-smoke: unexpected interrupt or exception {}", irqn);
-        exit_failure()
-    }
 }

@@ -21,7 +21,6 @@
 
 mod hex;
 mod probe;
-mod uart;
 
 use core::fmt::Write as _;
 
@@ -32,7 +31,7 @@ use embedded_mcp::server::{CacheScope, Config, SchemaStorage, Server, Tool, Tool
 use embedded_mcp::transport::{Frame, LineReader};
 
 use probe::Probe;
-use uart::{UartRx, UartTx};
+use qemu_lm3s6965::polled::{self as uart, UartRx, UartTx};
 
 /// Longest line accepted (schemas, programs in hex and requests), LF included.
 const LINE_BYTES: usize = 1024;

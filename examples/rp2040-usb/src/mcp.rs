@@ -2,13 +2,14 @@
 //! the derive's static programs: nothing is compiled at boot), served one JSON-RPC message per
 //! line for as long as a host is attached, and again after every re-attach.
 
-use defmt::{info, warn};
+use defmt::info;
+use embassy_rp::peripherals::USB;
+use embassy_rp::Peri;
 use embedded_mcp::server::{output_len, CacheScope, Config, Server, ServerInfo};
-use embedded_mcp::transport::LineReader;
+use rp2040_mcp::UsbIdentity;
 use sensor_tools::chip::ChipTools;
 
 use crate::chip::Pico;
-use crate::usb_io::{UsbReader, UsbWriter};
 
 /// Longest request line accepted, LF included (longer ones are answered with -32600).
 pub const INPUT_LINE_BYTES: usize = 512;
@@ -35,31 +36,26 @@ const _: () = assert!(
         >= output_len::<ChipTools<Pico>, { ChipTools::<Pico>::TOOL_COUNT }>(&SERVER_INFO, &CONFIG)
 );
 
-/// Serves MCP on the CDC-ACM port forever. A refused tool definition (a bug) panics, which
-/// panic-probe reports over defmt-rtt.
-pub async fn serve(pico: Pico, reader: UsbReader<'_>, mut writer: UsbWriter<'_>) -> ! {
+/// How the Pico names itself on USB (pid.codes' test VID/PID: fine on a desk, not for a
+/// product).
+const USB_IDENTITY: UsbIdentity = UsbIdentity {
+    product: "rp2040-usb MCP device",
+    serial_number: "rp2040-usb-1",
+    ..UsbIdentity::new("")
+};
+
+/// Serves MCP on the CDC-ACM port of `usb` forever. A refused tool definition (a bug) panics,
+/// which panic-probe reports over defmt-rtt.
+pub async fn serve(pico: Pico, usb: Peri<'static, USB>) -> ! {
     let tools = ChipTools::new(pico);
     let mut server = match Server::from_tools_with_config(SERVER_INFO, tools, CONFIG) {
         Ok(server) => server,
         Err(e) => defmt::panic!("tool definitions refused: {}", defmt::Display2Format(&e)),
     };
-    let mut reader: LineReader<UsbReader<'_>, INPUT_LINE_BYTES> = LineReader::new(reader);
     let mut out = [0u8; OUTPUT_BYTES];
     info!(
         "rp2040-usb: ready, {=usize} tools",
         ChipTools::<Pico>::TOOL_COUNT
     );
-    loop {
-        reader.inner_mut().wait_connection().await;
-        info!("USB configured: serving MCP");
-        // Returns at end of stream (the USB link went away); the reader's buffer is then empty.
-        if server
-            .serve_async(&mut reader, &mut writer, &mut out)
-            .await
-            .is_err()
-        {
-            warn!("serve loop failed");
-        }
-        info!("USB link gone: waiting for the host");
-    }
+    rp2040_mcp::serve_usb::<_, _, INPUT_LINE_BYTES>(usb, &USB_IDENTITY, &mut server, &mut out).await
 }

@@ -14,7 +14,7 @@ pub struct NewArgs {
     #[arg(value_name = "NAME")]
     pub name: String,
     /// The board the firmware runs on
-    #[arg(long, value_name = "BOARD", default_value = "qemu-m3", value_parser = ["qemu-m3"])]
+    #[arg(long, value_name = "BOARD", default_value = "qemu-m3", value_parser = ["qemu-m3", "qemu-riscv", "rp2040", "esp32c3"])]
     pub board: String,
     /// Take embedded-mcp and the board library from this checkout (path dependencies) instead
     /// of crates.io
@@ -28,11 +28,17 @@ pub struct NewArgs {
 /// Runs `new`; returns the exit code (2 when nothing could be written).
 pub fn new_main(args: &NewArgs) -> i32 {
     match make(args) {
-        Ok(dir) => {
+        Ok((dir, board)) => {
+            let runs = if board.is_qemu() {
+                "boots it under QEMU"
+            } else {
+                "flashes it to the board"
+            };
             eprintln!(
-                "{}: made `{}` in {} (`cd {} && cargo run --release` boots it under QEMU)",
+                "{}: made `{}` for {} in {} (`cd {} && cargo run --release` {runs})",
                 super::PROGRAM,
                 args.name,
+                board.name(),
                 dir.display(),
                 dir.display()
             );
@@ -45,8 +51,8 @@ pub fn new_main(args: &NewArgs) -> i32 {
     }
 }
 
-/// Writes the crate; returns its folder.
-fn make(args: &NewArgs) -> Result<PathBuf, scaffold::ScaffoldError> {
+/// Writes the crate; returns its folder and board.
+fn make(args: &NewArgs) -> Result<(PathBuf, Board), scaffold::ScaffoldError> {
     let board = Board::from_name(&args.board)?;
     let source = match &args.path {
         // Absolute: the crate's Cargo.toml names it from another folder.
@@ -67,5 +73,5 @@ fn make(args: &NewArgs) -> Result<PathBuf, scaffold::ScaffoldError> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(&args.name));
     scaffold::write(&dir, &files)?;
-    Ok(dir)
+    Ok((dir, board))
 }

@@ -1,8 +1,15 @@
-//! `embedded-mcp new`: a standalone firmware crate, ready to build, for a board whose glue is a
-//! library (today the QEMU Cortex-M3 board, `qemu-lm3s6965`). Sans-IO: [`files`] decides what
-//! to write from the request; [`write()`] is the thin shell that puts the files on disk.
+//! `embedded-mcp new`: a standalone firmware crate, ready to build, for one of the boards in
+//! [`Board::ALL`]: two QEMU machines (their glue is the board libraries `qemu-lm3s6965` and
+//! `qemu-virt`) and two real boards (the Raspberry Pi Pico through the board library
+//! `rp2040-mcp`, the ESP32-C3 through esp-hal). Every board's crate has the same `src/tools.rs`.
+//! Sans-IO: [`files`] decides what to write from the request; [`write()`] is the thin shell that
+//! puts the files on disk.
 
+mod common;
+mod esp32c3;
 mod qemu_m3;
+mod qemu_riscv;
+mod rp2040;
 
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -13,11 +20,36 @@ use std::path::{Path, PathBuf};
 pub enum Board {
     /// QEMU's `lm3s6965evb` (Cortex-M3), through the board library `qemu-lm3s6965`.
     QemuM3,
+    /// QEMU's RISC-V `virt` machine (RV32IMAC), through the board library `qemu-virt`.
+    QemuRiscv,
+    /// The Raspberry Pi Pico (RP2040): MCP over USB CDC-ACM through the board library
+    /// `rp2040-mcp`.
+    Rp2040,
+    /// An ESP32-C3 board: MCP over the chip's USB-Serial-JTAG, through esp-hal.
+    Esp32c3,
 }
 
 impl Board {
     /// Every board, by its name on the command line.
-    pub const ALL: [(&'static str, Board); 1] = [("qemu-m3", Board::QemuM3)];
+    pub const ALL: [(&'static str, Board); 4] = [
+        ("qemu-m3", Board::QemuM3),
+        ("qemu-riscv", Board::QemuRiscv),
+        ("rp2040", Board::Rp2040),
+        ("esp32c3", Board::Esp32c3),
+    ];
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        Self::ALL
+            .iter()
+            .find(|(_, board)| *board == self)
+            .map_or("", |(name, _)| name)
+    }
+
+    /// Whether it runs under QEMU (`cargo run --release` boots it there).
+    pub fn is_qemu(self) -> bool {
+        matches!(self, Board::QemuM3 | Board::QemuRiscv)
+    }
 
     /// The board named `name` on the command line.
     pub fn from_name(name: &str) -> Result<Self, ScaffoldError> {
@@ -134,7 +166,21 @@ pub fn files(request: &Request) -> Result<Vec<File>, ScaffoldError> {
     }
     Ok(match request.board {
         Board::QemuM3 => qemu_m3::files(&request.name, &request.source),
+        Board::QemuRiscv => qemu_riscv::files(&request.name, &request.source),
+        Board::Rp2040 => rp2040::files(&request.name, &request.source),
+        Board::Esp32c3 => esp32c3::files(&request.name, &request.source),
     })
+}
+
+/// The files at these paths, with `@NAME@` replaced by the crate's name.
+fn named<const N: usize>(name: &str, files: [(&str, &str); N]) -> Vec<File> {
+    files
+        .into_iter()
+        .map(|(path, text)| File {
+            path: path.into(),
+            text: text.replace("@NAME@", name),
+        })
+        .collect()
 }
 
 /// Writes `files` into the folder `dir`, which must not exist or be empty.

@@ -18,7 +18,7 @@ fn names_and_boards_are_checked() {
     assert_eq!(Board::from_name("qemu-m3").unwrap(), Board::QemuM3);
     assert_eq!(
         Board::from_name("qemu-m4").unwrap_err().to_string(),
-        "unknown board `qemu-m4` (boards: qemu-m3)"
+        "unknown board `qemu-m4` (boards: qemu-m3, qemu-riscv, rp2040, esp32c3)"
     );
     let quoted = Source::Checkout(PathBuf::from("/tmp/a\"b"));
     assert!(matches!(
@@ -82,4 +82,57 @@ fn nothing_is_written_over_a_folder_that_holds_files() {
     let again = write(&dir, &made).unwrap_err();
     assert!(matches!(again, ScaffoldError::NotEmpty(_)));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_board_gets_the_same_tools_and_its_own_main() {
+    let checkout = Source::Checkout(PathBuf::from("/src/emcp"));
+    let mut tools = Vec::new();
+    for (name, board) in Board::ALL {
+        assert_eq!(Board::from_name(name).unwrap(), board);
+        assert_eq!(board.name(), name);
+        let made = files(&Request {
+            name: "soil".into(),
+            board,
+            source: checkout.clone(),
+        })
+        .unwrap();
+        let text = |path: &str| {
+            made.iter()
+                .find(|f| f.path == Path::new(path))
+                .unwrap_or_else(|| panic!("{name}: no {path}"))
+                .text
+                .clone()
+        };
+        assert!(made.iter().all(|f| !f.text.contains('@')), "{name}");
+        assert!(
+            text(".cargo/config.toml").contains("[build]\ntarget = \""),
+            "{name}"
+        );
+        assert!(
+            text("src/main.rs").contains(r#"ServerInfo::new("soil", env!("CARGO_PKG_VERSION"))"#),
+            "{name}"
+        );
+        let cargo = text("Cargo.toml");
+        assert!(cargo.contains(
+            "embedded-mcp = { path = \"/src/emcp/core\", features = [\"compact-float\"] }\n"
+        ));
+        assert!(cargo.ends_with("debug = 2\n"), "{name}: {cargo}");
+        tools.push(text("src/tools.rs"));
+    }
+    assert!(tools.windows(2).all(|w| w[0] == w[1]));
+    let board_library = |board, name: &str| {
+        let made = files(&Request {
+            name: "soil".into(),
+            board,
+            source: Source::Registry {
+                version: "0.1.0".into(),
+            },
+        })
+        .unwrap();
+        made[0].text.contains(&format!("\n{name} = \"0.1.0\"\n"))
+    };
+    assert!(board_library(Board::QemuRiscv, "qemu-virt"));
+    assert!(board_library(Board::Rp2040, "rp2040-mcp"));
+    assert!(!board_library(Board::Esp32c3, "esp32c3-mcp"));
 }

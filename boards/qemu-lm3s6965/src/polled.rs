@@ -1,8 +1,10 @@
 //! UART0 of QEMU's `lm3s6965evb` (an ARM PL011 at `0x4000_C000`), polled, as blocking
-//! `embedded_io::{Read, Write}`.
+//! `embedded_io::{Read, Write}`: the other way to drive UART0 than [`crate::uart`] (use one or
+//! the other), for a firmware with no interrupts and no executor, such as
+//! `examples/panic-free`.
 //!
 //! Every received byte comes from a volatile read of the data register, so the optimiser knows
-//! nothing about the input: no path of the core can be folded away on constant data. Byte
+//! nothing about the input: no path of the caller can be folded away on constant data. Byte
 //! `0x04` (EOT) ends the stream: `read` returns 0 from then on, which ends the serve loop.
 
 use core::convert::Infallible;
@@ -48,7 +50,8 @@ fn rx_empty() -> bool {
     read_reg(reg::FR) & reg::FR_RXFE != 0
 }
 
-/// Enables UART0 (115200 8N1, FIFOs on; QEMU ignores the baud rate) and returns its halves.
+/// Enables UART0 (115200 8N1, FIFOs on; QEMU ignores the baud rate, receive interrupts stay
+/// off) and returns its halves. Instead of [`crate::start`], not with it.
 pub fn init() -> (UartRx, UartTx) {
     write_reg(reg::CR, 0);
     // 12.5 MHz / (16 * 115200) = 6.78: IBRD 6, FBRD round(0.78 * 64) = 50. Set before LCRH.
