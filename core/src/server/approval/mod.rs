@@ -58,8 +58,9 @@
 //!   refused; a valid state without an answer gets a new form.
 //! - **Legacy sessions** (2025 revisions, connected straight to the device): the device does
 //!   not hold a request open to send `elicitation/create` mid-call. It answers with an `isError`
-//!   that tells the user to connect through the bridge, which asks a legacy host on the device's
-//!   behalf.
+//!   that asks for a client declaring elicitation; the bridge is one for a legacy host that
+//!   declared it (it asks the host on the device's behalf). The same text reaches a legacy host
+//!   without elicitation through the bridge.
 //!
 //! # The key
 //!
@@ -191,9 +192,9 @@ impl Approvals {
         if call.version().is_legacy() {
             return refuse(
                 out,
-                "This tool needs a person's approval, which the device asks for with MCP \
-                 2026-07-28 input requests; connect through the embedded-mcp bridge, which asks \
-                 your host",
+                "This tool needs a person's approval, asked for with MCP 2026-07-28 input \
+                 requests: use a client that declares elicitation (a host of an older revision \
+                 can, through the embedded-mcp bridge)",
             );
         }
         let binding = Binding {

@@ -177,8 +177,8 @@ pub(crate) fn declared(params: Option<Value<'_>>, capability: Capability) -> boo
 /// is asked). Requests with the same key are the handler's mistake: the client keeps the last.
 ///
 /// A legacy call (2025 revisions, which have no `input_required`) gets an `isError` result
-/// that says to connect through the embedded-mcp bridge, which asks a legacy host on the
-/// device's behalf and retries the call in 2026-07-28.
+/// that asks for a client declaring the capability; the embedded-mcp bridge is one for a
+/// legacy host that declared it (it asks the host and retries the call in 2026-07-28).
 pub fn input_required(
     call: &Call<'_>,
     out: Output<'_>,
@@ -208,9 +208,9 @@ pub fn input_required(
 }
 
 /// What a legacy call of a tool that asks for input is told.
-const LEGACY: &str = " asks the client for input with MCP 2026-07-28 input requests, which this \
-                      session's revision does not have; connect through the embedded-mcp \
-                      bridge, which asks your host and retries the call";
+const LEGACY: &str = " asks the client for input with MCP 2026-07-28 input requests: use a \
+                      client that declares the capability it asks for (a host of an older \
+                      revision can, through the embedded-mcp bridge)";
 
 fn write(
     sink: &mut dyn Sink,
