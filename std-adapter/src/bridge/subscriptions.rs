@@ -235,7 +235,10 @@ mod tests {
         );
         let bad = json!({"notifications": {"taskIds": ["a", 7]}});
         assert_eq!(Filter::read(Some(&bad)), None);
-        assert_eq!(Filter::read(Some(&json!({"notifications": {"taskIds": "a"}}))), None);
+        assert_eq!(
+            Filter::read(Some(&json!({"notifications": {"taskIds": "a"}}))),
+            None
+        );
     }
 
     #[test]
@@ -271,7 +274,9 @@ mod tests {
         });
         assert_eq!(
             got,
-            [r#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#]
+            [
+                r#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#
+            ]
         );
     }
 

@@ -27,9 +27,9 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::splice;
+use super::task_lines::TaskLines;
 use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
 use crate::bridge::message::{self, Class, Id};
-use super::task_lines::TaskLines;
 use crate::bridge::subscriptions::{tagged, Filter, Subscriptions};
 use crate::device::log::preview;
 use crate::device::Logger;
@@ -294,7 +294,10 @@ impl Multiplex {
         if let Some(asked) = filter.task_ids.take() {
             let mut agreed: Vec<String> = Vec::new();
             for task_id in asked {
-                if let Some(line) = lines.latest(&task_id).filter(|_| !agreed.contains(&task_id)) {
+                if let Some(line) = lines
+                    .latest(&task_id)
+                    .filter(|_| !agreed.contains(&task_id))
+                {
                     currents.push(tagged(line, &id.raw));
                     agreed.push(task_id);
                 }
@@ -620,8 +623,8 @@ mod tests {
             task_ids: None,
         };
         // Two clients may both use id 1.
-        let mut a = mux.subscribe(listen_id("1"), on);
-        let mut b = mux.subscribe(listen_id("1"), on);
+        let mut a = mux.subscribe(listen_id("1"), on.clone());
+        let mut b = mux.subscribe(listen_id("1"), on.clone());
         let mut quiet = mux.subscribe(listen_id(r#""q""#), Filter::default());
         let ack = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
         assert_eq!(a.try_recv().unwrap(), ack.to_vec());
@@ -655,6 +658,36 @@ mod tests {
         assert!(router.try_recv().is_err());
         // Nothing else of the router's reaches a listen stream.
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
+        assert!(a.try_recv().is_err());
+    }
+
+    #[test]
+    fn task_statuses_reach_the_streams_that_asked_starting_with_the_current_one() {
+        let (mux, _router) = multiplex();
+        let working = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working"}}"#;
+        mux.on_router_line(working.to_vec());
+        let asks = |ids: &[&str]| Filter {
+            tools_list_changed: false,
+            task_ids: Some(ids.iter().map(|id| id.to_string()).collect()),
+        };
+        let mut a = mux.subscribe(listen_id("1"), asks(&["t1", "t9"]));
+        let mut other = mux.subscribe(listen_id("2"), asks(&["t2"]));
+        assert_eq!(
+            a.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"taskIds":["t1"]},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#.to_vec()
+        );
+        assert_eq!(
+            a.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#.to_vec()
+        );
+        assert!(other.try_recv().is_ok(), "its acknowledgement");
+        let done = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"completed","result":{}}}"#;
+        mux.on_router_line(done.to_vec());
+        assert_eq!(
+            a.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"completed","result":{},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#.to_vec()
+        );
+        assert!(other.try_recv().is_err(), "t2 was never known");
         assert!(a.try_recv().is_err());
     }
 }

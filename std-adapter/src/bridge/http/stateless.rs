@@ -126,7 +126,10 @@ async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) ->
     };
     let asks_tasks = filter.task_ids.is_some();
     if asks_tasks && !declares_tasks(msg.value.get("params")) {
-        let body = missing_capability(&id.raw, "taskIds on subscriptions/listen need the tasks extension");
+        let body = missing_capability(
+            &id.raw,
+            "taskIds on subscriptions/listen need the tasks extension",
+        );
         return Reply::json(stateless_status(&body), body);
     }
     let filter = Filter {

@@ -237,7 +237,8 @@ impl<M: Machine> TaskLayer<M> {
         call || contains(line, b"\"tasks/")
             || contains(line, method::TOOLS_LIST.as_bytes())
             || contains(line, method::DISCOVER.as_bytes())
-            || (contains(line, method::SUBSCRIPTIONS_LISTEN.as_bytes()) && contains(line, b"taskIds"))
+            || (contains(line, method::SUBSCRIPTIONS_LISTEN.as_bytes())
+                && contains(line, b"taskIds"))
             || ((!self.creating.is_empty() || self.listens.any())
                 && contains(line, method::CANCELLED.as_bytes()))
     }

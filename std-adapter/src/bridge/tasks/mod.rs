@@ -26,8 +26,8 @@ use std::time::Duration;
 
 pub use layer::TaskLayer;
 pub use listen::StatusLines;
-pub use wire::missing_capability;
 pub use table::{Status, TableFull, Task, TaskTable};
+pub use wire::missing_capability;
 
 /// The extension's identifier (the key in `capabilities.extensions`).
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";

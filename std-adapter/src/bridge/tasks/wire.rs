@@ -136,7 +136,8 @@ impl Shape {
     /// `notifications/tasks` for `task`, untagged (`params`: the task with its details, as
     /// `tasks/get` returns it, without `resultType`).
     pub fn status(&self, task: &Task) -> Vec<u8> {
-        let mut out = b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{".to_vec();
+        let mut out =
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{".to_vec();
         self.push_task(&mut out, task);
         Self::push_details(&mut out, task);
         out.extend_from_slice(b"}}");
