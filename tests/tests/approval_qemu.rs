@@ -553,7 +553,18 @@ fn through_a_hub_a_2026_host_approves_and_declines_on_the_board_it_names() {
     assert_eq!(declined["result"]["isError"], true, "{declined}");
     assert_eq!(relays(&mut ask, "i2", "m2"), json!([false, true]));
     assert_eq!(relays(&mut ask, "i1", "m1"), json!([false, false]));
-    drop(ask);
+    // A 2026-07-28 host without `elicitation` gets the device's -32021.
+    let bare = json!({"jsonrpc": "2.0", "id": "bare", "method": "tools/call",
+        "params": {"name": "m1.set_relay", "arguments": {"relay": 0, "on": true},
+                   "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN,
+                             "io.modelcontextprotocol/clientCapabilities": {}}}});
+    bridge.send(&bare.to_string());
+    let refused = json(&bridge.recv());
+    schemas()
+        .check_message(MODERN, &refused)
+        .unwrap_or_else(|e| panic!("{e}\n{refused}"));
+    assert_eq!(refused["id"], "bare", "{refused}");
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
     bridge.stdin = None;
     assert_eq!(bridge.wait_exit().code(), Some(0), "{}", bridge.stderr());
 }
