@@ -475,3 +475,96 @@ fn an_http_session_approves_on_the_call_stream() {
         "{info}"
     );
 }
+
+/// A 2026-07-28 host (no `initialize`; each request carries the revision and the client's
+/// capabilities in `_meta`) of a hub of two qemu-sensors boards: `input_required` of the device
+/// comes through the hub as it is, and the retry with the answer and the state goes back to
+/// the board. Accept switches that board's relay (read back with `device_info`), decline does
+/// not; the other board is untouched.
+#[test]
+fn through_a_hub_a_2026_host_approves_and_declines_on_the_board_it_names() {
+    const MODERN: &str = "2026-07-28";
+    let fw = firmware().to_string_lossy().into_owned();
+    let mut bridge = BridgeProcess::start(&[
+        "--device",
+        &format!("m1=qemu:{fw}"),
+        "--device",
+        &format!("m2=qemu:{fw}"),
+        "--timeout-ms",
+        "8000",
+    ]);
+    let meta = json!({"io.modelcontextprotocol/protocolVersion": MODERN,
+                      "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}});
+    let mut ask = |id: &str, method: &str, mut params: Value| -> Value {
+        params["_meta"] = meta.clone();
+        let request = json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params});
+        bridge.send(&request.to_string());
+        let answer = json(&bridge.recv());
+        schemas()
+            .check_response(MODERN, method, &answer)
+            .unwrap_or_else(|e| panic!("{e}\n{answer}"));
+        assert_eq!(answer["id"], id, "{answer}");
+        answer
+    };
+    let list = ask("l", "tools/list", json!({}));
+    assert!(list.to_string().contains("m2.set_relay"), "{list}");
+    let relays = |ask: &mut dyn FnMut(&str, &str, Value) -> Value, id: &str, board: &str| {
+        let info = ask(
+            id,
+            "tools/call",
+            json!({"name": format!("{board}.device_info"), "arguments": {}}),
+        );
+        info["result"]["structuredContent"]["relays"].clone()
+    };
+    // Round 1 of each call: the device asks; round 2 answers with `action`.
+    let mut switch_on = |id: &str, board: &str, relay: u8, action: &str| -> Value {
+        let params = json!({"name": format!("{board}.set_relay"),
+                            "arguments": {"relay": relay, "on": true}});
+        let first = ask(&format!("{id}-1"), "tools/call", params.clone());
+        let result = &first["result"];
+        assert_eq!(result["resultType"], "input_required", "{first}");
+        let (key, request) = result["inputRequests"]
+            .as_object()
+            .and_then(|m| m.iter().next())
+            .expect("one input request");
+        assert_eq!(request["method"], "elicitation/create", "{first}");
+        assert_eq!(
+            request["params"]["message"],
+            format!("Switch relay {relay} on?"),
+            "{first}"
+        );
+        let mut response = json!({"action": action});
+        if action == "accept" {
+            response["content"] = json!({"approve": true});
+        }
+        let mut retry = params;
+        retry["inputResponses"] = json!({ key.as_str(): response });
+        retry["requestState"] = result["requestState"].clone();
+        ask(&format!("{id}-2"), "tools/call", retry)
+    };
+    let done = switch_on("on", "m2", 1, "accept");
+    assert_eq!(done["result"]["resultType"], "complete", "{done}");
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    let declined = switch_on("no", "m1", 0, "decline");
+    assert_eq!(declined["result"]["isError"], true, "{declined}");
+    assert_eq!(relays(&mut ask, "i2", "m2"), json!([false, true]));
+    assert_eq!(relays(&mut ask, "i1", "m1"), json!([false, false]));
+    // A 2026-07-28 host without `elicitation` gets the device's -32021.
+    let bare = json!({"jsonrpc": "2.0", "id": "bare", "method": "tools/call",
+        "params": {"name": "m1.set_relay", "arguments": {"relay": 0, "on": true},
+                   "_meta": {"io.modelcontextprotocol/protocolVersion": MODERN,
+                             "io.modelcontextprotocol/clientCapabilities": {}}}});
+    bridge.send(&bare.to_string());
+    let refused = json(&bridge.recv());
+    schemas()
+        .check_message(MODERN, &refused)
+        .unwrap_or_else(|e| panic!("{e}\n{refused}"));
+    assert_eq!(refused["id"], "bare", "{refused}");
+    assert_eq!(refused["error"]["code"], -32021, "{refused}");
+    bridge.stdin = None;
+    assert_eq!(bridge.wait_exit().code(), Some(0), "{}", bridge.stderr());
+}

@@ -391,3 +391,108 @@ fn over_http_a_client_that_went_away_gets_its_result_when_it_comes_back() {
     assert_eq!(r.status, 400, "{}", r.text());
     assert_eq!(r.json()["error"]["code"], -32020, "{}", r.text());
 }
+
+/// Reads the `data:` of the events of an SSE response, the head checked, each wait bounded.
+struct Events {
+    input: std::io::BufReader<std::net::TcpStream>,
+}
+
+impl Events {
+    /// POSTs `body` (a 2026-07-28 request of `method`) and reads the response head.
+    fn open(port: u16, method: &str, body: &Value) -> Self {
+        use std::io::BufRead;
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        stream.set_read_timeout(Some(WAIT)).unwrap();
+        let host = format!("127.0.0.1:{port}");
+        let headers = [
+            ("Host", host.as_str()),
+            ("Content-Type", "application/json"),
+            ("Accept", "application/json, text/event-stream"),
+            ("MCP-Protocol-Version", "2026-07-28"),
+            ("Mcp-Method", method),
+        ];
+        let text = body.to_string();
+        http_support::write_request(&mut stream, "POST", "/mcp", &headers, text.as_bytes());
+        let mut input = std::io::BufReader::new(stream);
+        let mut status = String::new();
+        input.read_line(&mut status).unwrap();
+        assert!(status.starts_with("HTTP/1.1 200"), "{status}");
+        loop {
+            let mut line = String::new();
+            input.read_line(&mut line).unwrap();
+            if line == "\r\n" || line.is_empty() {
+                break;
+            }
+        }
+        Self { input }
+    }
+
+    /// The next event's data as JSON (within [`WAIT`]).
+    fn next(&mut self) -> Value {
+        use std::io::BufRead;
+        loop {
+            let mut line = String::new();
+            assert_ne!(self.input.read_line(&mut line).unwrap(), 0, "stream ended");
+            if let Some(data) = line.strip_prefix("data: ") {
+                return json(data.trim_end());
+            }
+        }
+    }
+}
+
+#[test]
+fn over_http_a_listen_stream_sees_a_task_go_from_working_to_completed() {
+    let front = HttpQemu::start();
+    let request = call(
+        "1",
+        "sample_temperature",
+        value!({"samples": 5, "intervalMs": 500}),
+        true,
+    );
+    let created = checked("CreateTaskResult", &front.post(&request));
+    let task = created["taskId"].as_str().unwrap().to_owned();
+    let listen = value!({"jsonrpc": "2.0", "id": "watch", "method": "subscriptions/listen",
+        "params": {"notifications": {"taskIds": [task, "no-such-task"]}, "_meta": meta(true)}});
+    let mut events = Events::open(front.port, "subscriptions/listen", &listen);
+    let tag = value!({"io.modelcontextprotocol/subscriptionId": "watch"});
+    let ack = events.next();
+    assert_eq!(
+        ack,
+        value!({"jsonrpc": "2.0", "method": "notifications/subscriptions/acknowledged",
+                "params": {"notifications": {"taskIds": [task]}, "_meta": tag}}),
+        "only the task the bridge holds is agreed to"
+    );
+    let mut statuses = Vec::new();
+    while statuses.last().map(String::as_str) != Some("completed") {
+        let note = events.next();
+        schemas()
+            .0
+            .check_def("draft", "TaskStatusNotification", &note)
+            .unwrap_or_else(|e| panic!("{e}\n{note}"));
+        assert_eq!(note["params"]["taskId"], task.as_str(), "{note}");
+        assert_eq!(note["params"]["_meta"], tag, "{note}");
+        statuses.push(note["params"]["status"].as_str().unwrap().to_owned());
+        if statuses.last().map(String::as_str) == Some("completed") {
+            assert_eq!(
+                note["params"]["result"]["structuredContent"]["samples"], 5,
+                "{note}"
+            );
+        }
+    }
+    assert_eq!(statuses, ["working", "completed"]);
+    // Without the extension, taskIds are refused.
+    let mut bare = listen.clone();
+    bare["params"]["_meta"] = meta(false);
+    let host = format!("127.0.0.1:{}", front.port);
+    let headers = [
+        ("Host", host.as_str()),
+        ("Content-Type", "application/json"),
+        ("Accept", "application/json, text/event-stream"),
+        ("MCP-Protocol-Version", "2026-07-28"),
+        ("Mcp-Method", "subscriptions/listen"),
+    ];
+    let body = bare.to_string();
+    let r = http_support::request(front.port, "POST", "/mcp", &headers, body.as_bytes());
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert_eq!(r.json()["error"]["code"], -32021, "{}", r.text());
+}

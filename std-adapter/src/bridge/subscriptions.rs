@@ -16,20 +16,40 @@ use serde_json::Value;
 use super::message::{meta, method, push_json_string, Id};
 
 /// The notifications a listen request opts in to that the bridge can send.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Filter {
     /// `toolsListChanged: true` was asked for.
     pub tools_list_changed: bool,
+    /// `taskIds` (the tasks extension): `notifications/tasks` for these tasks; `None` when
+    /// the request has no `taskIds`.
+    pub task_ids: Option<Vec<String>>,
 }
 
 impl Filter {
     /// The filter of a listen request's `params`; `None` when `params.notifications` is not an
-    /// object (the revision requires it).
+    /// object (the revision requires it), or its `taskIds` is not an array of strings.
     pub fn read(params: Option<&Value>) -> Option<Self> {
         let asked = params?.get("notifications")?.as_object()?;
+        let task_ids = match asked.get("taskIds") {
+            None => None,
+            Some(ids) => Some(
+                ids.as_array()?
+                    .iter()
+                    .map(|id| id.as_str().map(str::to_owned))
+                    .collect::<Option<Vec<_>>>()?,
+            ),
+        };
         Some(Self {
             tools_list_changed: asked.get("toolsListChanged") == Some(&Value::Bool(true)),
+            task_ids,
         })
+    }
+
+    /// Whether this stream asked for the status of task `task_id`.
+    pub fn wants_task(&self, task_id: &str) -> bool {
+        self.task_ids
+            .as_ref()
+            .is_some_and(|ids| ids.iter().any(|id| id == task_id))
     }
 }
 
@@ -43,14 +63,45 @@ fn push_tag(out: &mut Vec<u8>, id_raw: &str) {
 }
 
 /// `notifications/subscriptions/acknowledged` for the listen request `id_raw` (exact id text).
-pub fn acknowledged(id_raw: &str, filter: Filter) -> Vec<u8> {
+pub fn acknowledged(id_raw: &str, filter: &Filter) -> Vec<u8> {
     let mut out = b"{\"jsonrpc\":\"2.0\",\"method\":".to_vec();
     push_json_string(&mut out, method::SUBSCRIPTIONS_ACKNOWLEDGED);
     out.extend_from_slice(b",\"params\":{\"notifications\":{");
     if filter.tools_list_changed {
         out.extend_from_slice(b"\"toolsListChanged\":true");
     }
+    if let Some(ids) = &filter.task_ids {
+        if filter.tools_list_changed {
+            out.push(b',');
+        }
+        push_task_ids(&mut out, ids);
+    }
     out.extend_from_slice(b"},");
+    push_tag(&mut out, id_raw);
+    out.extend_from_slice(b"}}");
+    out
+}
+
+/// Appends `"taskIds":[...]`.
+pub fn push_task_ids(out: &mut Vec<u8>, ids: &[String]) {
+    out.extend_from_slice(b"\"taskIds\":[");
+    for (i, id) in ids.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        push_json_string(out, id);
+    }
+    out.push(b']');
+}
+
+/// A notification `line` the bridge wrote untagged (`{...,"params":{...}}`, `params` not empty)
+/// tagged for the stream of listen request `id_raw`: `_meta` is added as the last member of
+/// `params`.
+pub fn tagged(line: &[u8], id_raw: &str) -> Vec<u8> {
+    let body = line.strip_suffix(b"}}").unwrap_or(line);
+    let mut out = Vec::with_capacity(line.len() + 64);
+    out.extend_from_slice(body);
+    out.push(b',');
     push_tag(&mut out, id_raw);
     out.extend_from_slice(b"}}");
     out
@@ -92,7 +143,7 @@ impl<S> Subscriptions<S> {
     /// first line. Ids need not be unique (HTTP clients choose theirs independently); a caller
     /// whose ids must be closes the open one first.
     pub fn open(&mut self, id: Id, filter: Filter, sink: S) -> Vec<u8> {
-        let ack = acknowledged(&id.raw, filter);
+        let ack = acknowledged(&id.raw, &filter);
         self.streams.push(Stream { id, filter, sink });
         ack
     }
@@ -110,6 +161,19 @@ impl<S> Subscriptions<S> {
     pub fn tools_list_changed(&mut self, mut deliver: impl FnMut(&S, Vec<u8>) -> bool) {
         self.streams
             .retain(|s| !s.filter.tools_list_changed || deliver(&s.sink, list_changed(&s.id.raw)));
+    }
+
+    /// Task `task_id` changed: `deliver` gets each stream that asked for it with `line` (an
+    /// untagged `notifications/tasks`) tagged for it; a stream whose `deliver` returns false
+    /// is forgotten.
+    pub fn task_status(
+        &mut self,
+        task_id: &str,
+        line: &[u8],
+        mut deliver: impl FnMut(&S, Vec<u8>) -> bool,
+    ) {
+        self.streams
+            .retain(|s| !s.filter.wants_task(task_id) || deliver(&s.sink, tagged(line, &s.id.raw)));
     }
 
     /// Ends every stream; returns their listen requests' ids (to tell the client with
@@ -155,7 +219,8 @@ mod tests {
         assert_eq!(
             Filter::read(Some(&on)),
             Some(Filter {
-                tools_list_changed: true
+                tools_list_changed: true,
+                task_ids: None,
             })
         );
         let off = json!({"notifications": {"toolsListChanged": false}});
@@ -163,19 +228,70 @@ mod tests {
         assert_eq!(Filter::read(Some(&json!({"notifications": true}))), None);
         assert_eq!(Filter::read(Some(&json!({}))), None);
         assert_eq!(Filter::read(None), None);
+        let tasks = json!({"notifications": {"taskIds": ["a", "b"]}});
+        assert_eq!(
+            Filter::read(Some(&tasks)).and_then(|f| f.task_ids),
+            Some(vec!["a".to_owned(), "b".to_owned()])
+        );
+        let bad = json!({"notifications": {"taskIds": ["a", 7]}});
+        assert_eq!(Filter::read(Some(&bad)), None);
+        assert_eq!(
+            Filter::read(Some(&json!({"notifications": {"taskIds": "a"}}))),
+            None
+        );
+    }
+
+    #[test]
+    fn task_ids_are_acknowledged_and_only_their_streams_get_status_lines() {
+        let both = Filter {
+            tools_list_changed: true,
+            task_ids: Some(vec!["t1".to_owned(), "t\"2".to_owned()]),
+        };
+        assert_eq!(
+            String::from_utf8(acknowledged("5", &both)).unwrap(),
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true,"taskIds":["t1","t\"2"]},"_meta":{"io.modelcontextprotocol/subscriptionId":5}}}"#
+        );
+        let only = Filter {
+            tools_list_changed: false,
+            task_ids: Some(Vec::new()),
+        };
+        assert_eq!(
+            String::from_utf8(acknowledged("5", &only)).unwrap(),
+            r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"taskIds":[]},"_meta":{"io.modelcontextprotocol/subscriptionId":5}}}"#
+        );
+        let mut subs = Subscriptions::default();
+        subs.open(id("1"), both, ());
+        subs.open(id(r#""x""#), Filter::default(), ());
+        let line = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working"}}"#;
+        let mut got = Vec::new();
+        subs.task_status("t1", line, |(), l| {
+            got.push(String::from_utf8(l).unwrap());
+            true
+        });
+        subs.task_status("t3", line, |(), l| {
+            got.push(String::from_utf8(l).unwrap());
+            true
+        });
+        assert_eq!(
+            got,
+            [
+                r#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#
+            ]
+        );
     }
 
     #[test]
     fn lines_are_tagged_with_the_exact_listen_id() {
         let on = Filter {
             tools_list_changed: true,
+            task_ids: None,
         };
         assert_eq!(
-            String::from_utf8(acknowledged(r#""a\u0062""#, on)).unwrap(),
+            String::from_utf8(acknowledged(r#""a\u0062""#, &on)).unwrap(),
             r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":"a\u0062"}}}"#
         );
         assert_eq!(
-            String::from_utf8(acknowledged("7", Filter::default())).unwrap(),
+            String::from_utf8(acknowledged("7", &Filter::default())).unwrap(),
             r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":7}}}"#
         );
         assert_eq!(
@@ -188,9 +304,10 @@ mod tests {
     fn only_streams_that_asked_get_list_changes_and_gone_ones_are_forgotten() {
         let on = Filter {
             tools_list_changed: true,
+            task_ids: None,
         };
         let mut subs = Subscriptions::default();
-        subs.open(id("1"), on, true);
+        subs.open(id("1"), on.clone(), true);
         subs.open(id("2"), Filter::default(), true);
         subs.open(id("3"), on, false);
         let mut got = Vec::new();

@@ -55,6 +55,7 @@ mod slots;
 mod splice;
 mod sse;
 mod stateless;
+mod task_lines;
 
 pub use doors::Token;
 
@@ -196,6 +197,9 @@ pub fn serve_on(
     // The router answers every request within its own deadlines (its idle deadline, restarted
     // by progress, and its cap on a call); the front's wait restarts with every line of the
     // request and only catches a router that went silent.
+    // The front serves listen streams: the task layer tells it every task's status.
+    let mut bridge = bridge;
+    bridge.tasks.status_lines = crate::bridge::tasks::StatusLines::Front;
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let (to_router, router_in) = channel();
     let front = Arc::new(FrontState {

@@ -27,9 +27,10 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::splice;
+use super::task_lines::TaskLines;
 use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
 use crate::bridge::message::{self, Class, Id};
-use crate::bridge::subscriptions::{Filter, Subscriptions};
+use crate::bridge::subscriptions::{tagged, Filter, Subscriptions};
 use crate::device::log::preview;
 use crate::device::Logger;
 
@@ -110,6 +111,8 @@ pub(super) struct Multiplex {
     listeners: Mutex<HashMap<String, Listener>>,
     /// The 2026-07-28 listen streams (`subscriptions/listen` POSTs).
     subscriptions: Mutex<Subscriptions<UnboundedSender<Vec<u8>>>>,
+    /// The latest `notifications/tasks` of each task.
+    task_lines: Mutex<TaskLines>,
     log: Logger,
     /// The legacy input-required shim of each session that has a call through it.
     pub(super) shims: Mutex<HashMap<String, InputShim>>,
@@ -136,6 +139,7 @@ impl Multiplex {
             list_generation: AtomicU64::new(0),
             listeners: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(Subscriptions::default()),
+            task_lines: Mutex::new(TaskLines::default()),
             log,
             shims: Mutex::new(HashMap::new()),
             input_timeout: DEFAULT_INPUT_TIMEOUT,
@@ -278,13 +282,53 @@ impl Multiplex {
     /// Opens a 2026-07-28 listen stream for the listen request `id`: its acknowledgement first,
     /// then the list changes it asked for, until the receiver is dropped (the client closed the
     /// stream). Streams whose client left are forgotten here and at each list change.
-    pub(super) fn subscribe(&self, id: Id, filter: Filter) -> UnboundedReceiver<Vec<u8>> {
+    ///
+    /// Of the `taskIds` asked, the stream agrees to the tasks the front knows (the task layer
+    /// told it their status), and starts with the current state of each after the
+    /// acknowledgement.
+    pub(super) fn subscribe(&self, id: Id, mut filter: Filter) -> UnboundedReceiver<Vec<u8>> {
         let (tx, rx) = unbounded_channel();
+        let mut currents = Vec::new();
+        // Held until the stream is open, so that it misses no change (`on_task_status`).
+        let lines = self.task_lines.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(asked) = filter.task_ids.take() {
+            let mut agreed: Vec<String> = Vec::new();
+            for task_id in asked {
+                if let Some(line) = lines
+                    .latest(&task_id)
+                    .filter(|_| !agreed.contains(&task_id))
+                {
+                    currents.push(tagged(line, &id.raw));
+                    agreed.push(task_id);
+                }
+            }
+            filter.task_ids = Some(agreed);
+        }
         let mut subscriptions = self.subscriptions();
         subscriptions.retain(|tx| !tx.is_closed());
         let ack = subscriptions.open(id, filter, tx.clone());
+        drop((subscriptions, lines));
         let _ = tx.send(ack);
+        for line in currents {
+            let _ = tx.send(line);
+        }
         rx
+    }
+
+    /// A task's status from the task layer: kept, and sent to the streams that asked for it.
+    fn on_task_status(&self, value: &Value, line: &[u8]) {
+        let Some(task_id) = value
+            .get("params")
+            .and_then(|p| p.get("taskId"))
+            .and_then(Value::as_str)
+        else {
+            return;
+        };
+        // Both locks in the order `subscribe` takes them, so a stream misses no change.
+        let mut lines = self.task_lines.lock().unwrap_or_else(|e| e.into_inner());
+        lines.keep(task_id, line);
+        self.subscriptions()
+            .task_status(task_id, line, |tx, line| tx.send(line).is_ok());
     }
 
     fn subscriptions(&self) -> MutexGuard<'_, Subscriptions<UnboundedSender<Vec<u8>>>> {
@@ -381,6 +425,9 @@ impl Multiplex {
     }
 
     fn on_notification(&self, method: &str, value: &Value, line: &[u8]) {
+        if method == "notifications/tasks" {
+            return self.on_task_status(value, line);
+        }
         let mut told = false;
         if method == "notifications/tools/list_changed" {
             self.list_generation.fetch_add(1, Ordering::Relaxed);
@@ -573,10 +620,11 @@ mod tests {
         let (mux, router) = multiplex();
         let on = Filter {
             tools_list_changed: true,
+            task_ids: None,
         };
         // Two clients may both use id 1.
-        let mut a = mux.subscribe(listen_id("1"), on);
-        let mut b = mux.subscribe(listen_id("1"), on);
+        let mut a = mux.subscribe(listen_id("1"), on.clone());
+        let mut b = mux.subscribe(listen_id("1"), on.clone());
         let mut quiet = mux.subscribe(listen_id(r#""q""#), Filter::default());
         let ack = br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
         assert_eq!(a.try_recv().unwrap(), ack.to_vec());
@@ -610,6 +658,36 @@ mod tests {
         assert!(router.try_recv().is_err());
         // Nothing else of the router's reaches a listen stream.
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
+        assert!(a.try_recv().is_err());
+    }
+
+    #[test]
+    fn task_statuses_reach_the_streams_that_asked_starting_with_the_current_one() {
+        let (mux, _router) = multiplex();
+        let working = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working"}}"#;
+        mux.on_router_line(working.to_vec());
+        let asks = |ids: &[&str]| Filter {
+            tools_list_changed: false,
+            task_ids: Some(ids.iter().map(|id| id.to_string()).collect()),
+        };
+        let mut a = mux.subscribe(listen_id("1"), asks(&["t1", "t9"]));
+        let mut other = mux.subscribe(listen_id("2"), asks(&["t2"]));
+        assert_eq!(
+            a.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"taskIds":["t1"]},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#.to_vec()
+        );
+        assert_eq!(
+            a.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"working","_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#.to_vec()
+        );
+        assert!(other.try_recv().is_ok(), "its acknowledgement");
+        let done = br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"completed","result":{}}}"#;
+        mux.on_router_line(done.to_vec());
+        assert_eq!(
+            a.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"t1","status":"completed","result":{},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#.to_vec()
+        );
+        assert!(other.try_recv().is_err(), "t2 was never known");
         assert!(a.try_recv().is_err());
     }
 }

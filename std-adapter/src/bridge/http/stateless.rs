@@ -11,13 +11,14 @@ use super::front_state::{Accepts, FrontState};
 use super::handshake::Learnt;
 use super::header_text;
 use super::multiplex::{ForwardError, Owner};
-use super::reply::Reply;
+use super::reply::{stateless_status, Reply};
 use super::request::Request;
 use crate::bridge::message::{
     method, Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS,
     INVALID_REQUEST, METHOD_NOT_FOUND,
 };
 use crate::bridge::subscriptions::Filter;
+use crate::bridge::tasks::{missing_capability, EXTENSION};
 use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
 
 /// Legacy methods that do not exist in 2026-07-28 (answered 404 + -32601 here, whatever the
@@ -123,13 +124,32 @@ async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) ->
             "Invalid params: subscriptions/listen needs a \"notifications\" object",
         );
     };
+    let asks_tasks = filter.task_ids.is_some();
+    if asks_tasks && !declares_tasks(msg.value.get("params")) {
+        let body = missing_capability(
+            &id.raw,
+            "taskIds on subscriptions/listen need the tasks extension",
+        );
+        return Reply::json(stateless_status(&body), body);
+    }
     let filter = Filter {
         tools_list_changed: filter.tools_list_changed && declares_list_changed(front).await,
+        ..filter
     };
     Reply::Listen {
         lines: front.mux.subscribe(id.clone(), filter),
         headers: Vec::new(),
     }
+}
+
+/// The request's `_meta` client capabilities declare the tasks extension.
+fn declares_tasks(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get("_meta"))
+        .and_then(|m| m.get(META_CLIENT_CAPABILITIES))
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(EXTENSION))
+        .is_some_and(|v| !v.is_null())
 }
 
 /// The device (or hub) declares `tools.listChanged` in its `initialize` result; true when the

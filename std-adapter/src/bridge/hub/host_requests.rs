@@ -134,7 +134,13 @@ impl Hub {
         let mut params = params.cloned().unwrap_or(json!({}));
         if let Some(object) = params.as_object_mut() {
             object.insert("name".into(), json!(tool));
-            tools::drop_modern_meta(object);
+            // A 2026-07-28 call keeps its `_meta` (revision, client capabilities, log level):
+            // the device then asks for input (`input_required`) of a host that can answer,
+            // and refuses one that cannot; a retry's `inputResponses` and `requestState` pass
+            // as they are, in the params.
+            if !modern {
+                tools::drop_modern_meta(object);
+            }
         }
         if !modern && self.begin_shim_call(index, &id, &params) {
             return;

@@ -27,6 +27,11 @@ impl Hub {
             self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
             return;
         };
+        // `taskIds` are the task layer's (around the hub): it adds them to the acknowledgement.
+        let filter = Filter {
+            task_ids: None,
+            ..filter
+        };
         // The host's ids are its own: a listen re-using an open one's id replaces it.
         self.subscriptions.close(&id.key);
         let ack = self.subscriptions.open(id, filter, ());

@@ -13,12 +13,13 @@
 //! that initialized gets `notifications/tools/list_changed`, and so does every 2026-07-28
 //! `subscriptions/listen` stream that asked for it, tagged with its id (`listen`).
 //!
-//! The hub speaks one revision to its devices, the newest legacy one, whatever the host speaks:
-//! the tools it lists and the results its routers check are of that revision. A 2026-07-28
-//! host's call goes to the device without the revision's `_meta` keys, and its result comes back
-//! with `resultType: "complete"` (`tools::as_modern_result`); so what such a host sees matches
-//! the tool list it got (an `outputSchema` of an array tool is the legacy `{"result": [...]}`
-//! wrapping, and so is its `structuredContent`).
+//! The hub lists its devices in the newest legacy revision, whatever the host speaks. A
+//! 2026-07-28 host's call goes to the device with its `_meta` (revision, client capabilities,
+//! log level), so `input_required` and the retry that answers it pass through; its result
+//! comes back with `resultType: "complete"` (`tools::as_modern_result`) and a non-object
+//! `structuredContent` wrapped as `{"result": ...}`; so what such a host sees matches the tool
+//! list it got (an `outputSchema` of an array tool is the legacy `{"result": [...]}` wrapping,
+//! and so is its `structuredContent`).
 
 mod device_answers;
 mod host_requests;

@@ -316,3 +316,56 @@ fn the_hub_stopping_ends_each_open_listen_stream_with_a_cancel() {
         ]
     );
 }
+
+#[test]
+fn a_2026_call_reaches_its_device_with_its_meta_and_input_required_comes_back_as_it_was() {
+    let mut sim = hub();
+    let meta = r#""_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/logLevel":"info"}"#;
+    sim.host_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{{"name":"m2.b","arguments":{{"on":true}},{meta}}}}}"#
+    ));
+    let (device, _, line) = sim.device.pop().unwrap();
+    assert_eq!(device, 1);
+    let sent: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(sent["params"]["name"], "b");
+    let expected: Value = serde_json::from_str(&format!("{{{meta}}}")).unwrap();
+    assert_eq!(sent["params"]["_meta"], expected["_meta"], "{line}");
+    let asks = r#"{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"Switch?","requestedSchema":{"type":"object","properties":{}}}}},"requestState":"st"}"#;
+    let reply =
+        |id: &Value, result: &str| format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{result}}}"#);
+    sim.device_line(1, 1, &reply(&sent["id"], asks));
+    assert_eq!(
+        sim.host_out(),
+        [format!(r#"{{"jsonrpc":"2.0","id":"c","result":{asks}}}"#)]
+    );
+    // The retry goes with the answers and the state, byte for byte in value.
+    sim.host_line(&format!(
+        r#"{{"jsonrpc":"2.0","id":"c2","method":"tools/call","params":{{"name":"m2.b","arguments":{{"on":true}},"inputResponses":{{"approval":{{"action":"accept","content":{{}}}}}},"requestState":"st",{meta}}}}}"#
+    ));
+    let (_, _, line) = sim.device.pop().unwrap();
+    let sent: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(sent["params"]["requestState"], "st");
+    assert_eq!(
+        sent["params"]["inputResponses"]["approval"]["action"],
+        "accept"
+    );
+    assert_eq!(sent["params"]["_meta"], expected["_meta"]);
+    sim.device_line(
+        1,
+        1,
+        &reply(&sent["id"], r#"{"resultType":"complete","content":[]}"#),
+    );
+    assert_eq!(
+        sim.host_out(),
+        [r#"{"jsonrpc":"2.0","id":"c2","result":{"resultType":"complete","content":[]}}"#]
+    );
+    // A legacy host's call still goes without the 2026-07-28 keys.
+    sim.host_line(r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"m1.a","_meta":{"progressToken":1,"io.modelcontextprotocol/logLevel":"info"}}}"#);
+    let (_, _, line) = sim.device.pop().unwrap();
+    let sent: Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(
+        sent["params"]["_meta"],
+        serde_json::json!({"progressToken": 1}),
+        "{line}"
+    );
+}

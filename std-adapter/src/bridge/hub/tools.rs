@@ -103,6 +103,24 @@ pub(super) fn as_modern_result(result: &RawValue<'_>) -> Vec<u8> {
     out
 }
 
+/// A 2026-07-28 result whose `structuredContent` is not an object (the device answers a
+/// 2026-07-28 call unwrapped), as the hub's list shows it: `{"result": value}`, the legacy
+/// wrapping of the tool's `outputSchema`; `None` when there is nothing to wrap.
+fn legacy_structured(result: &RawValue<'_>) -> Option<Vec<u8>> {
+    let structured = result.get("structuredContent")?;
+    if structured.raw().trim_start().starts_with('{') {
+        return None;
+    }
+    let mut value: Value = serde_json::from_str(result.raw()).ok()?;
+    let object = value.as_object_mut()?;
+    let inner = object.remove("structuredContent")?;
+    object.insert("structuredContent".into(), json!({ "result": inner }));
+    if !object.contains_key("resultType") {
+        object.insert("resultType".into(), json!("complete"));
+    }
+    serde_json::to_vec(&value).ok()
+}
+
 /// A device router's response with the host's id (`raw_id`, exactly as the host wrote it); the
 /// `result` or `error` bytes are kept as they came, except that a result for a 2026-07-28 host
 /// (`modern`) gets its `resultType` ([`as_modern_result`]).
@@ -120,7 +138,10 @@ pub(super) fn reply_as(line: &[u8], raw_id: &str, modern: bool) -> Option<Vec<u8
     out.extend_from_slice(raw_id.as_bytes());
     out.extend_from_slice(format!(",\"{key}\":").as_bytes());
     if modern && key == "result" {
-        out.extend_from_slice(&as_modern_result(&body));
+        match legacy_structured(&body) {
+            Some(wrapped) => out.extend_from_slice(&wrapped),
+            None => out.extend_from_slice(&as_modern_result(&body)),
+        }
     } else {
         out.extend_from_slice(body.raw().as_bytes());
     }
@@ -165,6 +186,11 @@ mod tests {
         assert_eq!(
             reply_as(error, "9", true).unwrap(),
             br#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"x"}}"#.to_vec()
+        );
+        let array = br#"{"jsonrpc":"2.0","id":"hub-6","result":{"resultType":"complete","content":[],"structuredContent":[1,2]}}"#;
+        assert_eq!(
+            String::from_utf8(reply_as(array, "10", true).unwrap()).unwrap(),
+            r#"{"jsonrpc":"2.0","id":10,"result":{"content":[],"resultType":"complete","structuredContent":{"result":[1,2]}}}"#
         );
         let tools = prefixed("m1", vec![json!({"name": "t", "inputSchema": {}})]);
         assert_eq!(tools, vec![json!({"name": "m1.t", "inputSchema": {}})]);

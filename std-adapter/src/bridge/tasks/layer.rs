@@ -16,6 +16,7 @@ use std::time::{Instant, SystemTime};
 use serde_json::{Map, Value};
 
 use super::calls::{declares_extension, TaskCall, CALL_ID_PREFIX};
+use super::listen::Listens;
 use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
 use super::{TaskConfig, TaskTools, EXTENSION};
@@ -60,7 +61,8 @@ pub type TaskIds = Box<dyn FnMut() -> String + Send>;
 /// The task layer around machine `M` (see the module documentation).
 pub struct TaskLayer<M> {
     inner: M,
-    cfg: TaskConfig,
+    pub(super) cfg: TaskConfig,
+    pub(super) listens: Listens,
     pub(super) table: TaskTable,
     pub(super) shape: Shape,
     out: VecDeque<Output>,
@@ -96,6 +98,7 @@ impl<M: Machine> TaskLayer<M> {
             inner,
             table: TaskTable::new(cfg.ttl, cfg.max_tasks, cfg.max_result_bytes),
             cfg,
+            listens: Listens::default(),
             shape,
             out: VecDeque::new(),
             now,
@@ -200,6 +203,7 @@ impl<M: Machine> TaskLayer<M> {
                     self.emit(error_response(Some(&id.raw), METHOD_NOT_FOUND, &text));
                 }
                 method::TOOLS_CALL => self.on_call(line, &id, params),
+                method::SUBSCRIPTIONS_LISTEN => self.on_listen(line, &id, params),
                 method::TOOLS_LIST | method::DISCOVER => {
                     let watch = if name == method::DISCOVER {
                         Watch::Discover
@@ -233,7 +237,10 @@ impl<M: Machine> TaskLayer<M> {
         call || contains(line, b"\"tasks/")
             || contains(line, method::TOOLS_LIST.as_bytes())
             || contains(line, method::DISCOVER.as_bytes())
-            || (!self.creating.is_empty() && contains(line, method::CANCELLED.as_bytes()))
+            || (contains(line, method::SUBSCRIPTIONS_LISTEN.as_bytes())
+                && contains(line, b"taskIds"))
+            || ((!self.creating.is_empty() || self.listens.any())
+                && contains(line, method::CANCELLED.as_bytes()))
     }
 
     /// Some tool runs only as a task (so a call without the extension may be refused).
@@ -303,6 +310,9 @@ impl<M: Machine> TaskLayer<M> {
     /// is cancelled under the layer's id; anything else passes.
     fn on_host_cancel(&mut self, line: Vec<u8>, params: Option<&Value>) {
         let key = read::<Cancelled>(params).and_then(|c| serde_json::to_string(&c.request_id).ok());
+        if let Some(key) = &key {
+            self.listens.forget(key);
+        }
         let found = key.and_then(|key| {
             self.creating
                 .iter()
@@ -323,7 +333,7 @@ impl<M: Machine> TaskLayer<M> {
     /// edited, the rest passes.
     fn take_out(&mut self, line: Vec<u8>) -> Option<Vec<u8>> {
         let ours = contains(&line, CALL_ID_PREFIX.as_bytes());
-        if !ours && self.watched.is_empty() {
+        if !ours && self.watched.is_empty() && !self.listens.any() {
             return Some(line);
         }
         let Some(msg) = message::parse(&line) else {
@@ -335,6 +345,9 @@ impl<M: Machine> TaskLayer<M> {
                     // The device never got the call: the client gets the answer itself.
                     self.table.release();
                     return Some(with_id(&line, &id.raw, &c.host_raw));
+                }
+                if self.listens.refused(&id.key) {
+                    return Some(line);
                 }
                 if let Some(task_id) = self.rounds.remove(&id.key) {
                     self.on_round_answer(&task_id, &id.key, &line, &msg.value);
@@ -366,6 +379,19 @@ impl<M: Machine> TaskLayer<M> {
                     if self.rounds.contains_key(&token) || self.creating.contains_key(&token) {
                         return None;
                     }
+                }
+                Some(line)
+            }
+            Class::Notification { method: name } if name == method::SUBSCRIPTIONS_ACKNOWLEDGED => {
+                self.on_acknowledged(line, &msg.value);
+                None
+            }
+            Class::Notification { method: name } if name == method::CANCELLED => {
+                // The machine ends a listen stream (it stops).
+                let key = read::<Cancelled>(msg.value.get("params"))
+                    .and_then(|c| serde_json::to_string(&c.request_id).ok());
+                if let Some(key) = key {
+                    self.listens.forget(&key);
                 }
                 Some(line)
             }
@@ -472,6 +498,7 @@ impl<M: Machine> Machine for TaskLayer<M> {
                 self.pump();
             }
         }
+        self.announce();
     }
 
     fn handle_timeout(&mut self, now: Instant) {
@@ -481,6 +508,7 @@ impl<M: Machine> Machine for TaskLayer<M> {
             self.pump();
         }
         self.expire();
+        self.announce();
     }
 
     fn poll_output(&mut self) -> Option<Output> {

@@ -9,11 +9,13 @@
 //!   `tasks/get`, `tasks/update` and `tasks/cancel`, and takes the device's answers,
 //!   progress and `input_required` rounds for its tasks;
 //! - `requests`: `tasks/get`, `tasks/update` and `tasks/cancel`, answered by the layer;
+//! - `listen`: `notifications/tasks` on listen streams;
 //! - `calls`: what the layer keeps per task besides the table (the call to the device, its
 //!   rounds).
 
 mod calls;
 mod layer;
+mod listen;
 mod requests;
 mod table;
 #[cfg(test)]
@@ -23,7 +25,9 @@ mod wire;
 use std::time::Duration;
 
 pub use layer::TaskLayer;
+pub use listen::StatusLines;
 pub use table::{Status, TableFull, Task, TaskTable};
+pub use wire::missing_capability;
 
 /// The extension's identifier (the key in `capabilities.extensions`).
 pub const EXTENSION: &str = "io.modelcontextprotocol/tasks";
@@ -67,6 +71,8 @@ pub struct TaskConfig {
     pub poll_interval: Duration,
     /// Tools turned into tasks.
     pub tools: TaskTools,
+    /// Where `notifications/tasks` go (the HTTP front sets [`StatusLines::Front`]).
+    pub status_lines: StatusLines,
 }
 
 impl Default for TaskConfig {
@@ -77,6 +83,7 @@ impl Default for TaskConfig {
             max_result_bytes: 256 * 1024,
             poll_interval: Duration::from_millis(500),
             tools: TaskTools::Marked,
+            status_lines: StatusLines::Listens,
         }
     }
 }

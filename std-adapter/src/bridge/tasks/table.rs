@@ -264,6 +264,11 @@ impl TaskTable {
         Some(was)
     }
 
+    /// The ids of the tasks held (expired ones not yet purged included).
+    pub fn ids(&self) -> impl Iterator<Item = &str> {
+        self.tasks.keys().map(String::as_str)
+    }
+
     /// Purges the tasks whose TTL has passed (running ones excepted); returns their ids.
     pub fn expire(&mut self, now: Instant) -> Vec<String> {
         let gone: Vec<String> = self

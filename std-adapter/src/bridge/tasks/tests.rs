@@ -540,3 +540,5 @@ fn a_legacy_call_is_an_ordinary_call_even_of_a_required_tool() {
     assert_eq!(sim.device_out(), [legacy]);
     assert!(sim.host_out().is_empty());
 }
+
+mod listen;

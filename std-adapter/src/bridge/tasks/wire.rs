@@ -132,6 +132,19 @@ impl Shape {
     }
 }
 
+impl Shape {
+    /// `notifications/tasks` for `task`, untagged (`params`: the task with its details, as
+    /// `tasks/get` returns it, without `resultType`).
+    pub fn status(&self, task: &Task) -> Vec<u8> {
+        let mut out =
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/tasks\",\"params\":{".to_vec();
+        self.push_task(&mut out, task);
+        Self::push_details(&mut out, task);
+        out.extend_from_slice(b"}}");
+        out
+    }
+}
+
 fn response_head(raw_id: &str) -> Vec<u8> {
     let mut out = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
     out.extend_from_slice(raw_id.as_bytes());
