@@ -54,7 +54,13 @@ cargo build -q -p embedded-mcp-std --bin embedded-mcp || fail_setup "building em
 fw="$root/examples/qemu-conformance/target/thumbv7m-none-eabi/release/qemu-conformance"
 
 # ---- the bridge on a free loopback port (port 0: the OS picks one; the bridge logs it) ----------
-"$root/target/debug/embedded-mcp" bridge --http 127.0.0.1:0 --qemu "$fw" 2>"$work/bridge.log" &
+# The tasks scenarios' fixtures run as tasks (see examples/qemu-conformance/src/tasks.rs): the
+# firmware does not mark them, so `--task-tools` names them, `failing_job` and
+# `test_tool_with_task` as required (the scenarios register them with taskSupport "required");
+# `greet` stays an ordinary call.
+task_tools=slow_compute,failing_job=required,protocol_error_job,confirm_delete,multi_input,test_tool_with_task=required
+"$root/target/debug/embedded-mcp" bridge --http 127.0.0.1:0 --qemu "$fw" --task-tools "$task_tools" \
+    2>"$work/bridge.log" &
 bridge_pid=$!
 url=
 for _ in $(seq 100); do

@@ -174,6 +174,13 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
         done: Result<Done, E>,
         out: &mut [u8],
     ) -> Option<usize> {
+        if let Ok(Done {
+            failure: Some(Failure::Internal(message)),
+            ..
+        }) = &done
+        {
+            return error_line(out, Some(prepared.id), ErrorCode::InternalError, message);
+        }
         #[cfg(feature = "approval")]
         match done {
             Ok(Done {
@@ -295,6 +302,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             ),
             #[cfg(feature = "approval")]
             Some(Failure::MissingCapability(_) | Failure::BadRequestState) => return None,
+            Some(Failure::Internal(_)) => return None,
             None => {}
         }
         if done.is_error || done.input_required || tool.output_schema.is_none() {

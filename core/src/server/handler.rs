@@ -116,6 +116,9 @@ pub(crate) enum Failure {
     /// The call's `requestState` failed its integrity check: the response is -32602.
     #[cfg(feature = "approval")]
     BadRequestState,
+    /// The call failed below the tool's level: the response is the -32603 error with this
+    /// message.
+    Internal(&'static str),
 }
 
 impl Done {
@@ -272,6 +275,13 @@ impl<'o> Output<'o> {
     /// A tool error (`isError: true`) with `message` as its text.
     pub fn error(self, message: &str) -> Done {
         Done::from_encoded(result::encode_error(self.buf, self.era, message), true)
+    }
+
+    /// A protocol-level failure (a driver fault, a broken invariant): the response is the
+    /// JSON-RPC error -32603 (Internal error) with `message`, not a result. A tool that ran and
+    /// failed answers [`Output::error`] instead.
+    pub fn internal_error(self, message: &'static str) -> Done {
+        Done::failed(Failure::Internal(message))
     }
 
     /// A tool error whose message is `error`'s [`ToolFailure`] text (no `core::fmt` for

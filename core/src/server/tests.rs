@@ -217,3 +217,34 @@ fn the_actuator_preset_is_destructive_on_the_wire() {
         r#"{"name":"set_pump","inputSchema":{"type":"object"},"annotations":{"readOnlyHint":false,"destructiveHint":true,"openWorldHint":false}}"#
     );
 }
+
+#[test]
+fn an_internal_error_is_a_json_rpc_error_and_the_next_call_is_served() {
+    static TWO: [Tool; 2] = [
+        Tool::new("broken", r#"{"type":"object"}"#),
+        Tool::new("echo", r#"{"type":"object"}"#),
+    ];
+    fn tools(call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
+        match call.name() {
+            "broken" => Ok(out.internal_error("the sensor bus faulted")),
+            _ => Ok(out.text("hi")),
+        }
+    }
+    let mut server = Server::new(ServerInfo::new("t", "1"), &TWO, storage(), tools as H).unwrap();
+    let mut call = |id: u32, name: &str| {
+        let line = std::format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"{name}",{META}}}}}"#
+        );
+        let mut out = [0u8; 300];
+        let n = server.handle_line(line.as_bytes(), &mut out).unwrap();
+        String::from_utf8(out[..n].to_vec()).unwrap()
+    };
+    assert_eq!(
+        call(1, "broken"),
+        "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32603,\"message\":\"the sensor bus faulted\"}}\n"
+    );
+    assert_eq!(
+        call(2, "echo"),
+        "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}],\"resultType\":\"complete\"}}\n"
+    );
+}

@@ -84,10 +84,20 @@ impl AsyncHandler for Fixtures {
                 cx.log(LogLevel::Info, None, "Logging tool executed").await;
                 Ok(out.text("Logging tool executed"))
             }
-            _ => match crate::asks::answer(call, out) {
-                Ok(done) => Ok(done),
-                Err(out) => answer(call, out),
-            },
+            _ => {
+                let out = match crate::tasks::answer_async(call, out).await {
+                    Ok(done) => return Ok(done),
+                    Err(out) => out,
+                };
+                let out = match crate::tasks::answer(call, out) {
+                    Ok(done) => return Ok(done),
+                    Err(out) => out,
+                };
+                match crate::asks::answer(call, out) {
+                    Ok(done) => Ok(done),
+                    Err(out) => answer(call, out),
+                }
+            }
         }
     }
 }

@@ -12,6 +12,7 @@
 mod asks;
 mod fixtures;
 mod mcp;
+mod tasks;
 mod tools;
 
 use cortex_m_rt::entry;

@@ -19,7 +19,7 @@ pub const INPUT_LINE_BYTES: usize = 1024;
 pub const OUTPUT_BYTES: usize = 2048;
 
 /// Schema storage: room for the largest schema (`json_schema_2020_12_tool`'s inputSchema) in
-/// each of the 2 x 11 slots.
+/// each of the 2 x `TOOL_COUNT` slots.
 type Storage = SchemaStorage<TOOL_COUNT, 20, 40, 160>;
 
 /// The engine's settings: the reference server's cache hints, and every log message sent on

@@ -7,6 +7,8 @@
 use embedded_mcp::schema::McpSchema;
 use embedded_mcp::server::{ServerInfo, Tool};
 
+use crate::tasks::{CONFIRM_DELETE_ARGUMENTS, GREET_ARGUMENTS, SLOW_COMPUTE_ARGUMENTS};
+
 /// Who this server is.
 pub const SERVER_INFO: ServerInfo = ServerInfo::new("qemu-conformance", env!("CARGO_PKG_VERSION"))
     .title("MCP conformance fixtures");
@@ -40,7 +42,7 @@ pub struct CustomHeaders<'a> {
 }
 
 /// Number of tools.
-pub const TOOL_COUNT: usize = 24;
+pub const TOOL_COUNT: usize = 31;
 
 const fn plain(name: &'static str, description: &'static str) -> Tool {
     Tool::new(name, NO_ARGUMENTS).description(description)
@@ -128,6 +130,29 @@ pub static TOOLS: [Tool; TOOL_COUNT] = [
     // SEP-2243 custom headers: the first tool with x-mcp-header marks.
     Tool::new("test_custom_headers", CustomHeaders::INPUT_SCHEMA).description(
         "A tool with x-mcp-header annotations to test custom header mirroring and validation",
+    ),
+    // The tasks extension's fixtures (src/tasks.rs): the bridge runs all but `greet` as tasks
+    // (`--task-tools`, tests/conformance/run.sh).
+    Tool::new("greet", GREET_ARGUMENTS).description("Sync only: greets by name"),
+    Tool::new("slow_compute", SLOW_COMPUTE_ARGUMENTS)
+        .description("Task-supporting: sleeps `seconds`, then returns a result naming `label`"),
+    plain(
+        "failing_job",
+        "Task required: a tool execution error after about a second",
+    ),
+    plain(
+        "protocol_error_job",
+        "Task-supporting: fails with a protocol error (-32603)",
+    ),
+    Tool::new("confirm_delete", CONFIRM_DELETE_ARGUMENTS)
+        .description("Task-supporting: asks for one confirmation, then answers"),
+    plain(
+        "multi_input",
+        "Task-supporting: asks two questions at once, then answers",
+    ),
+    plain(
+        "test_tool_with_task",
+        "Task required: asks for user_name, then greets",
     ),
 ];
 
