@@ -271,6 +271,14 @@ impl<M: Machine> TaskLayer<M> {
         }
     }
 
+    /// True when `--task-tools` marks `tool` `ask-first`.
+    fn asks_first(&self, tool: &str) -> bool {
+        match &self.cfg.tools {
+            TaskTools::Named(named) => named.iter().any(|n| n.name == tool && n.ask_first),
+            _ => false,
+        }
+    }
+
     fn on_call(&mut self, line: Vec<u8>, id: &Id, params: Option<&Value>) {
         let tool = params
             .and_then(|p| p.get("name"))
@@ -289,6 +297,10 @@ impl<M: Machine> TaskLayer<M> {
                 return self.emit(wire::missing_capability(&id.raw, &what));
             }
             (_, true) => {}
+        }
+        if self.asks_first(&tool) && !carries_input(params) {
+            // The first round of a tool that asks before it becomes a task: an ordinary call.
+            return self.pass_in(line);
         }
         if let Err(full) = self.table.reserve() {
             let text = format!("Task refused: {}", full.0);
@@ -540,6 +552,14 @@ fn is_modern(params: Option<&Value>) -> bool {
         .and_then(Value::as_str)
         .and_then(embedded_mcp::protocol::Version::parse)
         .is_some_and(|v| !v.is_legacy())
+}
+
+/// True when a `tools/call`'s `params` carry `inputResponses` (the retry of a multi
+/// round-trip).
+fn carries_input(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get("inputResponses"))
+        .is_some_and(|v| !v.is_null())
 }
 
 /// The canonical key (JSON text) of the string id `id`.

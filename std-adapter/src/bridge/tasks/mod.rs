@@ -47,14 +47,19 @@ pub enum TaskTools {
     Named(Vec<NamedTool>),
 }
 
-/// A tool named in `--task-tools`: `NAME` (a task when the client asks for one) or
-/// `NAME=required` (only as a task: `-32021` for a client without the extension).
+/// A tool named in `--task-tools`: `NAME` (a task when the client asks for one),
+/// `NAME=required` (only as a task: `-32021` for a client without the extension), and either
+/// with `ask-first` (`NAME=ask-first`, `NAME=required+ask-first`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NamedTool {
     /// The tool's name, as the client sees it (`DEVICE.tool` in a hub).
     pub name: String,
     /// `taskSupport: "required"` rather than `"optional"`.
     pub required: bool,
+    /// The tool gathers its input before it becomes a task: a call without `inputResponses`
+    /// is an ordinary call (its `input_required` goes back to the client synchronously), and
+    /// only the retry carrying `inputResponses` becomes a task.
+    pub ask_first: bool,
 }
 
 /// The task table's bounds and the tools that become tasks.

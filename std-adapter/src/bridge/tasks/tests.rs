@@ -469,6 +469,7 @@ fn task_tools_named_on_the_command_line_win_over_the_firmwares_marks() {
     let named = |name: &str, required| NamedTool {
         name: name.into(),
         required,
+        ask_first: false,
     };
     let tools = TaskTools::Named(vec![named("greet", false), named("job", true)]);
     let mut sim = layer_with(tasks_config(tools));
@@ -532,6 +533,7 @@ fn a_legacy_call_is_an_ordinary_call_even_of_a_required_tool() {
     let tools = TaskTools::Named(vec![NamedTool {
         name: "job".into(),
         required: true,
+        ask_first: false,
     }]);
     let mut sim = layer_with(tasks_config(tools));
     sim.link(0, LinkEvent::Opened { gen: 1 });
@@ -541,4 +543,5 @@ fn a_legacy_call_is_an_ordinary_call_even_of_a_required_tool() {
     assert!(sim.host_out().is_empty());
 }
 
+mod ask_first;
 mod listen;

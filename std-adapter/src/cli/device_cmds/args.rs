@@ -242,7 +242,7 @@ pub struct BridgeArgs {
     /// tools/list: one page, or the device's pages
     #[arg(long, value_name = "one|device", hide_possible_values = true, default_value = "one", value_parser = pages(), help_heading = None)]
     pub pages: Pages,
-    /// Tools run as tasks (NAME[=required],...) beyond firmware marks
+    /// Tools run as tasks (NAME[=OPT[+OPT]],... OPT: required, ask-first) beyond firmware marks
     #[arg(long = "task-tools", value_name = "all|LIST", value_parser = task_tools, help_heading = None)]
     pub task_tools: Option<TaskTools>,
     /// How long a task and its result are kept, in ms
@@ -265,18 +265,31 @@ fn task_tools(text: &str) -> Result<TaskTools, String> {
     if text == "all" {
         return Ok(TaskTools::All);
     }
+    const SHAPE: &str = "a tool is NAME, NAME=required, NAME=ask-first or NAME=required+ask-first";
     let named = text.split(',').map(|item| {
-        let (name, required) = match item.split_once('=') {
-            Some((name, "required")) => (name, true),
-            Some(_) => return Err(format!("{item:?}: a tool is NAME or NAME=required")),
-            None => (item, false),
+        let (name, options) = match item.split_once('=') {
+            Some((name, options)) => (name, options.split('+').collect()),
+            None => (item, Vec::new()),
         };
         if name.is_empty() {
-            return Err("use all, or NAME[=required] separated by commas".to_owned());
+            return Err(format!("use all, or tools separated by commas ({SHAPE})"));
+        }
+        let (mut required, mut ask_first) = (false, false);
+        for option in options {
+            let flag = match option {
+                "required" => &mut required,
+                "ask-first" => &mut ask_first,
+                _ => return Err(format!("{item:?}: {SHAPE}")),
+            };
+            if *flag {
+                return Err(format!("{item:?}: {option} given twice"));
+            }
+            *flag = true;
         }
         Ok(NamedTool {
             name: name.to_owned(),
             required,
+            ask_first,
         })
     });
     named.collect::<Result<_, _>>().map(TaskTools::Named)
@@ -307,4 +320,43 @@ pub struct HttpArgs {
 
 fn bind(text: &str) -> Result<SocketAddr, String> {
     HttpConfig::parse_bind(text).ok_or_else(|| "use PORT, ADDR:PORT or [V6ADDR]:PORT".to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str, required: bool, ask_first: bool) -> NamedTool {
+        NamedTool {
+            name: name.into(),
+            required,
+            ask_first,
+        }
+    }
+
+    #[test]
+    fn task_tools_take_required_and_ask_first_joined_by_plus() {
+        assert_eq!(task_tools("all"), Ok(TaskTools::All));
+        assert_eq!(
+            task_tools("a,b=required,c=ask-first,d=required+ask-first,e=ask-first+required"),
+            Ok(TaskTools::Named(vec![
+                tool("a", false, false),
+                tool("b", true, false),
+                tool("c", false, true),
+                tool("d", true, true),
+                tool("e", true, true),
+            ]))
+        );
+        let shape = "a tool is NAME, NAME=required, NAME=ask-first or NAME=required+ask-first";
+        assert_eq!(task_tools("a=later"), Err(format!("\"a=later\": {shape}")));
+        assert_eq!(task_tools("a="), Err(format!("\"a=\": {shape}")));
+        assert_eq!(
+            task_tools("a=required+required"),
+            Err("\"a=required+required\": required given twice".to_owned())
+        );
+        assert_eq!(
+            task_tools("a,,b"),
+            Err(format!("use all, or tools separated by commas ({shape})"))
+        );
+    }
 }
