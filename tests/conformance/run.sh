@@ -57,8 +57,11 @@ fw="$root/examples/qemu-conformance/target/thumbv7m-none-eabi/release/qemu-confo
 # The tasks scenarios' fixtures run as tasks (see examples/qemu-conformance/src/tasks.rs): the
 # firmware does not mark them, so `--task-tools` names them, `failing_job` and
 # `test_tool_with_task` as required (the scenarios register them with taskSupport "required");
-# `greet` stays an ordinary call.
-task_tools=slow_compute,failing_job=required,protocol_error_job,confirm_delete,multi_input,test_tool_with_task=required
+# `greet` stays an ordinary call. `test_tool_with_task` is also `ask-first`
+# (tasks-mrtr-composition): its first call, without inputResponses, is an ordinary call whose
+# input_required goes back synchronously, and only the retry with the answers becomes a task;
+# `confirm_delete` and `multi_input` ask inside their tasks (tasks-mrtr-input).
+task_tools=slow_compute,failing_job=required,protocol_error_job,confirm_delete,multi_input,test_tool_with_task=required+ask-first
 "$root/target/debug/embedded-mcp" bridge --http 127.0.0.1:0 --qemu "$fw" --task-tools "$task_tools" \
     2>"$work/bridge.log" &
 bridge_pid=$!
