@@ -137,6 +137,14 @@ pub(super) fn declares_extension(params: Option<&Value>) -> bool {
         .is_some_and(|v| !v.is_null())
 }
 
+/// True when a `tools/call`'s `params` carry `inputResponses` (the retry of a multi
+/// round-trip).
+pub(super) fn carries_input(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get("inputResponses"))
+        .is_some_and(|v| !v.is_null())
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

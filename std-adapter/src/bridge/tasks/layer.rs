@@ -15,7 +15,7 @@ use std::time::{Instant, SystemTime};
 
 use serde_json::{Map, Value};
 
-use super::calls::{declares_extension, TaskCall, CALL_ID_PREFIX};
+use super::calls::{carries_input, declares_extension, TaskCall, CALL_ID_PREFIX};
 use super::listen::Listens;
 use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
@@ -552,14 +552,6 @@ fn is_modern(params: Option<&Value>) -> bool {
         .and_then(Value::as_str)
         .and_then(embedded_mcp::protocol::Version::parse)
         .is_some_and(|v| !v.is_legacy())
-}
-
-/// True when a `tools/call`'s `params` carry `inputResponses` (the retry of a multi
-/// round-trip).
-fn carries_input(params: Option<&Value>) -> bool {
-    params
-        .and_then(|p| p.get("inputResponses"))
-        .is_some_and(|v| !v.is_null())
 }
 
 /// The canonical key (JSON text) of the string id `id`.
