@@ -15,6 +15,7 @@
 
 mod calls;
 mod layer;
+mod lines;
 mod listen;
 mod requests;
 mod table;

@@ -7,7 +7,8 @@
 use serde_json::{Map, Value};
 
 use super::calls::declares_extension;
-use super::layer::{quoted, TaskLayer};
+use super::layer::TaskLayer;
+use super::lines::quoted;
 use super::table::Status;
 use super::wire;
 use super::EXTENSION;
