@@ -85,6 +85,40 @@ const TIMES: &str = r#""createdAt":"2026-07-28T10:30:00.000Z","lastUpdatedAt":"2
 
 const RESULT: &str = r#"{"content":[{"type":"text","text":"21.50"}],"structuredContent":{"average":21.5},"isError":false,"resultType":"complete"}"#;
 
+/// A task layer around a hub (every tool a task tool) of `m1` (tool `a`) and `m2` (tool `b`), both listed.
+fn listed_hub() -> Sim<TaskLayer<Hub>> {
+    let mut sim = Sim::new(|now| {
+        let mut cfg = hub_config(&["m1", "m2"]);
+        cfg.on_invalid = OnInvalid::Pass;
+        let hub = Hub::new(&cfg, quiet(), now);
+        TaskLayer::new(
+            hub,
+            tasks_config(TaskTools::All),
+            now,
+            wall(),
+            counted_ids(),
+        )
+    });
+    for (device, tool) in [(0, "a"), (1, "b")] {
+        sim.link(device, LinkEvent::Opened { gen: 1 });
+        let init = r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#;
+        let list =
+            format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
+        for result in [init, &list] {
+            let (_, _, line) = sim.device.last().unwrap().clone();
+            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+            sim.device_line(
+                device,
+                1,
+                &format!(r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#, v["id"]),
+            );
+        }
+    }
+    sim.device.clear();
+    sim.host_out();
+    sim
+}
+
 #[test]
 fn a_call_becomes_a_task_once_the_device_has_it_and_is_polled_to_its_result() {
     let mut sim = layer_with(tasks_config(TaskTools::All));
@@ -411,34 +445,7 @@ fn a_finished_task_expires_at_its_ttl_under_simulated_time() {
 
 #[test]
 fn a_hub_serves_tasks_for_each_device() {
-    let mut sim = Sim::new(|now| {
-        let mut cfg = hub_config(&["m1", "m2"]);
-        cfg.on_invalid = OnInvalid::Pass;
-        let hub = Hub::new(&cfg, quiet(), now);
-        TaskLayer::new(
-            hub,
-            tasks_config(TaskTools::All),
-            now,
-            wall(),
-            counted_ids(),
-        )
-    });
-    for (device, tool) in [(0, "a"), (1, "b")] {
-        sim.link(device, LinkEvent::Opened { gen: 1 });
-        let init = r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#;
-        let list =
-            format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
-        for result in [init, &list] {
-            let (_, _, line) = sim.device.last().unwrap().clone();
-            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
-            sim.device_line(
-                device,
-                1,
-                &format!(r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#, v["id"]),
-            );
-        }
-    }
-    sim.device.clear();
+    let mut sim = listed_hub();
     sim.host_line(&call(5, "m2.b", CAPS));
     let (device, _, line) = sim.device.pop().unwrap();
     assert_eq!(device, 1, "the call went to m2");

@@ -6,40 +6,6 @@ use std::time::Duration;
 use super::*;
 use crate::bridge::tasks::StatusLines;
 
-/// A task layer around a hub of `m1` (tool `a`) and `m2` (tool `b`), both listed.
-fn hub() -> Sim<TaskLayer<Hub>> {
-    let mut sim = Sim::new(|now| {
-        let mut cfg = hub_config(&["m1", "m2"]);
-        cfg.on_invalid = OnInvalid::Pass;
-        let hub = Hub::new(&cfg, quiet(), now);
-        TaskLayer::new(
-            hub,
-            tasks_config(TaskTools::All),
-            now,
-            wall(),
-            counted_ids(),
-        )
-    });
-    for (device, tool) in [(0, "a"), (1, "b")] {
-        sim.link(device, LinkEvent::Opened { gen: 1 });
-        let init = r#"{"protocolVersion":"2025-11-25","capabilities":{}}"#;
-        let list =
-            format!(r#"{{"tools":[{{"name":"{tool}","inputSchema":{{"type":"object"}}}}]}}"#);
-        for result in [init, &list] {
-            let (_, _, line) = sim.device.last().unwrap().clone();
-            let v: serde_json::Value = serde_json::from_str(&line).unwrap();
-            sim.device_line(
-                device,
-                1,
-                &format!(r#"{{"jsonrpc":"2.0","id":{},"result":{result}}}"#, v["id"]),
-            );
-        }
-    }
-    sim.device.clear();
-    sim.host_out();
-    sim
-}
-
 /// The id the device got its last line under.
 fn last_device_id(sim: &mut Sim<TaskLayer<Hub>>) -> serde_json::Value {
     let (_, _, line) = sim.device.pop().unwrap();
@@ -56,7 +22,7 @@ const TAG3: &str = r#""_meta":{"io.modelcontextprotocol/subscriptionId":3}"#;
 
 #[test]
 fn a_hub_listen_stream_gets_the_tasks_it_asked_for_from_working_to_completed() {
-    let mut sim = hub();
+    let mut sim = listed_hub();
     sim.host_line(&call(5, "m2.b", CAPS));
     let device_id = last_device_id(&mut sim);
     assert!(sim.host_out()[0].contains(r#""taskId":"task-1","status":"working""#));
@@ -106,7 +72,7 @@ fn a_hub_listen_stream_gets_the_tasks_it_asked_for_from_working_to_completed() {
 
 #[test]
 fn task_ids_without_the_extension_get_32021_and_the_next_request_is_served() {
-    let mut sim = hub();
+    let mut sim = listed_hub();
     sim.host_line(&listen("3", r#"{"taskIds":["task-1"]}"#, NO_CAPS));
     assert_eq!(
         sim.host_out(),
@@ -125,7 +91,7 @@ fn task_ids_without_the_extension_get_32021_and_the_next_request_is_served() {
 
 #[test]
 fn a_cancelled_listen_stream_hears_no_more() {
-    let mut sim = hub();
+    let mut sim = listed_hub();
     sim.host_line(&call(5, "m1.a", CAPS));
     let device_id = last_device_id(&mut sim);
     sim.host_line(&listen("3", r#"{"taskIds":["task-1"]}"#, CAPS));
