@@ -85,6 +85,12 @@ impl Router {
         let result = result.clone();
         match self.check.catalog.check(&version, &tool, &result) {
             Verdict::Valid => self.emit(line),
+            // A 2026-07-28 result holds a non-object `structuredContent` bare, while a tool list
+            // learnt in a legacy session (a hub lists its devices so) has the legacy wrapping
+            // `{"result": …}` of its `outputSchema`: check the value in that wrapping.
+            Verdict::Invalid(_) if legacy_wrapped_valid(&self.check, &version, &tool, &result) => {
+                self.emit(line)
+            }
             Verdict::Invalid(failure) => {
                 self.on_invalid_result(&p.id, &tool, &version, &result, &failure, line)
             }
@@ -190,4 +196,19 @@ impl Router {
         self.check.fetch = Fetch::Tried;
         self.release_held(why);
     }
+}
+
+/// True when `result` (of a 2026-07-28 call) has a non-object `structuredContent` that passes
+/// the tool's schema once wrapped as a legacy session shows it (`{"result": value}`).
+fn legacy_wrapped_valid(check: &Checking, version: &str, tool: &str, result: &Value) -> bool {
+    let modern = embedded_mcp::protocol::Version::parse(version).is_some_and(|v| !v.is_legacy());
+    let Some(structured) = result.get("structuredContent").filter(|v| !v.is_object()) else {
+        return false;
+    };
+    if !modern {
+        return false;
+    }
+    let mut wrapped = result.clone();
+    wrapped["structuredContent"] = serde_json::json!({ "result": structured });
+    check.catalog.check(version, tool, &wrapped) == Verdict::Valid
 }
