@@ -331,6 +331,33 @@ fn on_invalid_decides_what_a_result_breaking_its_schema_becomes() {
     assert_eq!(checked(OnInvalid::Pass), vec![BAD_RESULT]);
 }
 
+/// A 2026-07-28 call's bare array output, checked against a schema learnt in a legacy listing
+/// (a hub's): in its legacy wrapping `{"result": …}` it passes; a wrong one is still withheld.
+#[test]
+fn a_2026_bare_array_is_checked_in_its_legacy_wrapping() {
+    const WRAPPED: &str = r#"{"jsonrpc":"2.0","id":5,"result":{"tools":[{"name":"t","inputSchema":{"type":"object"},"outputSchema":{"type":"object","properties":{"result":{"type":"array","items":{"type":"number"}}},"required":["result"]}}]}}"#;
+    let answer = |structured: &str| {
+        let mut sim = connected(config());
+        sim.host_line(r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#);
+        sim.device_line(0, 1, WRAPPED);
+        sim.host_out();
+        let version = embedded_mcp::protocol::PROTOCOL_VERSION_KEY;
+        sim.host_line(&format!(
+            r#"{{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{{"name":"t","_meta":{{"{version}":"2026-07-28"}}}}}}"#
+        ));
+        let line = format!(
+            r#"{{"jsonrpc":"2.0","id":7,"result":{{"resultType":"complete","content":[],"structuredContent":{structured}}}}}"#
+        );
+        sim.device_line(0, 1, &line);
+        (line, sim.host_out())
+    };
+    let (good, out) = answer("[1.5,2]");
+    assert_eq!(out, vec![good]);
+    let (_, out) = answer(r#"["x"]"#);
+    assert_eq!(out.len(), 1);
+    assert!(out[0].contains(r#""isError":true"#), "{out:?}");
+}
+
 #[test]
 fn a_host_of_2024_11_05_gets_answers_of_its_revision() {
     let mut sim = connected(unchecked());
