@@ -36,6 +36,7 @@ pub use cortex_m_glue::{executor, log, stack};
 
 pub mod clock;
 pub mod fault;
+mod pl011;
 pub mod polled;
 pub mod timer;
 pub mod uart;

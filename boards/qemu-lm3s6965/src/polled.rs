@@ -11,27 +11,7 @@ use core::convert::Infallible;
 
 use embedded_io::{ErrorType, Read, Write};
 
-/// PL011 register offsets and bits used here.
-mod reg {
-    pub const BASE: usize = 0x4000_C000;
-    pub const DR: usize = 0x00;
-    pub const FR: usize = 0x18;
-    pub const IBRD: usize = 0x24;
-    pub const FBRD: usize = 0x28;
-    pub const LCRH: usize = 0x2C;
-    pub const CR: usize = 0x30;
-
-    /// FR: receive FIFO empty.
-    pub const FR_RXFE: u32 = 1 << 4;
-    /// FR: transmit FIFO full.
-    pub const FR_TXFF: u32 = 1 << 5;
-    /// FR: UART busy sending.
-    pub const FR_BUSY: u32 = 1 << 3;
-    /// LCRH: 8 data bits, no parity, 1 stop bit, FIFOs on.
-    pub const LCRH_8N1_FIFO: u32 = 0x70;
-    /// CR: UART, TX and RX enabled.
-    pub const CR_ENABLE_TX_RX: u32 = 0x301;
-}
+use crate::pl011 as reg;
 
 /// The byte that ends the input stream (ASCII EOT).
 pub const END_OF_STREAM: u8 = 0x04;

@@ -32,33 +32,7 @@ use rx_ring::RxRing;
 /// Bytes buffered between the interrupt and the reader task (a power of two).
 pub const RX_RING_SIZE: usize = 256;
 
-/// PL011 register offsets and bits used here.
-mod reg {
-    pub const BASE: usize = 0x4000_C000;
-    pub const DR: usize = 0x00;
-    pub const FR: usize = 0x18;
-    pub const IBRD: usize = 0x24;
-    pub const FBRD: usize = 0x28;
-    pub const LCRH: usize = 0x2C;
-    pub const CR: usize = 0x30;
-    pub const IM: usize = 0x38;
-    pub const ICR: usize = 0x44;
-
-    /// FR: receive FIFO empty.
-    pub const FR_RXFE: u32 = 1 << 4;
-    /// FR: transmit FIFO full.
-    pub const FR_TXFF: u32 = 1 << 5;
-    /// FR: UART busy sending.
-    pub const FR_BUSY: u32 = 1 << 3;
-    /// LCRH: 8 data bits, no parity, 1 stop bit, FIFOs off (see the module docs).
-    pub const LCRH_8N1: u32 = 0x60;
-    /// CR: UART, TX and RX enabled.
-    pub const CR_ENABLE_TX_RX: u32 = 0x301;
-    /// IM/ICR: receive interrupt.
-    pub const INT_RX: u32 = 1 << 4;
-    /// All interrupt bits of ICR.
-    pub const INT_ALL: u32 = 0x7FF;
-}
+use crate::pl011 as reg;
 
 /// NVIC number of the UART0 interrupt on the LM3S6965.
 #[derive(Clone, Copy)]
