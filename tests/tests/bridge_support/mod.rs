@@ -271,6 +271,8 @@ pub struct Bridge {
     input: Option<std::io::PipeWriter>,
     lines: Receiver<String>,
     done: Receiver<Result<(), String>>,
+    /// Closed when the stdout reader has seen the end of the bridge's output.
+    drained: Receiver<()>,
     /// The bridge's log (`-vv`).
     pub log: LogCapture,
     /// Every line the bridge wrote to its stdout.
@@ -292,7 +294,9 @@ impl Bridge {
         let (tx, lines) = channel();
         let out = Arc::new(Mutex::new(Vec::new()));
         let out_copy = Arc::clone(&out);
+        let (drained_tx, drained) = channel::<()>();
         std::thread::spawn(move || {
+            let _drained = drained_tx;
             for line in BufReader::new(output).lines() {
                 let Ok(line) = line else { return };
                 lock(&out_copy).push(line.clone());
@@ -305,6 +309,7 @@ impl Bridge {
             input: Some(input),
             lines,
             done,
+            drained,
             log,
             out,
         }
@@ -353,16 +358,24 @@ impl Bridge {
         response
     }
 
-    /// Closes stdin and waits for the bridge to return.
+    /// Closes stdin and waits for the bridge to return and for every line it wrote to be in
+    /// [`Bridge::out`].
     pub fn finish(mut self) -> Result<(), String> {
         self.input = None;
-        match self.done.recv_timeout(TIMEOUT) {
+        let r = match self.done.recv_timeout(TIMEOUT) {
             Ok(r) => r,
-            Err(_) => Err(format!(
-                "the bridge did not stop after its input closed; log:\n{}",
-                self.log.text()
-            )),
+            Err(_) => {
+                return Err(format!(
+                    "the bridge did not stop after its input closed; log:\n{}",
+                    self.log.text()
+                ))
+            }
+        };
+        // The reader may still hold the last lines: its channel closes at the output's end.
+        if let Err(RecvTimeoutError::Timeout) = self.drained.recv_timeout(TIMEOUT) {
+            return Err("the bridge's output did not end after it returned".into());
         }
+        r
     }
 }
 
