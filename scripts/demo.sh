@@ -46,14 +46,19 @@ else
     echo "building the firmware and the host CLI (details: $log) ..." >&2
     bash scripts/setup.sh >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 fi
+# The firmware in its own target folder (or the one scripts/test.sh shares among the firmware
+# crates); the CLI as a debug build: it compiles in about half the time of a release build and
+# answers these few calls as quickly (the device and QEMU set the pace).
+fw_target=${EMCP_FIRMWARE_TARGET_DIR:-examples/qemu-sensors/target}
+fw_target_abs=$(realpath -m "$fw_target")
 build() {
-    (cd examples/qemu-sensors && cargo build -q --release)
-    cargo build -q --release -p embedded-mcp-std
+    (cd examples/qemu-sensors && CARGO_TARGET_DIR="$fw_target_abs" cargo build -q --release)
+    cargo build -q -p embedded-mcp-std --bin embedded-mcp
 }
 if ((verbose)); then build; else build >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }; fi
 
-fw=examples/qemu-sensors/target/thumbv7m-none-eabi/release/qemu-sensors
-mcp=target/release/embedded-mcp
+fw=$fw_target/thumbv7m-none-eabi/release/qemu-sensors
+mcp=target/debug/embedded-mcp
 
 run() {
     printf '\n$ embedded-mcp %s\n' "$*"

@@ -25,6 +25,28 @@ fi
 # (its QEMU sessions run with the tests below) and the real-board examples.
 BOARDS=(examples/qemu-riscv examples/rp2040-usb examples/esp32c3)
 
+# One target folder for every firmware crate of this run (examples, boards, and the crates the
+# tests build or scaffold: tests/src/qemu.rs and the scripts below read this variable). Their
+# host-side code (build scripts, proc-macros: syn, darling, serde_derive, the derive) then
+# compiles once instead of once per example's own target folder, and crates of one target with
+# the same lock-file versions and flags are shared; cargo keeps builds that differ in flags or
+# features side by side. Without the variable, each crate builds in its own `target/`, as the
+# examples' READMEs say.
+export EMCP_FIRMWARE_TARGET_DIR="$root/target/firmware"
+# `fw DIR cargo-args...`: cargo in a firmware crate's folder, in that shared target folder.
+fw() {
+    local dir=$1
+    shift
+    (cd "$dir" && CARGO_TARGET_DIR="$EMCP_FIRMWARE_TARGET_DIR" cargo "$@")
+}
+# The host-built crates beside the firmware (sensor-tools, rx-ring) share the workspace's
+# target folder: the same dependencies, already checked by the workspace's clippy.
+host() {
+    local dir=$1
+    shift
+    (cd "$dir" && CARGO_TARGET_DIR="$root/target" cargo "$@")
+}
+
 step "setup"
 bash scripts/setup.sh
 
@@ -35,8 +57,8 @@ FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke exa
 
 step "format"
 cargo fmt --all --check
-for fw in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools boards/rx-ring boards/rp2040-mcp; do
-    (cd "$fw" && cargo fmt --check)
+for crate in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools boards/rx-ring boards/rp2040-mcp; do
+    (cd "$crate" && cargo fmt --check)
 done
 
 # No crate's modules import each other in a circle (issue 24); the script lists any.
@@ -48,32 +70,33 @@ cargo clippy --workspace --all-targets -- -D warnings
 step "clippy of the firmware crates (outside the workspace: other targets)"
 # `--release`: the build scripts and proc-macros (host code, e.g. rp2040's lalrpop-generated PIO
 # parser, minutes to build) are then the ones the release builds below and the QEMU tests reuse.
-for fw in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
-    (cd "$fw" && cargo clippy -q --release -- -D warnings)
+for crate in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
+    fw "$crate" clippy -q --release -- -D warnings
 done
-# The RP2040 board library (rp2040-usb's USB glue), in rp2040-usb's target folder after the line
-# above has checked it: with the core's `approval` feature as sensor-tools turns it on there, it
-# re-checks only itself and embassy-rp (23 s measured on the 2-core machine).
-(cd boards/rp2040-mcp && cargo clippy -q --release --features embedded-mcp/approval -- -D warnings)
+# The RP2040 board library (rp2040-usb's USB glue), after the line above has checked rp2040-usb:
+# with the core's `approval` feature as sensor-tools turns it on there, it re-checks only itself
+# and embassy-rp (23 s measured on the 2-core machine).
+fw boards/rp2040-mcp clippy -q --release --features embedded-mcp/approval -- -D warnings
 # The micro:bit's QEMU build too (its `qemu` feature logs through semihosting; the default is
 # the real board's build). About a second once the line above has checked its dependencies.
-(cd examples/microbit && cargo clippy -q --release --features qemu -- -D warnings)
+fw examples/microbit clippy -q --release --features qemu -- -D warnings
 # The Cortex-M parts the boards share, with semihosting as under QEMU (the line above checks
 # them without it, as the real micro:bit builds them). A second or so: same target folder.
-(cd boards/cortex-m-glue && cargo clippy -q --release --features semihosting -- -D warnings)
+fw boards/cortex-m-glue clippy -q --release --features semihosting -- -D warnings
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
 # (the chip tools served byte for byte).
-(cd examples/sensor-tools && cargo clippy -q --all-targets -- -D warnings && cargo test -q)
+host examples/sensor-tools clippy -q --all-targets -- -D warnings
+host examples/sensor-tools test -q
 # The UART receive ring of the QEMU boards (a host-buildable no_std library): its lints.
-(cd boards/rx-ring && cargo clippy -q --all-targets -- -D warnings)
+host boards/rx-ring clippy -q --all-targets -- -D warnings
 
 step "board examples: release builds for their targets (each folder's .cargo/config.toml)"
-for fw in "${BOARDS[@]}"; do
-    (cd "$fw" && cargo build -q --release)
+for crate in "${BOARDS[@]}"; do
+    fw "$crate" build -q --release
 done
 # The micro:bit's board build (no semihosting); its QEMU tests build `--features qemu`, which
 # reuses these dependencies (a few seconds more).
-(cd examples/microbit && cargo build -q --release)
+fw examples/microbit build -q --release
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
@@ -131,7 +154,7 @@ done
 
 step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
 # On failure, examples/panic-free/locate.sh lists the call sites of the panic machinery.
-(cd examples/panic-free && cargo build -q --release)
+fw examples/panic-free build -q --release
 
 step "unit tests without the default features (core: no validator, no derive; json/schema: no pattern)"
 cargo test -q -p embedded-mcp --no-default-features --lib

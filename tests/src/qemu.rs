@@ -155,8 +155,9 @@ fn check_output(what: &str, output: &Output) -> Result<(), String> {
 }
 
 /// Builds the firmware crate in `dir` for `target` (`cargo build --release`, in the crate's own
-/// target folder) after `rustup target add TARGET` (a no-op when installed), and returns the path
-/// of the ELF it produced. Builds within one process run one at a time.
+/// target folder, or in [`FIRMWARE_TARGET_DIR_VAR`]'s when that is set) after `rustup target add
+/// TARGET` (a no-op when installed), and returns the path of the ELF it produced. Builds within
+/// one process run one at a time.
 pub fn build_firmware(dir: &Path, target: &str) -> Result<PathBuf, String> {
     build_firmware_with_features(dir, target, &[])
 }
@@ -185,6 +186,7 @@ pub fn build_firmware_with_features(
         .args(["build", "--release", "--target", target])
         .args(features.iter().flat_map(|feature| ["--features", feature]))
         .arg("--message-format=json-render-diagnostics")
+        .envs(firmware_target_dir().map(|dir| ("CARGO_TARGET_DIR", dir)))
         // The firmware's .cargo/config.toml sets the linker flags; flags meant for the host
         // build must not replace them.
         .env_remove("RUSTFLAGS")
@@ -208,6 +210,17 @@ pub fn build_firmware_with_features(
         .filter_map(|msg| msg["executable"].as_str().map(PathBuf::from))
         .next_back()
         .ok_or_else(|| format!("cargo build in {} produced no executable", dir.display()))
+}
+
+/// The variable that names one target folder for every firmware build (scripts/test.sh sets it
+/// so the examples share their compiled dependencies); unset, each crate builds in its own.
+pub const FIRMWARE_TARGET_DIR_VAR: &str = "EMCP_FIRMWARE_TARGET_DIR";
+
+/// The shared firmware target folder, when [`FIRMWARE_TARGET_DIR_VAR`] names one.
+pub fn firmware_target_dir() -> Option<PathBuf> {
+    std::env::var_os(FIRMWARE_TARGET_DIR_VAR)
+        .filter(|dir| !dir.is_empty())
+        .map(PathBuf::from)
 }
 
 /// The `runner` command line of `[target.TARGET]` in `DIR/.cargo/config.toml`, split at spaces:

@@ -219,7 +219,7 @@ mod tests {
     }
 
     /// Without the `pattern` feature the derive refuses a pattern, naming the field and the
-    /// feature (with it, `macros/tests/compile_fail.rs` runs one).
+    /// feature (with it, `macros/tests/pattern.rs` checks one at run time).
     #[cfg(not(feature = "pattern"))]
     #[test]
     fn pattern_needs_the_feature() {

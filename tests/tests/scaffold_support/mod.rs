@@ -3,7 +3,8 @@
 //!
 //! CI time: each build reuses an example's lock file (the same dependency versions, already
 //! fetched) and target folder (the same target, profile and flags), so only the new crate
-//! itself compiles once the example has built (scripts/test.sh builds the examples first). The
+//! itself compiles once the example has built (scripts/test.sh builds the examples first, in the
+//! shared firmware target folder when `EMCP_FIRMWARE_TARGET_DIR` names one). The
 //! examples' tools come from `sensor-tools`, which turns on the core's `approval` feature; the
 //! build turns it on too (`--features embedded-mcp/approval`: the feature only adds code), or
 //! the core and every crate above it (embassy-rp: a minute) would compile a second time.
@@ -12,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use embedded_mcp_tests::project_root;
+use embedded_mcp_tests::qemu::firmware_target_dir;
 
 pub const CLI: &str = env!("CARGO_BIN_EXE_embedded-mcp-under-test");
 
@@ -54,7 +56,7 @@ pub fn scaffold_and_build(
     assert!(made.stdout.is_empty(), "{made:?}");
     let example = project_root().join("examples").join(example);
     std::fs::copy(example.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
-    let target_dir = example.join("target");
+    let target_dir = firmware_target_dir().unwrap_or_else(|| example.join("target"));
     let output = Command::new("cargo")
         .current_dir(dir)
         .args(["build", "--release", "--quiet"])
