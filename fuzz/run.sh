@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds every fuzz target and runs each for SECONDS (default 20) from its corpus
-# (fuzz/corpus/<target>: the checked-in seed-* files plus whatever earlier runs found), one
-# target at a time. Prints executions, coverage and corpus size per target; exits non-zero when
-# a target crashes, leaks, times out (an input taking over 10 s) or goes over 2 GB of RSS, with
-# the reproducer in fuzz/artifacts/<target>/.
+# (fuzz/corpus/<target>: the checked-in seed-* files plus whatever earlier runs found), as many
+# targets at a time as there are cores (FUZZ_JOBS to choose). Prints executions, coverage and
+# corpus size per target; exits non-zero when a target crashes, leaks, times out (an input
+# taking over 10 s) or goes over 2 GB of RSS, with the reproducer in fuzz/artifacts/<target>/.
 #
 # New inputs found are kept in fuzz/corpus/<target> (git ignores all but seed-*), unless
 # FUZZ_KEEP_CORPUS=0 (what scripts/test.sh, i.e. CI, sets): then that folder is only read and what
@@ -42,9 +42,11 @@ echo "fuzz: targets built in $(($(date +%s) - start)) s" >&2
 
 logs=$(mktemp -d)
 trap 'rm -rf "$logs"' EXIT
-status=0
-summary=()
-for t in "${targets[@]}"; do
+
+# run_one TARGET: fuzzes TARGET for $seconds s; writes its summary line to $logs/TARGET.summary
+# (and the end of its log to stderr when it fails).
+run_one() {
+    local t=$1 corpora extra rc execs last cov ft corp rate verdict
     mkdir -p "corpus/$t" "artifacts/$t"
     # libFuzzer writes new inputs into the first corpus folder and only reads the others.
     corpora=("corpus/$t")
@@ -57,12 +59,10 @@ for t in "${targets[@]}"; do
     extra=()
     [ "$t" = schema_compiler ] && extra=(-len_control=0 -max_len=512)
     echo "fuzz: $t for $seconds s" >&2
-    set +e
+    rc=0
     cargo +nightly fuzz run "$t" "${corpora[@]}" -- \
         -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-        "${extra[@]}" >"$logs/$t.log" 2>&1
-    rc=$?
-    set -e
+        "${extra[@]}" >"$logs/$t.log" 2>&1 || rc=$?
     execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log" | tail -1)
     last=$(grep -E "^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)" "$logs/$t.log" | tail -1 || true)
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
@@ -73,13 +73,36 @@ for t in "${targets[@]}"; do
         verdict=ok
     else
         verdict="FAILED (exit $rc)"
-        status=1
-        echo "----- $t: last lines of the log -----" >&2
-        tail -60 "$logs/$t.log" >&2
-        ls "artifacts/$t" >&2 || true
+        {
+            echo "----- $t: last lines of the log -----"
+            tail -60 "$logs/$t.log"
+            ls "artifacts/$t" || true
+        } >&2
     fi
-    summary+=("$(printf '%-16s %12s execs %8s exec/s  cov %6s  ft %6s  corpus %-12s %s' \
-        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$verdict")")
+    printf '%-16s %12s execs %8s exec/s  cov %6s  ft %6s  corpus %-12s %s\n' \
+        "$t" "${execs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "${corp:-?}" "$verdict" \
+        >"$logs/$t.summary"
+}
+
+# One libFuzzer process uses one core: FUZZ_JOBS targets (default: the cores there are) run at
+# once, each still for its full $seconds, so every target gets the same fuzzing as one at a time.
+jobs=${FUZZ_JOBS:-$(nproc)}
+running=0
+for t in "${targets[@]}"; do
+    if ((running >= jobs)); then
+        wait -n || true
+        running=$((running - 1))
+    fi
+    run_one "$t" &
+    running=$((running + 1))
+done
+wait || true
+summary=()
+status=0
+for t in "${targets[@]}"; do
+    line=$(cat "$logs/$t.summary" 2>/dev/null || echo "$t (no summary: the run died) FAILED")
+    summary+=("$line")
+    [[ "$line" == *FAILED* ]] && status=1
 done
 
 echo
