@@ -51,13 +51,15 @@ step "setup"
 bash scripts/setup.sh
 
 # The firmware crates outside the workspace (other targets, own lock files): fmt and clippy each.
-FIRMWARE=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke examples/panic-free
-    examples/microbit boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt
-    boards/qemu-mps2-an386)
+# The QEMU firmware (their QEMU sessions run with the tests below), and the board libraries.
+FIRMWARE_BINS=(examples/qemu-sensors examples/qemu-conformance examples/m4f-smoke
+    examples/panic-free examples/microbit)
+BOARD_LIBS=(boards/cortex-m-glue boards/qemu-lm3s6965 boards/qemu-virt boards/qemu-mps2-an386)
 
 step "format"
 cargo fmt --all --check
-for crate in "${FIRMWARE[@]}" "${BOARDS[@]}" examples/sensor-tools boards/rx-ring boards/rp2040-mcp; do
+for crate in "${FIRMWARE_BINS[@]}" "${BOARD_LIBS[@]}" "${BOARDS[@]}" examples/sensor-tools \
+    boards/rx-ring boards/rp2040-mcp; do
     (cd "$crate" && cargo fmt --check)
 done
 
@@ -67,21 +69,41 @@ python3 scripts/check-circles.py core/src schema/src macros/src macros/impl/src 
 step "clippy (warnings denied; the core also denies unwrap/expect/panic/indexing outside tests)"
 cargo clippy --workspace --all-targets -- -D warnings
 
-step "clippy of the firmware crates (outside the workspace: other targets)"
-# `--release`: the build scripts and proc-macros (host code, e.g. rp2040's lalrpop-generated PIO
-# parser, minutes to build) are then the ones the release builds below and the QEMU tests reuse.
-for crate in "${FIRMWARE[@]}" "${BOARDS[@]}"; do
+step "firmware crates: release builds for their targets, linted by clippy as they compile"
+# One compile for both: clippy's driver is the compiler of the crate being built (cargo's
+# RUSTC_WORKSPACE_WRAPPER, as `cargo clippy` sets it, with the arguments of `cargo clippy -- -D
+# warnings` in CLIPPY_ARGS, `__CLIPPY_HACKERY__` between them: cargo-clippy's way of handing them
+# to the driver). The dependencies compile once, for real, with the crate's own rustc flags, and
+# the QEMU tests, the size check and the demo reuse them (they rebuild only the crate itself).
+# `cargo clippy` would check every dependency (metadata only) and a build then compile it again:
+# measured on the 2-core machine, clippy of these crates 520 s (shared target folder) before the
+# builds; see the step times this script prints for what the single pass takes.
+clippy_driver=$(rustup which clippy-driver)
+lint_build() { # DIR [cargo build args...]
+    local dir=$1
+    shift
+    (
+        export RUSTC_WORKSPACE_WRAPPER="$clippy_driver"
+        export CLIPPY_ARGS="-D__CLIPPY_HACKERY__warnings__CLIPPY_HACKERY__"
+        fw "$dir" build -q --release "$@"
+    )
+}
+for crate in "${FIRMWARE_BINS[@]}" "${BOARDS[@]}"; do
+    lint_build "$crate"
+done
+# The micro:bit's QEMU build too (its `qemu` feature logs through semihosting; the default above
+# is the real board's build): only the crate and cortex-m-glue compile again.
+lint_build examples/microbit --features qemu
+# The board libraries, each its own workspace (so a crate of its own to lint): `cargo clippy`, as
+# a library has nothing to link.
+for crate in "${BOARD_LIBS[@]}"; do
     fw "$crate" clippy -q --release -- -D warnings
 done
-# The RP2040 board library (rp2040-usb's USB glue), after the line above has checked rp2040-usb:
-# with the core's `approval` feature as sensor-tools turns it on there, it re-checks only itself
-# and embassy-rp (23 s measured on the 2-core machine).
+# The RP2040 board library (its lints with the core's `approval` feature, as sensor-tools turns it
+# on in rp2040-usb, whose build above compiles it), and the Cortex-M parts the boards share with
+# semihosting, as under QEMU (the line above checks them without it, as the real micro:bit
+# builds them).
 fw boards/rp2040-mcp clippy -q --release --features embedded-mcp/approval -- -D warnings
-# The micro:bit's QEMU build too (its `qemu` feature logs through semihosting; the default is
-# the real board's build). About a second once the line above has checked its dependencies.
-fw examples/microbit clippy -q --release --features qemu -- -D warnings
-# The Cortex-M parts the boards share, with semihosting as under QEMU (the line above checks
-# them without it, as the real micro:bit builds them). A second or so: same target folder.
 fw boards/cortex-m-glue clippy -q --release --features semihosting -- -D warnings
 # The tools library of the sensor and board firmware, on the host: its lints and its tests
 # (the chip tools served byte for byte).
@@ -89,14 +111,6 @@ host examples/sensor-tools clippy -q --all-targets -- -D warnings
 host examples/sensor-tools test -q
 # The UART receive ring of the QEMU boards (a host-buildable no_std library): its lints.
 host boards/rx-ring clippy -q --all-targets -- -D warnings
-
-step "board examples: release builds for their targets (each folder's .cargo/config.toml)"
-for crate in "${BOARDS[@]}"; do
-    fw "$crate" build -q --release
-done
-# The micro:bit's board build (no semihosting); its QEMU tests build `--features qemu`, which
-# reuses these dependencies (a few seconds more).
-fw examples/microbit build -q --release
 
 step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
