@@ -116,7 +116,7 @@ step "docs (warnings denied)"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p embedded-mcp -p embedded-mcp-schema \
     -p embedded-mcp-macros -p embedded-mcp-macros-impl -p embedded-mcp-std
 
-step "packaging: the published crates as a registry takes them (cargo package, verified)"
+step "packaging: the published crates as a registry takes them (cargo package, verified; the CLI installed from its .crate)"
 # Each crate's .crate is unpacked and built against the others' (a local registry of this run),
 # as `cargo publish` would; publish = false crates (tests, benches, fixtures, examples) are left
 # out. Measured on the 2-core machine: 60 s cold, 9 s when target/package is warm.
@@ -154,17 +154,40 @@ package_board qemu-virt riscv32imac-unknown-none-elf embedded-mcp=core rx-ring=b
 package_board qemu-mps2-an386 thumbv7em-none-eabihf
 package_board rp2040-mcp - embedded-mcp=core
 
-step "no_std checks of the core and of its json/schema crate (three targets, the feature sets that change code)"
+# The CLI installs from its packaged .crate, as `cargo install embedded-mcp-std` will from the
+# registry: `cargo install` of the package unpacked above, the four crates it depends on taken
+# from their own unpacked packages (the registry's stand-in), into a temporary root (a debug
+# build in the workspace's target folder: the verifying build above compiled its dependencies).
+# The installed command must run.
+version=$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)
+pkg="$root/target/package"
+install_root=$(mktemp -d)
+cargo install -q --debug --offline --path "$pkg/embedded-mcp-std-$version" --root "$install_root" \
+    --target-dir "$root/target" \
+    --config "patch.crates-io.embedded-mcp.path=\"$pkg/embedded-mcp-$version\"" \
+    --config "patch.crates-io.embedded-mcp-schema.path=\"$pkg/embedded-mcp-schema-$version\"" \
+    --config "patch.crates-io.embedded-mcp-macros.path=\"$pkg/embedded-mcp-macros-$version\"" \
+    --config "patch.crates-io.embedded-mcp-macros-impl.path=\"$pkg/embedded-mcp-macros-impl-$version\""
+installed=$("$install_root/bin/embedded-mcp" --version)
+rm -rf "$install_root"
+if [ "$installed" != "embedded-mcp $version" ]; then
+    echo "test: the CLI installed from its .crate says '$installed', not 'embedded-mcp $version'" >&2
+    exit 1
+fi
+
+step "no_std checks of the core and of its json/schema crate (thumbv6m, the feature sets that change code)"
 # `check`, not `build`: these are libraries, so a build adds only codegen; the firmware crates
-# above and the panic-free link below build the core for real. defmt is checked together with
-# pattern, compact-float and approval (each only adds code), the schema crate alone with ryu's
-# small tables.
-for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
-    cargo check -q -p embedded-mcp --target "$target"
-    cargo check -q -p embedded-mcp --target "$target" --no-default-features
-    cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float,approval
-    cargo check -q -p embedded-mcp-schema --target "$target" --features small-float-tables
-done
+# above build the core for real for every target they have (thumbv6m, thumbv7m, thumbv7em,
+# riscv32imac, riscv32imc), with its default features and `approval`. Here the other feature
+# sets, on the most restricted of those targets (Cortex-M0: no atomic compare-and-swap; every
+# target is 32-bit, the only width the core's code tells apart): without default features, and
+# defmt with pattern, compact-float and approval (each only adds code); the schema crate alone
+# with ryu's small tables.
+target=thumbv6m-none-eabi
+cargo check -q -p embedded-mcp --target "$target"
+cargo check -q -p embedded-mcp --target "$target" --no-default-features
+cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float,approval
+cargo check -q -p embedded-mcp-schema --target "$target" --features small-float-tables
 
 step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
 # On failure, examples/panic-free/locate.sh lists the call sites of the panic machinery.
