@@ -175,19 +175,19 @@ if [ "$installed" != "embedded-mcp $version" ]; then
     exit 1
 fi
 
-step "no_std checks of the core and of its json/schema crate (thumbv6m, the feature sets that change code)"
+step "no_std checks of the core and of its json/schema crate (three targets, with and without defmt)"
 # `check`, not `build`: these are libraries, so a build adds only codegen; the firmware crates
-# above build the core for real for every target they have (thumbv6m, thumbv7m, thumbv7em,
-# riscv32imac, riscv32imc), with its default features and `approval`. Here the other feature
-# sets, on the most restricted of those targets (Cortex-M0: no atomic compare-and-swap; every
-# target is 32-bit, the only width the core's code tells apart): without default features, and
-# defmt with pattern, compact-float and approval (each only adds code); the schema crate alone
-# with ryu's small tables.
-target=thumbv6m-none-eabi
-cargo check -q -p embedded-mcp --target "$target"
-cargo check -q -p embedded-mcp --target "$target" --no-default-features
-cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float,approval
-cargo check -q -p embedded-mcp-schema --target "$target" --features small-float-tables
+# above build the core for real for every target they have. Each of the three targets (Cortex-M0
+# without atomic compare-and-swap, Cortex-M4F, RISC-V) gets the default features and defmt with
+# pattern, compact-float and approval (each only adds code). The feature sets that do not depend
+# on the target (every target is 32-bit, the only width the core's code tells apart) run on the
+# most restricted one: no default features, and the schema crate with ryu's small tables.
+for target in thumbv6m-none-eabi thumbv7em-none-eabihf riscv32imac-unknown-none-elf; do
+    cargo check -q -p embedded-mcp --target "$target"
+    cargo check -q -p embedded-mcp --target "$target" --features defmt,pattern,compact-float,approval
+done
+cargo check -q -p embedded-mcp --target thumbv6m-none-eabi --no-default-features
+cargo check -q -p embedded-mcp-schema --target thumbv6m-none-eabi --features small-float-tables
 
 step "panic-free firmware links (its panic handler calls an undefined symbol: no panic is reachable in the core)"
 # On failure, examples/panic-free/locate.sh lists the call sites of the panic machinery.
