@@ -18,31 +18,30 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 baseline="$root/benches/size-baseline.txt"
-firmware="$root/examples/qemu-sensors"
-# Each crate's own target folder, or the one firmware folder scripts/test.sh shares among them.
-target_of() { echo "${EMCP_FIRMWARE_TARGET_DIR:-$root/examples/$1/target}"; }
-elf="$(target_of qemu-sensors)/thumbv7m-none-eabi/release/qemu-sensors"
 SIZE="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin/llvm-size"
 if [ ! -x "$SIZE" ]; then
     echo "size-check: llvm-size not found (rustup component add llvm-tools)" >&2
     exit 1
 fi
 
-# The same command and environment as tests/src/qemu.rs `build_firmware`.
-(cd "$firmware" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
-    -u CARGO_BUILD_TARGET CARGO_TARGET_DIR="$(target_of qemu-sensors)" \
-    cargo build --release --quiet --target thumbv7m-none-eabi)
+# build_elf CRATE TARGET [cargo args...]: builds examples/CRATE for TARGET with the same command
+# and environment as tests/src/qemu.rs `build_firmware` (the QEMU tests' builds), in the crate's
+# own target folder or the firmware folder scripts/test.sh shares; prints the ELF's path.
+build_elf() {
+    local crate=$1 target=$2 target_dir
+    shift 2
+    target_dir=${EMCP_FIRMWARE_TARGET_DIR:-$root/examples/$crate/target}
+    (cd "$root/examples/$crate" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
+        -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET CARGO_TARGET_DIR="$target_dir" \
+        cargo build --release --quiet --target "$target" "$@")
+    echo "$target_dir/$target/release/$crate"
+}
+elf=$(build_elf qemu-sensors thumbv7m-none-eabi)
 read -r flash ram < <("$SIZE" -B "$elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 }')
-(cd "$root/examples/size-one-tool" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
-    -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET CARGO_TARGET_DIR="$(target_of size-one-tool)" \
-    cargo build --release --quiet --no-default-features --target thumbv7m-none-eabi)
-one_tool_elf="$(target_of size-one-tool)/thumbv7m-none-eabi/release/size-one-tool"
+one_tool_elf=$(build_elf size-one-tool thumbv7m-none-eabi --no-default-features)
 read -r one_tool one_tool_data < <("$SIZE" -B "$one_tool_elf" | awk 'NR == 2 { print $1 + $2, $2 }')
-# The same command as tests/tests/qemu_microbit.rs (`build_firmware_with_features`).
-(cd "$root/examples/microbit" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
-    -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET CARGO_TARGET_DIR="$(target_of microbit)" \
-    cargo build --release --quiet --target thumbv6m-none-eabi --features qemu)
-microbit_elf="$(target_of microbit)/thumbv6m-none-eabi/release/microbit"
+# The build tests/tests/qemu_microbit.rs runs (`build_firmware_with_features`).
+microbit_elf=$(build_elf microbit thumbv6m-none-eabi --features qemu)
 read -r microbit_flash microbit_ram < <("$SIZE" -B "$microbit_elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 }')
 
 if [ "${1:-}" = "--update" ]; then
