@@ -52,7 +52,6 @@ mod server;
 mod session_table;
 mod shim_calls;
 mod slots;
-mod splice;
 mod sse;
 mod stateless;
 mod task_lines;

@@ -26,10 +26,9 @@ use embedded_mcp::protocol::LogLevel;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use super::splice;
 use super::task_lines::TaskLines;
 use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
-use crate::bridge::message::{self, Class, Id};
+use crate::bridge::message::{self, splice, Class, Id};
 use crate::bridge::subscriptions::{tagged, Filter, Subscriptions};
 use crate::device::log::preview;
 use crate::device::Logger;
@@ -158,15 +157,16 @@ impl Multiplex {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends `request` (a JSON-RPC request object) to the router under a new id.
-    pub(super) fn forward(&self, request: Value, owner: Owner) -> Result<Ticket, ForwardError> {
+    /// Sends `request` (a JSON-RPC request line, exactly as the client wrote it) to the router
+    /// under a new id; only the id and the progress token are spliced, every other byte stays.
+    pub(super) fn forward(&self, request: &[u8], owner: Owner) -> Result<Ticket, ForwardError> {
         self.forward_with(request, owner, false)
     }
 
     /// [`Multiplex::forward`], for a call the shim drives when `shim` is set.
     pub(super) fn forward_with(
         &self,
-        mut request: Value,
+        request: &[u8],
         owner: Owner,
         shim: bool,
     ) -> Result<Ticket, ForwardError> {
@@ -179,18 +179,10 @@ impl Multiplex {
             return Err(ForwardError::DuplicateId);
         }
         let id = state.next;
+        let id_text = id.to_string();
+        let (line, token) = splice::with_id_and_token(request, &id_text, &id_text)
+            .ok_or(ForwardError::RouterGone)?;
         state.next += 1;
-        request["id"] = json!(id);
-        let token = request
-            .get_mut("params")
-            .and_then(|p| p.get_mut("_meta"))
-            .and_then(|m| m.get_mut("progressToken"))
-            .map(|t| {
-                let text = t.to_string();
-                *t = json!(id);
-                text
-            });
-        let line = serde_json::to_vec(&request).map_err(|_| ForwardError::RouterGone)?;
         if self.to_router.send(line).is_err() {
             return Err(ForwardError::RouterGone);
         }
@@ -533,27 +525,27 @@ mod tests {
         let (mux, router) = multiplex();
         let mut a = mux
             .forward(
-                json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}),
+                br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}"#,
                 owner("A", "1", None),
             )
             .unwrap();
         let mut b = mux
             .forward(
-                json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
                 owner("B", "1", None),
             )
             .unwrap();
         assert_eq!(
             router.recv().unwrap(),
-            br#"{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":1},"name":"x"}}"#.to_vec()
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}"#.to_vec()
         );
         assert_eq!(
             router.recv().unwrap(),
-            br#"{"id":2,"jsonrpc":"2.0","method":"ping"}"#.to_vec()
+            br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_vec()
         );
         assert_eq!(
             mux.forward(
-                json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
                 owner("A", "1", None)
             )
             .err(),
@@ -588,7 +580,7 @@ mod tests {
         // Threshold "warning" (4).
         let mut a = mux
             .forward(
-                json!({"jsonrpc":"2.0","id":"q","method":"tools/call"}),
+                br#"{"jsonrpc":"2.0","id":"q","method":"tools/call"}"#,
                 owner("A", "\"q\"", Some(4)),
             )
             .unwrap();

@@ -223,7 +223,7 @@ async fn list(
             params["cursor"] = cursor;
         }
         let request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list", "params": params});
-        let mut ticket = mux.forward(request, own()).ok()?;
+        let mut ticket = mux.forward(request.to_string().as_bytes(), own()).ok()?;
         let line = answer(mux, &mut ticket, wait).await?;
         let page: Value = serde_json::from_slice(&line).ok()?;
         let result = page.get("result")?;

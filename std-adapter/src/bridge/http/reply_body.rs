@@ -298,7 +298,10 @@ mod tests {
         };
         let request = json!({"jsonrpc":"2.0","id":"c","method":"tools/call",
             "params":{"name":"slow","_meta":{"progressToken":"p"}}});
-        let ticket = front.mux.forward(request, owner).unwrap();
+        let ticket = front
+            .mux
+            .forward(request.to_string().as_bytes(), owner)
+            .unwrap();
         Waiting::new(front.clone(), ticket, true, None)
     }
 

@@ -53,8 +53,7 @@ impl Multiplex {
             shim.set_log_level((level != 0).then_some("debug"));
             shim.begin(id, params)?
         };
-        let modern: Value = serde_json::from_slice(&line).ok()?;
-        Some(self.forward_with(modern, owner, true))
+        Some(self.forward_with(&line, owner, true))
     }
 
     /// The router answered a round of shim call `bridge_id` with `line`.

@@ -42,7 +42,7 @@ pub(super) async fn post(
                     .check(&front.mux, front.reply_idle, request, params)
                     .await
                 {
-                    Ok(()) => forward(front, msg, id, accepts),
+                    Ok(()) => forward(front, request, id, accepts),
                     Err(why) => Reply::error(
                         400,
                         Some(&id.raw),
@@ -54,7 +54,7 @@ pub(super) async fn post(
             Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => {
                 listen(front, msg, id, accepts).await
             }
-            Ok(()) => forward(front, msg, id, accepts),
+            Ok(()) => forward(front, request, id, accepts),
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
         Class::Notification { .. } => Reply::empty(202),
@@ -79,14 +79,14 @@ pub(super) async fn post(
     }
 }
 
-fn forward(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+fn forward(front: &FrontState, request: &Request, id: &Id, accepts: Accepts) -> Reply {
     let owner = Owner {
         session: None,
         id_raw: id.raw.clone(),
         id_key: id.key.clone(),
         log_level: None,
     };
-    match front.mux.forward(msg.value.clone(), owner) {
+    match front.mux.forward(&request.body, owner) {
         Ok(ticket) => Reply::Wait {
             ticket,
             sse: accepts.sse,

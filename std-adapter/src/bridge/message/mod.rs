@@ -10,6 +10,7 @@
 
 pub mod meta;
 pub mod method;
+pub mod splice;
 pub mod typed;
 
 use serde_json::Value;
