@@ -164,12 +164,23 @@ fn with_host_id(device_line: &str, host_id: &str) -> String {
 
 /// Checks the arguments the device got and the result the host got.
 fn assert_faithful(device: &Device, host_line: &str, host_id: &str) {
+    assert_faithful_in(device, host_line, host_id, false);
+}
+
+/// [`assert_faithful`]; with `shimmed`, the device answered a 2026-07-28 round for a legacy host
+/// and the one edit is the envelope's `resultType`, gone.
+fn assert_faithful_in(device: &Device, host_line: &str, host_id: &str, shimmed: bool) {
     let got = device.wait_line(r#""method":"tools/call""#);
     assert!(
         got.contains(&format!(r#""arguments":{ARGUMENTS}"#)),
         "the device got other arguments: {got}"
     );
-    assert_eq!(host_line, with_host_id(&device.call_answer(), host_id));
+    let mut expected = with_host_id(&device.call_answer(), host_id);
+    if shimmed {
+        assert!(got.contains("\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\""));
+        expected = expected.replacen(r#","resultType":"complete""#, "", 1);
+    }
+    assert_eq!(host_line, expected);
 }
 
 /// The bridge on stdio in front of `device`.
@@ -222,17 +233,34 @@ impl Drop for StdioBridge {
     }
 }
 
-#[test]
-fn stdio_legacy_host_and_device_bytes_pass_unchanged() {
+fn initialize(version: &str, capabilities: &str) -> String {
+    format!(
+        r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"{version}","capabilities":{capabilities},"clientInfo":{{"name":"t","version":"1"}}}}}}"#
+    )
+}
+
+fn stdio_legacy(capabilities: &str, shimmed: bool) {
     let device = Device::start();
     let mut bridge = StdioBridge::start(&device);
-    bridge.request(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#);
+    bridge.request(&initialize("2025-11-25", capabilities));
     bridge
         .input
         .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
         .unwrap();
     let answer = bridge.request(&call(r#""c-1""#, None));
-    assert_faithful(&device, &answer, r#""c-1""#);
+    assert_faithful_in(&device, &answer, r#""c-1""#, shimmed);
+}
+
+#[test]
+fn stdio_legacy_host_and_device_bytes_pass_unchanged() {
+    stdio_legacy("{}", false);
+}
+
+/// A host that can be asked (`elicitation`): its calls go through the input shim, in
+/// 2026-07-28 form, and still carry the host's arguments as written.
+#[test]
+fn stdio_legacy_host_through_the_input_shim_keeps_its_arguments() {
+    stdio_legacy(r#"{"elicitation":{}}"#, true);
 }
 
 #[test]
@@ -320,25 +348,41 @@ fn message_of(r: &http_support::Response) -> String {
     }
 }
 
-#[test]
-fn http_legacy_session_host_and_device_bytes_pass_unchanged() {
+fn http_legacy(version: &str, capabilities: &str, shimmed: bool) {
     let device = Device::start();
     let bridge = HttpBridge::start(&device);
     let r = bridge.post(
         &[("Accept", "application/json")],
-        r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}"#,
+        &initialize(version, capabilities),
     );
     assert_eq!(r.status, 200, "{}", r.text());
     let session = r.header("mcp-session-id").expect("a session").to_owned();
     let r = bridge.post(
         &[
             ("Mcp-Session-Id", &session),
-            ("MCP-Protocol-Version", "2025-11-25"),
+            ("MCP-Protocol-Version", version),
         ],
         &call(r#""c-1""#, None),
     );
     assert_eq!(r.status, 200, "{}", r.text());
-    assert_faithful(&device, &message_of(&r), r#""c-1""#);
+    assert_faithful_in(&device, &message_of(&r), r#""c-1""#, shimmed);
+}
+
+#[test]
+fn http_legacy_session_host_and_device_bytes_pass_unchanged() {
+    http_legacy("2025-11-25", "{}", false);
+}
+
+/// A 2025-06-18 session's requests get that revision in `_meta`: added in place.
+#[test]
+fn http_translated_session_keeps_its_arguments() {
+    http_legacy("2025-06-18", "{}", false);
+}
+
+/// A session that can be asked: its calls go through the input shim.
+#[test]
+fn http_legacy_session_through_the_input_shim_keeps_its_arguments() {
+    http_legacy("2025-11-25", r#"{"elicitation":{}}"#, true);
 }
 
 #[test]

@@ -249,6 +249,7 @@ pub(super) fn post(
                             &session,
                             session_id,
                             &msg.value,
+                            &request.body,
                             id,
                             owner.clone(),
                         )

@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use super::multiplex::{Delivery, ForwardError, Multiplex, Owner, Ticket};
 use super::session_table::LegacySession;
 use crate::bridge::input_shim::{Action, InputShim};
-use crate::bridge::message::{self, Id};
+use crate::bridge::message::{self, splice, Id};
 
 /// Prefix of the front's ids for its questions to a client.
 const ASK_PREFIX: &str = "embedded-mcp-bridge-input-";
@@ -33,11 +33,12 @@ impl Multiplex {
         session: &LegacySession,
         session_id: &str,
         request: &Value,
+        line: &[u8],
         id: &Id,
         owner: Owner,
     ) -> Option<Result<Ticket, ForwardError>> {
         let params = request.get("params");
-        let line = {
+        let modern = {
             let mut shims = self.shims();
             let shim = shims.entry(session_id.to_owned()).or_insert_with(|| {
                 let mut shim = InputShim::new(self.input_timeout, ASK_PREFIX);
@@ -51,9 +52,9 @@ impl Multiplex {
             // The front filters log messages by the session's level: the device sends them all.
             let level = session.log_level.load(std::sync::atomic::Ordering::Relaxed);
             shim.set_log_level((level != 0).then_some("debug"));
-            shim.begin(id, params)?
+            shim.begin(id, splice::member_text(line, "params"))?
         };
-        Some(self.forward_with(&line, owner, true))
+        Some(self.forward_with(&modern, owner, true))
     }
 
     /// The router answered a round of shim call `bridge_id` with `line`.
@@ -231,7 +232,14 @@ mod tests {
             log_level: Some(session.log_level.clone()),
         };
         let mut ticket = mux
-            .forward_shimmed(&session, &opened.id, &request, &id, owner)
+            .forward_shimmed(
+                &session,
+                &opened.id,
+                &request,
+                request.to_string().as_bytes(),
+                &id,
+                owner,
+            )
             .expect("the shim takes it")
             .unwrap();
         let first = sent(&router);
@@ -300,7 +308,14 @@ mod tests {
             log_level: None,
         };
         let mut ticket = mux
-            .forward_shimmed(&session, &opened.id, &request, &id, owner)
+            .forward_shimmed(
+                &session,
+                &opened.id,
+                &request,
+                request.to_string().as_bytes(),
+                &id,
+                owner,
+            )
             .unwrap()
             .unwrap();
         sent(&router);

@@ -18,7 +18,9 @@ impl Hub {
         if !self.shim.wants(Some(params)) {
             return false;
         }
-        let Some(line) = self.shim.begin(id, Some(params)) else {
+        // The hub rebuilt the params (the device's own tool name in them).
+        let text = params.to_string();
+        let Some(line) = self.shim.begin(id, Some(&text)) else {
             return false;
         };
         self.shim_devices.insert(id.key.clone(), index);

@@ -63,6 +63,11 @@ fn append(line: &[u8], object: Value<'_>, members: &str) -> Option<Vec<u8>> {
     splice(line, end - 1, end - 1, &text)
 }
 
+/// The exact JSON text of the top-level member `key` of `line`.
+pub fn member_text<'a>(line: &'a [u8], key: &str) -> Option<&'a str> {
+    Some(parse(line)?.get(key)?.raw())
+}
+
 /// The message `line` with its top-level `id` replaced by `id` (exact JSON text).
 pub fn with_id(line: &[u8], id: &str) -> Option<Vec<u8>> {
     let doc = parse(line)?;
