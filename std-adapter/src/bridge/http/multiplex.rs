@@ -18,7 +18,6 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -102,7 +101,7 @@ struct Listener {
 
 /// The id map between the HTTP clients and the router.
 pub(super) struct Multiplex {
-    pub(super) to_router: Sender<Vec<u8>>,
+    pub(super) to_router: UnboundedSender<Vec<u8>>,
     state: Mutex<State>,
     /// How many `notifications/tools/list_changed` the router has written.
     list_generation: AtomicU64,
@@ -128,7 +127,7 @@ pub(super) fn client_key(owner: &Owner) -> (String, String) {
 
 impl Multiplex {
     /// A multiplexer writing request lines to `to_router`.
-    pub(super) fn new(to_router: Sender<Vec<u8>>, log: Logger) -> Self {
+    pub(super) fn new(to_router: UnboundedSender<Vec<u8>>, log: Logger) -> Self {
         Self {
             to_router,
             state: Mutex::new(State {
@@ -497,7 +496,7 @@ fn admits(threshold: Option<&AtomicU8>, value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc::{channel, Receiver};
+    use tokio::sync::mpsc::UnboundedReceiver as Receiver;
 
     fn owner(session: &str, id: &str, level: Option<u8>) -> Owner {
         Owner {
@@ -509,7 +508,7 @@ mod tests {
     }
 
     fn multiplex() -> (Multiplex, Receiver<Vec<u8>>) {
-        let (tx, rx) = channel();
+        let (tx, rx) = unbounded_channel();
         (
             Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink()))),
             rx,
@@ -522,7 +521,7 @@ mod tests {
 
     #[test]
     fn ids_and_tokens_are_mapped_both_ways() {
-        let (mux, router) = multiplex();
+        let (mux, mut router) = multiplex();
         let mut a = mux
             .forward(
                 br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}"#,
@@ -536,11 +535,11 @@ mod tests {
             )
             .unwrap();
         assert_eq!(
-            router.recv().unwrap(),
+            router.try_recv().unwrap(),
             br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}"#.to_vec()
         );
         assert_eq!(
-            router.recv().unwrap(),
+            router.try_recv().unwrap(),
             br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_vec()
         );
         assert_eq!(
@@ -576,7 +575,7 @@ mod tests {
 
     #[test]
     fn logs_are_filtered_by_the_session_level_and_cancel_reaches_the_router() {
-        let (mux, router) = multiplex();
+        let (mux, mut router) = multiplex();
         // Threshold "warning" (4).
         let mut a = mux
             .forward(
@@ -584,14 +583,14 @@ mod tests {
                 owner("A", "\"q\"", Some(4)),
             )
             .unwrap();
-        router.recv().unwrap();
+        router.try_recv().unwrap();
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":2}}"#.to_vec());
         let got = drain(&mut a);
         assert_eq!(got.len(), 1);
         mux.cancel_client(Some("A"), "\"q\"", "user");
         assert_eq!(
-            router.recv().unwrap(),
+            router.try_recv().unwrap(),
             br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user","requestId":1}}"#.to_vec()
         );
         // The late answer is dropped.
@@ -609,7 +608,7 @@ mod tests {
 
     #[test]
     fn listen_streams_get_their_acknowledgement_then_tagged_list_changes_until_closed() {
-        let (mux, router) = multiplex();
+        let (mux, mut router) = multiplex();
         let on = Filter {
             tools_list_changed: true,
             task_ids: None,

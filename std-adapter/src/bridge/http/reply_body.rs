@@ -273,7 +273,7 @@ mod tests {
 
     /// A front whose router is this test: lines sent to it are dropped.
     fn front(reply_idle: Duration) -> Arc<FrontState> {
-        let (to_router, router) = std::sync::mpsc::channel();
+        let (to_router, router) = tokio::sync::mpsc::unbounded_channel();
         std::mem::forget(router);
         Arc::new(FrontState {
             mux: Multiplex::new(

@@ -197,7 +197,7 @@ impl Multiplex {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::mpsc::{channel, Receiver};
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver as Receiver};
 
     use embedded_mcp::protocol::Version;
 
@@ -205,13 +205,13 @@ mod tests {
     use super::*;
     use crate::device::Logger;
 
-    fn sent(router: &Receiver<Vec<u8>>) -> Value {
+    fn sent(router: &mut Receiver<Vec<u8>>) -> Value {
         serde_json::from_slice(&router.try_recv().expect("a line for the router")).unwrap()
     }
 
     #[test]
     fn a_session_call_asks_on_its_stream_and_every_round_keeps_its_bridge_id() {
-        let (tx, router) = channel();
+        let (tx, mut router) = unbounded_channel();
         let mux = Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink())));
         let sessions = Sessions::new(4);
         let caps = json!({"elicitation": {}});
@@ -242,7 +242,7 @@ mod tests {
             )
             .expect("the shim takes it")
             .unwrap();
-        let first = sent(&router);
+        let first = sent(&mut router);
         assert_eq!(first["id"], 1);
         assert_eq!(
             first["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
@@ -261,7 +261,7 @@ mod tests {
         let accept = json!({"jsonrpc": "2.0", "id": "embedded-mcp-bridge-input-1",
             "result": {"action": "accept", "content": {"approve": true}}});
         assert!(mux.on_client_answer(&opened.id, "\"embedded-mcp-bridge-input-1\"", &accept));
-        let second = sent(&router);
+        let second = sent(&mut router);
         assert_eq!(second["id"], 1, "the same bridge-side id");
         assert_eq!(second["params"]["requestState"], "s");
         assert_eq!(
@@ -283,7 +283,7 @@ mod tests {
 
     #[test]
     fn a_session_that_cancels_while_the_person_thinks_gets_its_question_withdrawn() {
-        let (tx, router) = channel();
+        let (tx, mut router) = unbounded_channel();
         let mux = Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink())));
         let sessions = Sessions::new(4);
         let opened = sessions
@@ -318,7 +318,7 @@ mod tests {
             )
             .unwrap()
             .unwrap();
-        sent(&router);
+        sent(&mut router);
         mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}}}"#.to_vec());
         assert!(matches!(
             ticket.lines.try_recv(),
