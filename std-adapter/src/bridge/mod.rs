@@ -39,6 +39,7 @@
 //! and 2025-03-26; [`catalog`] and [`rewrite`] check and clean what devices send.
 
 pub mod catalog;
+pub mod clients;
 pub mod http;
 pub mod hub;
 pub mod input_shim;

@@ -16,7 +16,7 @@
 //! - Anything else (a device's own requests) is logged and dropped: it has no HTTP stream to go
 //!   to.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -26,6 +26,7 @@ use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use super::task_lines::TaskLines;
+use crate::bridge::clients::ids::Ids;
 use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
 use crate::bridge::message::{self, splice, Class, Id};
 use crate::bridge::subscriptions::{tagged, Filter, Subscriptions};
@@ -84,14 +85,8 @@ pub(super) struct Route {
     shim: bool,
 }
 
-#[derive(Default)]
-pub(super) struct State {
-    next: u64,
-    pub(super) routes: HashMap<u64, Route>,
-    pub(super) by_client: HashMap<(String, String), u64>,
-    /// Forwarded requests in the order the router got them (answered ones are skipped lazily).
-    order: VecDeque<u64>,
-}
+/// The id table of the front's clients ([`crate::bridge::clients::ids`]).
+pub(super) type State = Ids<Route>;
 
 /// One session's GET stream.
 struct Listener {
@@ -130,10 +125,7 @@ impl Multiplex {
     pub(super) fn new(to_router: UnboundedSender<Vec<u8>>, log: Logger) -> Self {
         Self {
             to_router,
-            state: Mutex::new(State {
-                next: 1,
-                ..State::default()
-            }),
+            state: Mutex::new(State::default()),
             list_generation: AtomicU64::new(0),
             listeners: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(Subscriptions::default()),
@@ -170,36 +162,29 @@ impl Multiplex {
         shim: bool,
     ) -> Result<Ticket, ForwardError> {
         let mut state = self.state();
-        let key = client_key(&owner);
         // Stateless requests are never cancelled by id (closing the stream cancels them), so
         // only session ids are kept here.
-        let keyed = owner.session.is_some();
-        if keyed && state.by_client.contains_key(&key) {
+        let key = owner.session.is_some().then(|| client_key(&owner));
+        if key.as_ref().is_some_and(|k| state.in_use(k)) {
             return Err(ForwardError::DuplicateId);
         }
-        let id = state.next;
-        let id_text = id.to_string();
+        let id_text = state.next_id().to_string();
         let (line, token) = splice::with_id_and_token(request, &id_text, &id_text)
             .ok_or(ForwardError::RouterGone)?;
-        state.next += 1;
         if self.to_router.send(line).is_err() {
             return Err(ForwardError::RouterGone);
         }
         let (tx, lines) = unbounded_channel();
         let client_id = owner.id_raw.clone();
-        if keyed {
-            state.by_client.insert(key, id);
-        }
-        state.routes.insert(
-            id,
-            Route {
-                tx,
-                owner,
-                token,
-                shim,
-            },
-        );
-        state.order.push_back(id);
+        let route = Route {
+            tx,
+            owner,
+            token,
+            shim,
+        };
+        let id = state
+            .file(key, route)
+            .map_err(|_| ForwardError::DuplicateId)?;
         Ok(Ticket {
             id,
             client_id,
@@ -218,9 +203,7 @@ impl Multiplex {
     /// Stops waiting for request `id`: the device is told (`notifications/cancelled`) unless
     /// it answered already.
     pub(super) fn cancel(&self, id: u64, reason: &str) {
-        let mut state = self.state();
-        if let Some(route) = state.routes.remove(&id) {
-            state.by_client.remove(&client_key(&route.owner));
+        if self.state().remove(id).is_some() {
             let cancel = json!({
                 "jsonrpc": "2.0",
                 "method": "notifications/cancelled",
@@ -238,7 +221,7 @@ impl Multiplex {
             return;
         }
         let key = (session.unwrap_or_default().to_owned(), id_key.to_owned());
-        let id = self.state().by_client.get(&key).copied();
+        let id = self.state().id_of(&key);
         if let Some(id) = id {
             self.cancel(id, reason);
         }
@@ -246,10 +229,7 @@ impl Multiplex {
 
     /// Forgets request `id` without telling anyone (its response will be dropped).
     pub(super) fn forget(&self, id: u64) {
-        let mut state = self.state();
-        if let Some(route) = state.routes.remove(&id) {
-            state.by_client.remove(&client_key(&route.owner));
-        }
+        self.state().remove(id);
     }
 
     /// Opens `session`'s GET stream (ending the one it had): the lines tied to no request.
@@ -356,7 +336,7 @@ impl Multiplex {
     /// Requests waiting for an answer.
     #[cfg(test)]
     pub(super) fn in_flight(&self) -> usize {
-        self.state().routes.len()
+        self.state().len()
     }
 
     /// One line the router wrote to its host.
@@ -382,11 +362,7 @@ impl Multiplex {
 
     fn on_response(&self, key: &str, line: &[u8]) {
         let mut state = self.state();
-        let route = key
-            .parse::<u64>()
-            .ok()
-            .and_then(|id| state.routes.remove(&id));
-        let Some(route) = route else {
+        let Some((id, route)) = State::parse(key).and_then(|id| Some((id, state.get(id)?))) else {
             self.log.info(format_args!(
                 "dropped the answer to a request nobody waits for: {}",
                 preview(line, PREVIEW)
@@ -396,14 +372,13 @@ impl Multiplex {
         if route.shim {
             // The shim decides: another round, a question to the client, or the answer.
             let owner = route.owner.clone();
-            if let Ok(id) = key.parse::<u64>() {
-                state.routes.insert(id, route);
-            }
             drop(state);
             self.on_shim_answer(&owner, line);
             return;
         }
-        state.by_client.remove(&client_key(&route.owner));
+        let Some(route) = state.remove(id) else {
+            return;
+        };
         drop(state);
         match splice::with_id(line, &route.owner.id_raw) {
             Some(out) => {
@@ -434,11 +409,11 @@ impl Multiplex {
                 .get("params")
                 .and_then(|p| p.get("progressToken"))
                 .and_then(Value::as_u64)
-                .filter(|id| state.routes.contains_key(id)),
-            "notifications/message" => current(&mut state),
+                .filter(|&id| state.contains(id)),
+            "notifications/message" => state.current(),
             _ => None,
         };
-        let Some(route) = target.and_then(|id| state.routes.get(&id)) else {
+        let Some(route) = target.and_then(|id| state.get(id)) else {
             drop(state);
             let unrelated = matches!(
                 method,
@@ -467,17 +442,6 @@ impl Multiplex {
             let _ = route.tx.send(Delivery::Notification(out));
         }
     }
-}
-
-/// The oldest forwarded request still waiting: the one the device is serving.
-fn current(state: &mut State) -> Option<u64> {
-    while let Some(&id) = state.order.front() {
-        if state.routes.contains_key(&id) {
-            return Some(id);
-        }
-        state.order.pop_front();
-    }
-    None
 }
 
 /// True when the session's threshold (if any) admits the log message `value`.

@@ -20,6 +20,7 @@ use super::front_state::FrontState;
 use super::multiplex::{Delivery, Ticket};
 use super::session_table::InUse;
 use super::sse;
+use crate::bridge::clients::deadlines::{KeepAlive, ReplyWait, Waited};
 use crate::bridge::message::{error_response, CONNECTION_CLOSED, REQUEST_TIMEOUT};
 
 /// A GET stream silent this long gets a keep-alive comment.
@@ -35,6 +36,8 @@ pub(super) struct Waiting {
     /// The session the request belongs to, if any: busy while this lives.
     _session: Option<InUse>,
     answered: bool,
+    /// How long it waits ([`crate::bridge::clients::deadlines`]).
+    wait: ReplyWait,
 }
 
 /// What the router said next about a waited request.
@@ -53,22 +56,23 @@ impl Waiting {
         stateless: bool,
         session: Option<InUse>,
     ) -> Self {
+        let wait = ReplyWait::new(front.reply_idle, Instant::now().into_std());
         Self {
             front,
             ticket,
             stateless,
             _session: session,
             answered: false,
+            wait,
         }
     }
 
-    /// The next line, or `Pending`; `idle` is the deadline of the router's silence (restarted
-    /// here by every line).
+    /// The next line, or `Pending`; `idle` sleeps until the instant the request's
+    /// [`ReplyWait`] decides to look again.
     fn poll_next(&mut self, cx: &mut Context<'_>, idle: &mut Pin<Box<Sleep>>) -> Poll<Next> {
-        let idle_for = self.front.reply_idle;
         match self.ticket.lines.poll_recv(cx) {
             Poll::Ready(Some(Delivery::Notification(line))) => {
-                idle.as_mut().reset(Instant::now() + idle_for);
+                self.wait.on_line(Instant::now().into_std());
                 Poll::Ready(Next::Notification(line))
             }
             Poll::Ready(Some(Delivery::Response(line))) => {
@@ -88,31 +92,45 @@ impl Waiting {
                 )))
             }
             Poll::Pending => {
-                if idle.as_mut().poll(cx).is_pending() {
-                    return Poll::Pending;
+                // Past an instant the sleep said has come, whatever the clock's granularity.
+                let mut reached = None;
+                loop {
+                    let now = Instant::now().into_std();
+                    let now = reached.map_or(now, |at: std::time::Instant| now.max(at));
+                    let person = self.front.mux.person_deadline(self.ticket.id);
+                    match self.wait.decide(now, person) {
+                        Waited::Until(at) => {
+                            let at = Instant::from_std(at);
+                            if idle.deadline() != at {
+                                idle.as_mut().reset(at);
+                            }
+                            if idle.as_mut().poll(cx).is_pending() {
+                                return Poll::Pending;
+                            }
+                            reached = Some(at.into_std());
+                        }
+                        Waited::PersonLate => {
+                            // The shim answers the call on `lines`.
+                            self.front.mux.person_late(self.ticket.id, now);
+                            self.wait.on_line(now);
+                            cx.waker().wake_by_ref();
+                            return Poll::Pending;
+                        }
+                        Waited::GiveUp => {
+                            self.answered = true;
+                            self.front.mux.forget(self.ticket.id);
+                            self.front.log.warn(format_args!(
+                                "request {} got no answer from the router",
+                                self.ticket.id
+                            ));
+                            return Poll::Ready(Next::Response(error_response(
+                                Some(&self.ticket.client_id),
+                                REQUEST_TIMEOUT,
+                                "Request timed out: the device did not answer",
+                            )));
+                        }
+                    }
                 }
-                // A person answers the shim's question: the router has nothing to say meanwhile,
-                // and a person who did not answer in time gets the call answered (on `lines`).
-                if let Some(deadline) = self.front.mux.person_deadline(self.ticket.id) {
-                    let now = std::time::Instant::now();
-                    let wait = deadline.saturating_duration_since(now);
-                    let wait = if wait.is_zero() { idle_for } else { wait };
-                    idle.as_mut()
-                        .reset(Instant::now() + wait + Duration::from_millis(10));
-                    cx.waker().wake_by_ref();
-                    return Poll::Pending;
-                }
-                self.answered = true;
-                self.front.mux.forget(self.ticket.id);
-                self.front.log.warn(format_args!(
-                    "request {} got no answer from the router",
-                    self.ticket.id
-                ));
-                Poll::Ready(Next::Response(error_response(
-                    Some(&self.ticket.client_id),
-                    REQUEST_TIMEOUT,
-                    "Request timed out: the device did not answer",
-                )))
             }
         }
     }
@@ -151,6 +169,7 @@ enum Source {
     },
     Listen {
         lines: UnboundedReceiver<Vec<u8>>,
+        clock: KeepAlive,
         keep_alive: Pin<Box<Sleep>>,
     },
 }
@@ -187,6 +206,7 @@ impl ReplyBody {
         Self {
             source: Source::Listen {
                 lines,
+                clock: KeepAlive::new(KEEP_ALIVE, Instant::now().into_std()),
                 keep_alive: Box::pin(tokio::time::sleep(KEEP_ALIVE)),
             },
             _working: working,
@@ -229,17 +249,28 @@ impl Body for ReplyBody {
                     }
                 }
             }
-            Source::Listen { lines, keep_alive } => match lines.poll_recv(cx) {
+            Source::Listen {
+                lines,
+                clock,
+                keep_alive,
+            } => match lines.poll_recv(cx) {
                 Poll::Ready(Some(line)) => {
-                    keep_alive.as_mut().reset(Instant::now() + KEEP_ALIVE);
+                    clock.sent(Instant::now().into_std());
                     frame(sse::event(&line))
                 }
                 Poll::Ready(None) => Poll::Ready(None),
                 Poll::Pending => {
-                    if keep_alive.as_mut().poll(cx).is_pending() {
-                        return Poll::Pending;
+                    let now = Instant::now().into_std();
+                    if !clock.is_due(now) {
+                        let due = Instant::from_std(clock.due());
+                        if keep_alive.deadline() != due {
+                            keep_alive.as_mut().reset(due);
+                        }
+                        if keep_alive.as_mut().poll(cx).is_pending() {
+                            return Poll::Pending;
+                        }
                     }
-                    keep_alive.as_mut().reset(Instant::now() + KEEP_ALIVE);
+                    clock.sent(now.max(clock.due()));
                     frame(sse::comment("keep-alive"))
                 }
             },

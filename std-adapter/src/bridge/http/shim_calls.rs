@@ -15,7 +15,7 @@ use serde_json::{json, Value};
 use super::multiplex::{Delivery, ForwardError, Multiplex, Owner, Ticket};
 use super::session_table::LegacySession;
 use crate::bridge::input_shim::{Action, InputShim};
-use crate::bridge::message::{self, splice, Id};
+use crate::bridge::message::{splice, Id};
 
 /// Prefix of the front's ids for its questions to a client.
 const ASK_PREFIX: &str = "embedded-mcp-bridge-input-";
@@ -91,37 +91,41 @@ impl Multiplex {
         };
         self.run_shim_actions(session, actions);
         let mut state = self.state();
-        if let Some(bridge_id) = state
-            .by_client
-            .remove(&(session.to_owned(), key.to_owned()))
-        {
-            state.routes.remove(&bridge_id);
+        if let Some(bridge_id) = state.id_of(&(session.to_owned(), key.to_owned())) {
+            state.remove(bridge_id);
         }
         true
     }
 
-    /// While a person answers call `bridge_id`: the shim's deadline. When it has passed, the
-    /// call is answered first (its answer is on the call's stream).
+    /// The session and the client's id key of shim call `bridge_id`, while a person is asked.
+    fn asked(&self, bridge_id: u64) -> Option<(String, String)> {
+        let owner = self.state().get(bridge_id)?.owner.clone();
+        let session = owner.session?;
+        let asking = self
+            .shims()
+            .get(&session)
+            .is_some_and(|shim| shim.asking(&owner.id_key));
+        asking.then_some((session, owner.id_key))
+    }
+
+    /// While a person answers call `bridge_id`: the shim's deadline.
     pub(super) fn person_deadline(&self, bridge_id: u64) -> Option<Instant> {
-        let owner = self.state().routes.get(&bridge_id)?.owner.clone();
-        let session = owner.session.clone()?;
-        let now = Instant::now();
-        let (deadline, late) = {
-            let mut shims = self.shims();
-            let shim = shims.get_mut(&session)?;
-            if !shim.asking(&owner.id_key) {
-                return None;
-            }
-            let deadline = shim.next_deadline()?;
-            let late = if deadline <= now {
-                shim.on_timeout(now)
-            } else {
-                Vec::new()
-            };
-            (deadline, late)
+        let (session, _) = self.asked(bridge_id)?;
+        self.shims().get(&session)?.next_deadline()
+    }
+
+    /// The person asked for call `bridge_id` did not answer by the shim's deadline (`now` is
+    /// past it): the shim answers the call (on the call's stream).
+    pub(super) fn person_late(&self, bridge_id: u64, now: Instant) {
+        let Some((session, _)) = self.asked(bridge_id) else {
+            return;
         };
+        let late = self
+            .shims()
+            .get_mut(&session)
+            .map(|shim| shim.on_timeout(now))
+            .unwrap_or_default();
         self.run_shim_actions(&session, late);
-        Some(deadline)
     }
 
     /// Forgets the shim of `session` (the session ended).
@@ -139,20 +143,20 @@ impl Multiplex {
             };
             let mut state = self.state();
             let client = (session.to_owned(), key);
-            let Some(bridge_id) = state.by_client.get(&client).copied() else {
+            let Some(bridge_id) = state.id_of(&client) else {
                 continue;
             };
-            let Some(route) = state.routes.get(&bridge_id) else {
+            let Some(route) = state.get(bridge_id) else {
                 continue;
             };
+            let tx = route.tx.clone();
             match action {
                 Action::Host { line, .. } => {
-                    let _ = route.tx.send(Delivery::Notification(line));
+                    let _ = tx.send(Delivery::Notification(line));
                 }
                 Action::Device { line, .. } => {
-                    let token = route.token.is_some();
                     drop(state);
-                    self.send_round(bridge_id, token, &line);
+                    self.send_round(bridge_id, &line);
                 }
                 Action::Complete { id, result, .. } => {
                     let mut line = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
@@ -160,36 +164,22 @@ impl Multiplex {
                     line.extend_from_slice(b",\"result\":");
                     line.extend_from_slice(&result);
                     line.push(b'}');
-                    let _ = route.tx.send(Delivery::Response(line));
-                    state.routes.remove(&bridge_id);
-                    state.by_client.remove(&client);
+                    let _ = tx.send(Delivery::Response(line));
+                    state.remove(bridge_id);
                 }
                 Action::Answer { line, .. } => {
-                    let _ = route.tx.send(Delivery::Response(line));
-                    state.routes.remove(&bridge_id);
-                    state.by_client.remove(&client);
+                    let _ = tx.send(Delivery::Response(line));
+                    state.remove(bridge_id);
                 }
             }
         }
     }
 
     /// A later round of call `bridge_id` to the router, under the same bridge-side id (and
-    /// progress token, when the call has one).
-    fn send_round(&self, bridge_id: u64, token: bool, line: &[u8]) {
-        let Some(mut request) = message::parse(line).map(|m| m.value) else {
-            return;
-        };
-        request["id"] = json!(bridge_id);
-        if token {
-            if let Some(t) = request
-                .get_mut("params")
-                .and_then(|p| p.get_mut("_meta"))
-                .and_then(|m| m.get_mut("progressToken"))
-            {
-                *t = json!(bridge_id);
-            }
-        }
-        if let Ok(line) = serde_json::to_vec(&request) {
+    /// progress token, when the call has one); every other byte is the shim's line.
+    fn send_round(&self, bridge_id: u64, line: &[u8]) {
+        let id = bridge_id.to_string();
+        if let Some((line, _)) = splice::with_id_and_token(line, &id, &id) {
             let _ = self.to_router.send(line);
         }
     }
