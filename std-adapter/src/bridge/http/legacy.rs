@@ -24,7 +24,9 @@ use super::session_table::{InUse, LegacySession, OpenError};
 use crate::bridge::message::{
     splice, Class, Id, Message, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
 };
-use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::wire::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
 
 /// A POST without `Mcp-Session-Id` in a legacy era: only `initialize` may come so.
 pub(super) async fn post_without_session(

@@ -67,7 +67,7 @@ use std::time::Duration;
 use tokio::sync::mpsc::{channel, unbounded_channel};
 
 use super::{BridgeConfig, BridgeError};
-use crate::device::Logger;
+use crate::log::Logger;
 use exchange::BodyLimits;
 use front_state::FrontState;
 use handshake::Handshake;

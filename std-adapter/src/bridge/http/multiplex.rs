@@ -30,8 +30,8 @@ use crate::bridge::clients::ids::Ids;
 use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
 use crate::bridge::message::{self, splice, Class, Id};
 use crate::bridge::subscriptions::{tagged, Filter, Subscriptions};
-use crate::device::log::preview;
-use crate::device::Logger;
+use crate::log::preview;
+use crate::log::Logger;
 
 /// Bytes of a line shown in a log message.
 const PREVIEW: usize = 200;

@@ -18,7 +18,10 @@ use super::handshake::{answer, own};
 use super::header_text;
 use super::multiplex::Multiplex;
 use super::request::Request;
-use crate::device::client::{MAX_PAGES, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::device::client::MAX_PAGES;
+use crate::wire::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
 
 /// The prefix of the headers, lower-case (header names are compared case-insensitively).
 const PREFIX: &str = "mcp-param-";

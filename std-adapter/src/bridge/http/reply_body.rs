@@ -299,7 +299,7 @@ mod tests {
     use crate::bridge::http::multiplex::{Multiplex, Owner};
     use crate::bridge::http::param_headers::ToolHeaders;
     use crate::bridge::http::session_table::Sessions;
-    use crate::device::Logger;
+    use crate::log::Logger;
     use serde_json::json;
 
     /// A front whose router is this test: lines sent to it are dropped.

@@ -193,7 +193,7 @@ mod tests {
 
     use super::super::session_table::Sessions;
     use super::*;
-    use crate::device::Logger;
+    use crate::log::Logger;
 
     fn sent(router: &mut Receiver<Vec<u8>>) -> Value {
         serde_json::from_slice(&router.try_recv().expect("a line for the router")).unwrap()

@@ -19,7 +19,9 @@ use crate::bridge::message::{
 };
 use crate::bridge::subscriptions::Filter;
 use crate::bridge::tasks::{missing_capability, EXTENSION};
-use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::wire::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
 
 /// Legacy methods that do not exist in 2026-07-28 (answered 404 + -32601 here, whatever the
 /// device would say).

@@ -11,7 +11,7 @@ use crate::bridge::message::{
     METHOD_NOT_FOUND,
 };
 use crate::bridge::old_revisions::{is_batch, BatchStart};
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Hub {
     pub(super) fn on_host_line(&mut self, line: Vec<u8>) {

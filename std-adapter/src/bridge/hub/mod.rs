@@ -35,6 +35,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::config::{BridgeConfig, Pages};
 use super::input_shim::InputShim;
 use super::machine::{Input, Machine, Output};
 use super::message::{
@@ -43,9 +44,8 @@ use super::message::{
 use super::old_revisions::RevisionAdapter;
 use super::router::Router;
 use super::subscriptions::Subscriptions;
-use super::{BridgeConfig, Pages};
-use crate::device::log::preview;
-use crate::device::Logger;
+use crate::log::preview;
+use crate::log::Logger;
 
 /// Bytes of a line shown in a log message.
 const PREVIEW: usize = 200;

@@ -8,8 +8,7 @@
 //! method names ([`method`]), `_meta` keys ([`meta`]), and the typed view of the messages the
 //! bridge reads ([`typed`]).
 
-pub mod meta;
-pub mod method;
+pub use crate::wire::{meta, method};
 pub mod splice;
 pub mod typed;
 

@@ -9,8 +9,8 @@ use super::own_requests::tools_list_params;
 use super::pages::CachedList;
 use super::Router;
 use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
+use crate::bridge::config::OnInvalid;
 use crate::bridge::message::{method, tool_error_response, Id};
-use crate::bridge::OnInvalid;
 use crate::full::ValidationFailure;
 
 /// Revision assumed for result checks when the session never said (no `initialize` seen).

@@ -4,14 +4,14 @@ use serde_json::{json, Value};
 
 use super::flight::{Merging, Pending};
 use super::{Router, PREVIEW};
+use crate::bridge::config::Pages;
 use crate::bridge::machine::Output;
 use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
     self, error_response, meta, method, splice, Class, Id, INVALID_REQUEST, PARSE_ERROR,
 };
 use crate::bridge::old_revisions::{is_batch, BatchStart};
-use crate::bridge::Pages;
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Router {
     /// Sends a line to the host, reshaped for its revision (or held for its batch).

@@ -22,7 +22,8 @@ use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
 use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
-use crate::device::{Endpoint, Link, Logger};
+use crate::device::{Endpoint, Link};
+use crate::log::Logger;
 use link_pump::{OpenLink, Written};
 
 /// Capacity of the shell's inbox and of the host writer's queue.
