@@ -3,6 +3,7 @@
 
 pub mod meta;
 pub mod method;
+pub mod wrapping;
 
 /// Bound on `tools/list` pages followed (a device repeating a cursor cannot loop us forever).
 pub const MAX_PAGES: usize = 64;

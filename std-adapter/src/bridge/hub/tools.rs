@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::bridge::message::meta;
 use crate::bridge::message::typed::ToolEntry;
+use crate::bridge::message::wrapping::{wrapped_result, wrapped_structured, ResultType};
 
 /// Legacy revisions the hub answers in their own terms.
 const LEGACY: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -103,24 +104,6 @@ pub(super) fn as_modern_result(result: &RawValue<'_>) -> Vec<u8> {
     out
 }
 
-/// A 2026-07-28 result whose `structuredContent` is not an object (the device answers a
-/// 2026-07-28 call unwrapped), as the hub's list shows it: `{"result": value}`, the legacy
-/// wrapping of the tool's `outputSchema`; `None` when there is nothing to wrap.
-fn legacy_structured(result: &RawValue<'_>) -> Option<Vec<u8>> {
-    let structured = result.get("structuredContent")?;
-    if structured.raw().trim_start().starts_with('{') {
-        return None;
-    }
-    let mut value: Value = serde_json::from_str(result.raw()).ok()?;
-    let object = value.as_object_mut()?;
-    let inner = object.remove("structuredContent")?;
-    object.insert("structuredContent".into(), json!({ "result": inner }));
-    if !object.contains_key("resultType") {
-        object.insert("resultType".into(), json!("complete"));
-    }
-    serde_json::to_vec(&value).ok()
-}
-
 /// A device router's response with the host's id (`raw_id`, exactly as the host wrote it); the
 /// `result` or `error` bytes are kept as they came, except that a result for a 2026-07-28 host
 /// (`modern`) gets its `resultType` ([`as_modern_result`]).
@@ -138,9 +121,12 @@ pub(super) fn reply_as(line: &[u8], raw_id: &str, modern: bool) -> Option<Vec<u8
     out.extend_from_slice(raw_id.as_bytes());
     out.extend_from_slice(format!(",\"{key}\":").as_bytes());
     if modern && key == "result" {
-        match legacy_structured(&body) {
-            Some(wrapped) => out.extend_from_slice(&wrapped),
-            None => out.extend_from_slice(&as_modern_result(&body)),
+        // A 2026-07-28 result whose `structuredContent` is not an object (the device answers a
+        // 2026-07-28 call unwrapped) shows it as the hub's list does: the legacy wrapping.
+        if wrapped_structured(&body).is_some() {
+            out.extend_from_slice(&wrapped_result(&body, ResultType::Ensure, false));
+        } else {
+            out.extend_from_slice(&as_modern_result(&body));
         }
     } else {
         out.extend_from_slice(body.raw().as_bytes());
@@ -187,10 +173,16 @@ mod tests {
             reply_as(error, "9", true).unwrap(),
             br#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"x"}}"#.to_vec()
         );
-        let array = br#"{"jsonrpc":"2.0","id":"hub-6","result":{"resultType":"complete","content":[],"structuredContent":[1,2]}}"#;
+        let array = br#"{"jsonrpc":"2.0","id":"hub-6","result":{"resultType":"complete","content":[],"structuredContent":[1.0e2,18446744073709551617]}}"#;
         assert_eq!(
             String::from_utf8(reply_as(array, "10", true).unwrap()).unwrap(),
-            r#"{"jsonrpc":"2.0","id":10,"result":{"content":[],"resultType":"complete","structuredContent":{"result":[1,2]}}}"#
+            r#"{"jsonrpc":"2.0","id":10,"result":{"resultType":"complete","content":[],"structuredContent":{"result":[1.0e2,18446744073709551617]}}}"#
+        );
+        // Without a `resultType`, it is put first.
+        let bare = br#"{"jsonrpc":"2.0","id":"hub-7","result":{"structuredContent":"x"}}"#;
+        assert_eq!(
+            String::from_utf8(reply_as(bare, "11", true).unwrap()).unwrap(),
+            r#"{"jsonrpc":"2.0","id":11,"result":{"resultType":"complete","structuredContent":{"result":"x"}}}"#
         );
         let tools = prefixed("m1", vec![json!({"name": "t", "inputSchema": {}})]);
         assert_eq!(tools, vec![json!({"name": "m1.t", "inputSchema": {}})]);

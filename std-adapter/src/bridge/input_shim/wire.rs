@@ -6,6 +6,7 @@ use embedded_mcp::json::{Kind, Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
 
+use crate::bridge::message::wrapping::{wrapped_result, ResultType};
 use crate::bridge::message::{meta, method, push_json_string, MISSING_CLIENT_CAPABILITY};
 
 /// `params` (the exact JSON text of a legacy host's `tools/call` params) as 2026-07-28 params
@@ -200,75 +201,10 @@ pub(super) fn read_device_answer(line: &[u8]) -> DeviceAnswer {
 }
 
 /// A 2026-07-28 `CallToolResult` as the legacy revisions have it: no `resultType`, and a
-/// `structuredContent` that is not an object wrapped as `{"result": …}` in both channels (as the
-/// device writes it for a legacy request). Every other byte is the device's.
+/// `structuredContent` that is not an object wrapped in both channels
+/// ([`crate::bridge::message::wrapping`]). Every other byte is the device's.
 pub(super) fn legacy_result(result: &RawValue<'_>) -> Vec<u8> {
-    let Some(members) = result.members() else {
-        return result.raw().as_bytes().to_vec();
-    };
-    let structured = result
-        .get("structuredContent")
-        .filter(|s| s.kind() != Kind::Object);
-    let mut out = Vec::with_capacity(result.raw().len() + 32);
-    out.push(b'{');
-    let mut first = true;
-    for (key, value) in members {
-        if key.eq_str("resultType") {
-            continue;
-        }
-        if !first {
-            out.push(b',');
-        }
-        first = false;
-        out.push(b'"');
-        out.extend_from_slice(key.raw().as_bytes());
-        out.extend_from_slice(b"\":");
-        match structured {
-            Some(s) if key.eq_str("structuredContent") => {
-                out.extend_from_slice(b"{\"result\":");
-                out.extend_from_slice(s.raw().as_bytes());
-                out.push(b'}');
-            }
-            Some(s) if key.eq_str("content") => wrap_text_block(&mut out, &value, s.raw()),
-            _ => out.extend_from_slice(value.raw().as_bytes()),
-        }
-    }
-    out.push(b'}');
-    out
-}
-
-/// Content blocks with the text block that carries the structured value `structured` (the
-/// first `text` block whose text is that JSON) rewritten to carry `{"result": …}`.
-fn wrap_text_block(out: &mut Vec<u8>, content: &RawValue<'_>, structured: &str) {
-    let Some(blocks) = content.elements() else {
-        out.extend_from_slice(content.raw().as_bytes());
-        return;
-    };
-    let same = |block: &RawValue<'_>| {
-        let text: Option<String> = block
-            .get("text")
-            .and_then(|t| t.as_str())
-            .map(|t| t.chars().collect());
-        let parsed = text.and_then(|t| serde_json::from_str::<Value>(&t).ok());
-        parsed.is_some() && parsed == serde_json::from_str::<Value>(structured).ok()
-    };
-    let mut done = false;
-    out.push(b'[');
-    for (n, block) in blocks.enumerate() {
-        if n > 0 {
-            out.push(b',');
-        }
-        if !done && same(&block) {
-            done = true;
-            let text = format!("{{\"result\":{structured}}}");
-            out.extend_from_slice(b"{\"type\":\"text\",\"text\":");
-            push_json_string(out, &text);
-            out.push(b'}');
-        } else {
-            out.extend_from_slice(block.raw().as_bytes());
-        }
-    }
-    out.push(b']');
+    wrapped_result(result, ResultType::Drop, true)
 }
 
 /// The client capability an input request needs (`None`: a kind the shim does not know), as a

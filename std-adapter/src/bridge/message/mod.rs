@@ -11,6 +11,7 @@
 pub use crate::wire::{meta, method};
 pub mod splice;
 pub mod typed;
+pub mod wrapping;
 
 use serde_json::Value;
 
