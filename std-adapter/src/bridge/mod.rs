@@ -22,10 +22,11 @@
 //! as MCP asks).
 //!
 //! ```text
-//!   MCP host --stdio--+        HTTP clients --> http/ (sessions, SSE, id multiplex)
-//!                     |                            | one line stream per session
+//!   MCP host --stdio--+        HTTP clients --> http/ (doors, sessions, 2026 checks)
+//!                     |                            | clients/ (the ids the bridge gives
+//!                     |                            |  requests, reply waits, keep-alives)
 //!                     v                            v
-//!   shell/ (tokio: host streams, link threads, timers) <-+
+//!   shell/ (tokio: host lines, link threads, timers; one runtime with hyper's) <-+
 //!         | Input + now                ^ Output
 //!         v                            |
 //!   router/ (one device)  or  hub/ (many devices, one router each)   no I/O, no clock

@@ -16,7 +16,7 @@ use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::{Instant, Sleep};
 
 use super::connection_limit::Working;
-use super::front_state::FrontState;
+use super::front_state::{now, FrontState};
 use super::multiplex::{Delivery, Ticket};
 use super::session_table::InUse;
 use super::sse;
@@ -56,7 +56,7 @@ impl Waiting {
         stateless: bool,
         session: Option<InUse>,
     ) -> Self {
-        let wait = ReplyWait::new(front.reply_idle, Instant::now().into_std());
+        let wait = ReplyWait::new(front.reply_idle, now());
         Self {
             front,
             ticket,
@@ -72,7 +72,7 @@ impl Waiting {
     fn poll_next(&mut self, cx: &mut Context<'_>, idle: &mut Pin<Box<Sleep>>) -> Poll<Next> {
         match self.ticket.lines.poll_recv(cx) {
             Poll::Ready(Some(Delivery::Notification(line))) => {
-                self.wait.on_line(Instant::now().into_std());
+                self.wait.on_line(now());
                 Poll::Ready(Next::Notification(line))
             }
             Poll::Ready(Some(Delivery::Response(line))) => {
@@ -95,7 +95,7 @@ impl Waiting {
                 // Past an instant the sleep said has come, whatever the clock's granularity.
                 let mut reached = None;
                 loop {
-                    let now = Instant::now().into_std();
+                    let now = now();
                     let now = reached.map_or(now, |at: std::time::Instant| now.max(at));
                     let person = self.front.mux.person_deadline(self.ticket.id);
                     match self.wait.decide(now, person) {
@@ -206,7 +206,7 @@ impl ReplyBody {
         Self {
             source: Source::Listen {
                 lines,
-                clock: KeepAlive::new(KEEP_ALIVE, Instant::now().into_std()),
+                clock: KeepAlive::new(KEEP_ALIVE, now()),
                 keep_alive: Box::pin(tokio::time::sleep(KEEP_ALIVE)),
             },
             _working: working,
@@ -255,12 +255,12 @@ impl Body for ReplyBody {
                 keep_alive,
             } => match lines.poll_recv(cx) {
                 Poll::Ready(Some(line)) => {
-                    clock.sent(Instant::now().into_std());
+                    clock.sent(now());
                     frame(sse::event(&line))
                 }
                 Poll::Ready(None) => Poll::Ready(None),
                 Poll::Pending => {
-                    let now = Instant::now().into_std();
+                    let now = now();
                     if !clock.is_due(now) {
                         let due = Instant::from_std(clock.due());
                         if keep_alive.deadline() != due {
@@ -374,6 +374,78 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":"c","result":{"content":[]}}"#
         );
         assert_eq!(start.elapsed(), Duration::from_secs(620));
+    }
+
+    /// A person asked through the input shim who never answers: the call's wait holds past the
+    /// router's silence bound until the person's deadline, and then, not a moment later, the
+    /// shim answers the call with a tool error (simulated time).
+    #[tokio::test(start_paused = true)]
+    async fn a_person_who_never_answers_gets_the_call_answered_at_the_input_timeout() {
+        let (to_router, mut router) = tokio::sync::mpsc::unbounded_channel();
+        let log = || Logger::to_writer(0, "t", Box::new(std::io::sink()));
+        let front = Arc::new(FrontState {
+            mux: Multiplex::new(to_router, log()).with_input_timeout(Duration::from_secs(120)),
+            sessions: Sessions::new(1),
+            handshake: Handshake::new(),
+            tool_headers: ToolHeaders::new(),
+            doors: Doors::new("127.0.0.1:1".parse().unwrap(), &[], None),
+            reply_idle: Duration::from_secs(25),
+            log: log(),
+        });
+        let opened = front
+            .sessions
+            .open(
+                embedded_mcp::protocol::Version::V2025_11_25,
+                json!({"elicitation": {}}),
+                false,
+                now(),
+            )
+            .unwrap();
+        let session = front.sessions.get(&opened.id, now()).unwrap();
+        let request = br#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"set_relay","arguments":{}}}"#;
+        let value: serde_json::Value = serde_json::from_slice(request).unwrap();
+        let id = crate::bridge::message::Id {
+            raw: "\"c\"".into(),
+            key: "\"c\"".into(),
+        };
+        let owner = Owner {
+            session: Some(opened.id.clone()),
+            id_raw: id.raw.clone(),
+            id_key: id.key.clone(),
+            log_level: Some(session.log_level.clone()),
+        };
+        let ticket = front
+            .mux
+            .forward_shimmed(&session, &opened.id, &value, request, &id, owner)
+            .expect("the shim takes it")
+            .unwrap();
+        assert!(router.try_recv().is_ok(), "the first round");
+        front.mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":{"type":"object"}}}},"requestState":"s"}}"#.to_vec());
+        let mut waiting = Waiting::new(front.clone(), ticket, false, None);
+        let start = Instant::now();
+        let mut idle = Box::pin(tokio::time::sleep(front.reply_idle));
+        let Next::Notification(ask) = waiting.next(&mut idle).await else {
+            panic!("the question first");
+        };
+        assert!(ask.starts_with(br#"{"id":"embedded-mcp-bridge-input-1""#));
+        // At the deadline the question is withdrawn, then the call is answered.
+        let Next::Notification(withdrawn) = waiting.next(&mut idle).await else {
+            panic!("the question withdrawn");
+        };
+        assert!(
+            withdrawn.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/cancelled""#),
+            "{}",
+            String::from_utf8_lossy(&withdrawn)
+        );
+        assert_eq!(start.elapsed(), Duration::from_secs(120));
+        let Next::Response(line) = waiting.next(&mut idle).await else {
+            panic!("then the answer");
+        };
+        assert_eq!(start.elapsed(), Duration::from_secs(120));
+        let answer: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(answer["id"], "c");
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert_eq!(front.mux.in_flight(), 0);
     }
 
     /// A router silent past the idle bound: the client gets -32001 and the request is forgotten.

@@ -12,6 +12,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::front_state::now;
 use super::multiplex::{Delivery, ForwardError, Multiplex, Owner, Ticket};
 use super::session_table::LegacySession;
 use crate::bridge::input_shim::{Action, InputShim};
@@ -63,7 +64,7 @@ impl Multiplex {
         let actions = self
             .shims()
             .get_mut(&session)
-            .map(|s| s.on_device_answer(&owner.id_key, line, Instant::now()))
+            .map(|s| s.on_device_answer(&owner.id_key, line, now()))
             .unwrap_or_default();
         self.run_shim_actions(&session, actions);
     }
