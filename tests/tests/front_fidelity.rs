@@ -342,7 +342,11 @@ impl Drop for HttpBridge {
 /// The JSON-RPC message of an answer, whether it came as JSON or as one SSE event.
 fn message_of(r: &http_support::Response) -> String {
     let text = r.text();
-    match text.lines().filter_map(|l| l.strip_prefix("data: ")).next_back() {
+    match text
+        .lines()
+        .filter_map(|l| l.strip_prefix("data: "))
+        .next_back()
+    {
         Some(data) => data.to_owned(),
         None => text,
     }
