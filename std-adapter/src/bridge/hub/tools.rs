@@ -75,18 +75,6 @@ pub(super) fn prefixed(device: &str, tools: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
-/// Removes the 2026-07-28 keys from a call's `_meta` (and `_meta` if nothing is left): the hub
-/// calls its devices in the legacy revision.
-pub(super) fn drop_modern_meta(params: &mut serde_json::Map<String, Value>) {
-    let Some(request_meta) = params.get_mut(meta::KEY).and_then(Value::as_object_mut) else {
-        return;
-    };
-    request_meta.retain(|key, _| !key.starts_with(meta::PROTOCOL_PREFIX));
-    if request_meta.is_empty() {
-        params.remove(meta::KEY);
-    }
-}
-
 /// The bytes of a legacy `result` object as a 2026-07-28 one: `"resultType":"complete"` put
 /// first unless it has one; the device's bytes are kept.
 pub(super) fn as_modern_result(result: &RawValue<'_>) -> Vec<u8> {
@@ -141,15 +129,19 @@ mod tests {
 
     #[test]
     fn modern_meta_is_dropped_and_the_rest_kept() {
-        let mut params = json!({"name": "t", "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}, "progressToken": 3}});
-        drop_modern_meta(params.as_object_mut().unwrap());
-        assert_eq!(params, json!({"name": "t", "_meta": {"progressToken": 3}}));
-        let mut bare = json!({"name": "t", "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
-        drop_modern_meta(bare.as_object_mut().unwrap());
-        assert_eq!(bare, json!({"name": "t"}));
+        use crate::bridge::message::splice::with_member;
+        let params = r#"{"name":"d.t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":3}}"#;
+        let drop = Some(meta::PROTOCOL_PREFIX);
+        assert_eq!(
+            with_member(params, "name", r#""t""#, drop).unwrap(),
+            r#"{"name":"t","_meta":{"progressToken":3}}"#
+        );
+        let bare =
+            r#"{"name":"d.t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        assert_eq!(
+            with_member(bare, "name", r#""t""#, drop).unwrap(),
+            r#"{"name":"t"}"#
+        );
     }
 
     #[test]

@@ -63,6 +63,61 @@ fn append(line: &[u8], object: Value<'_>, members: &str) -> Option<Vec<u8>> {
     splice(line, end - 1, end - 1, &text)
 }
 
+/// The object `object` (exact JSON text) with member `key` set to `value` (exact JSON text) and,
+/// when `drop_meta_prefix` is given, the members of its `_meta` whose keys start with it left
+/// out (and `_meta` too when nothing is left). Every other member keeps its bytes. `None` if
+/// `object` is not a JSON object.
+pub fn with_member(
+    object: &str,
+    key: &str,
+    value: &str,
+    drop_meta_prefix: Option<&str>,
+) -> Option<String> {
+    let doc = parse(object.as_bytes())?;
+    let mut out = String::with_capacity(object.len() + value.len());
+    out.push('{');
+    let push = |out: &mut String, name: &str, text: &str| {
+        if out.len() > 1 {
+            out.push(',');
+        }
+        out.push('"');
+        out.push_str(name);
+        out.push_str("\":");
+        out.push_str(text);
+    };
+    let mut set = false;
+    for (name, member) in doc.members()? {
+        if name.eq_str(key) {
+            if !set {
+                push(&mut out, name.raw(), value);
+                set = true;
+            }
+            continue;
+        }
+        match drop_meta_prefix {
+            Some(prefix) if name.eq_str(meta::KEY) && member.kind() == Kind::Object => {
+                let kept: Vec<String> = member
+                    .members()?
+                    .filter(|(k, _)| !k.chars().collect::<String>().starts_with(prefix))
+                    .map(|(k, v)| format!("\"{}\":{}", k.raw(), v.raw()))
+                    .collect();
+                if !kept.is_empty() {
+                    push(&mut out, name.raw(), &format!("{{{}}}", kept.join(",")));
+                }
+            }
+            _ => push(&mut out, name.raw(), member.raw()),
+        }
+    }
+    if !set {
+        let mut quoted = Vec::new();
+        super::push_json_string(&mut quoted, key);
+        let quoted = String::from_utf8(quoted).ok()?;
+        push(&mut out, quoted.trim_matches('"'), value);
+    }
+    out.push('}');
+    Some(out)
+}
+
 /// The exact JSON text of the top-level member `key` of `line`.
 pub fn member_text<'a>(line: &'a [u8], key: &str) -> Option<&'a str> {
     Some(parse(line)?.get(key)?.raw())
@@ -193,6 +248,32 @@ mod tests {
             (br#"{"id": 3 ,"method":"ping"}"#.to_vec(), None)
         );
         assert!(with_id_and_token(br#"{"method":"x"}"#, "1", "1").is_none());
+    }
+
+    #[test]
+    fn a_member_is_set_and_protocol_meta_dropped_while_the_rest_keeps_its_bytes() {
+        let params = format!(
+            r#"{{"name":"m1.a","arguments":{ODD},"_meta":{{"io.mcp/v":"x","progressToken":1.0e0}}}}"#
+        );
+        assert_eq!(
+            with_member(&params, "name", r#""a""#, Some("io.mcp/")).unwrap(),
+            format!(r#"{{"name":"a","arguments":{ODD},"_meta":{{"progressToken":1.0e0}}}}"#)
+        );
+        assert_eq!(
+            with_member(
+                r#"{"_meta":{"io.mcp/v":1}}"#,
+                "name",
+                r#""a""#,
+                Some("io.mcp/")
+            )
+            .unwrap(),
+            r#"{"name":"a"}"#
+        );
+        assert_eq!(
+            with_member(r#"{"_meta":{"io.mcp/v":1}}"#, "name", "1", None).unwrap(),
+            r#"{"_meta":{"io.mcp/v":1},"name":1}"#
+        );
+        assert!(with_member("[]", "name", "1", None).is_none());
     }
 
     #[test]
