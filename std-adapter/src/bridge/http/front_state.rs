@@ -29,12 +29,6 @@ pub(super) struct FrontState {
     pub(super) log: Logger,
 }
 
-/// The front's clock: tokio's, which tests pause and advance (the deciding code of the front
-/// and of the clients layer takes the `now` read here).
-pub(super) fn now() -> std::time::Instant {
-    tokio::time::Instant::now().into_std()
-}
-
 /// How a request's answer may be sent, from its `Accept` header.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) struct Accepts {

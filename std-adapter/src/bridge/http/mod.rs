@@ -34,6 +34,7 @@
 //!   connection that waits (idle, or still sending) gives its place to a newer one at the
 //!   connection bound (`slots`); refusals close lingeringly so the client reads them (`linger`).
 
+mod clock;
 mod connection_limit;
 mod doors;
 mod endpoint;

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 
-use super::front_state::now;
+use super::clock::now;
 use super::handshake::{answer, own};
 use super::header_text;
 use super::multiplex::Multiplex;

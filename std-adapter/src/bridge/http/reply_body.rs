@@ -15,8 +15,9 @@ use hyper::body::{Body, Frame};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::{Instant, Sleep};
 
+use super::clock::now;
 use super::connection_limit::Working;
-use super::front_state::{now, FrontState};
+use super::front_state::FrontState;
 use super::multiplex::{Delivery, Ticket};
 use super::session_table::InUse;
 use super::sse;

@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
-use super::front_state::now;
+use super::clock::now;
 use super::multiplex::{Delivery, ForwardError, Multiplex, Owner, Ticket};
 use super::session_table::LegacySession;
 use crate::bridge::input_shim::{Action, InputShim};
