@@ -14,6 +14,7 @@ impl core::fmt::Debug for Key {
 }
 
 /// The message a real-board build that names [`Key::DEMO`] fails with.
+#[cfg(not(feature = "qemu-demo-key"))]
 macro_rules! demo_key_refusal {
     () => {
         "Key::DEMO is public and compiles only into QEMU builds (core feature `qemu-demo-key`, \
