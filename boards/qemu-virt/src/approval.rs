@@ -12,8 +12,8 @@
 //! `embedded_mcp::server::approval`) and the salt from its RNG: `Key::DEMO` does not compile
 //! outside a QEMU build.
 
-use riscv_semihosting::{nr, syscall};
 use embedded_mcp::server::approval::{Key, Sealing};
+use riscv_semihosting::{nr, syscall};
 
 /// This boot's sealing: the demo key, [`boot_salt`] and the uptime clock. Call once at start.
 pub fn sealing() -> Sealing {
