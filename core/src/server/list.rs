@@ -239,7 +239,9 @@ mod tests {
             (crate::server::TaskSupport::Optional, "optional"),
             (crate::server::TaskSupport::Required, "required"),
         ] {
-            let tool = Tool::new("t", "{}").task_support(support).meta(r#"{"k":1}"#);
+            let tool = Tool::new("t", "{}")
+                .task_support(support)
+                .meta(r#"{"k":1}"#);
             let mut buf = [0u8; 128];
             let mut sink = SliceSink::new(&mut buf);
             write_tool(&mut sink, &tool, Version::V2026_07_28, true).unwrap();
