@@ -67,7 +67,7 @@ fn prints_the_host_sensors_schemas() {
     );
     assert_eq!(
         derive(&[HOST_SENSORS, "History", "--output"]).1,
-        "{\"type\":\"array\",\"items\":{\"type\":\"number\"},\"maxItems\":16}\n"
+        "{\"type\":\"array\",\"items\":{\"type\":\"number\",\"minimum\":-3.4028235e38,\"maximum\":3.4028235e38},\"maxItems\":16}\n"
     );
 }
 
