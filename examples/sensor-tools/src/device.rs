@@ -474,7 +474,8 @@ mod tests {
 
     fn state_of(line: &str) -> &str {
         let start = line.find(r#""requestState":""#).expect("a state") + 16;
-        &line[start..start + 57]
+        let len = line[start..].find('"').expect("the state's end");
+        &line[start..start + len]
     }
 
     #[test]
