@@ -56,5 +56,5 @@ fn host_random() -> Option<u64> {
 fn host_clock() -> u64 {
     // SAFETY: SYS_TIME and SYS_CLOCK take no argument block.
     let (seconds, centiseconds) = unsafe { (syscall!(TIME), syscall!(CLOCK)) };
-    (seconds as u64) << 32 ^ centiseconds as u64
+    ((seconds as u64) << 32) ^ centiseconds as u64
 }
