@@ -81,7 +81,8 @@ fn task_request(id: &str, method: &str, task: &str, extra: Value) -> Value {
 }
 
 /// A bridge on stdio in front of qemu-sensors, with `sample_temperature` and `set_relay` as
-/// task tools (the firmware cannot mark them yet).
+/// task tools: qemu-sensors does not mark them (`#[tool(task = …)]`), which is the case
+/// `--task-tools` stays for.
 fn stdio_bridge() -> BridgeProcess {
     let fw = firmware().to_string_lossy().into_owned();
     BridgeProcess::start(&[

@@ -128,6 +128,8 @@ pub mod approval;
 mod async_handler;
 mod call;
 mod call_async;
+#[cfg(feature = "approval")]
+mod capability;
 mod config;
 mod context;
 mod cursor;
@@ -143,6 +145,8 @@ pub mod mrtr;
 mod output_len;
 mod reply;
 mod schema_storage;
+#[cfg(feature = "approval")]
+mod sealing;
 mod serve;
 mod static_definitions;
 mod tool;
@@ -157,8 +161,8 @@ pub use handler::{Call, Done, Handler, Output, ToolError, ToolFailure};
 pub use output_len::{output_len, output_len_of};
 pub use schema_storage::{SchemaStorage, ToolSchemas};
 pub use tool::{
-    is_allowed_icon_src, is_valid_tool_name, Annotations, Icon, ServerInfo, StaticError, Theme,
-    Tool, MAX_TOOL_NAME_LEN,
+    is_allowed_icon_src, is_valid_tool_name, Annotations, Icon, ServerInfo, StaticError,
+    TaskSupport, Theme, Tool, MAX_TOOL_NAME_LEN,
 };
 pub use typed::Toolbox;
 

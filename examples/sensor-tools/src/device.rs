@@ -167,11 +167,10 @@ pub struct Device<B> {
 impl<B: Board> Device<B> {
     /// A device at power-on, relays off; the buffer sizes are reported by `device_info`.
     pub fn new(input_buffer_bytes: u32, output_buffer_bytes: u32) -> Self {
-        let (key, boot) = B::approval_key();
         Self {
             sensors: Sensors::new(),
             relays: [false; RELAY_COUNT],
-            approvals: Approvals::new(key, boot),
+            approvals: Approvals::new(B::sealing()),
             calls: 0,
             input_buffer_bytes,
             output_buffer_bytes,
@@ -184,7 +183,6 @@ impl<B: Board> Device<B> {
     fn ask_relay(&mut self, args: &RelayArgs) -> Option<Ask<'_, [Piece<'static>; 3]>> {
         args.on.then(|| Ask {
             approvals: &mut self.approvals,
-            now_ms: B::uptime_ms(),
             message: [
                 Piece::Text("Switch relay "),
                 Piece::Dec(u64::from(args.relay)),
@@ -476,7 +474,8 @@ mod tests {
 
     fn state_of(line: &str) -> &str {
         let start = line.find(r#""requestState":""#).expect("a state") + 16;
-        &line[start..start + 57]
+        let len = line[start..].find('"').expect("the state's end");
+        &line[start..start + len]
     }
 
     #[test]
@@ -511,9 +510,9 @@ mod tests {
         assert_eq!(
             got[..5],
             [
-                refused(2, "Approval refused: the requestState was not issued by this device for this tool and these arguments"),
+                refused(2, "Approval refused: the requestState was not issued for this tool and these arguments"),
                 r#"{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"relay":1,"on":true,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":1,\"on\":true,\"wasOn\":false}"}],"resultType":"complete"}}"#.into(),
-                refused(4, "Approval refused: this approval was already answered"),
+                refused(4, "Approval refused: already answered"),
                 r#"{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"relay":1,"on":false,"wasOn":true},"content":[{"type":"text","text":"{\"relay\":1,\"on\":false,\"wasOn\":true}"}],"resultType":"complete"}}"#.into(),
                 r#"{"jsonrpc":"2.0","id":6,"result":{"structuredContent":{"relay":1,"on":false,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":1,\"on\":false,\"wasOn\":false}"}],"resultType":"complete"}}"#.into(),
             ]

@@ -125,3 +125,23 @@ fn an_ordinary_task_tool_still_asks_inside_its_task() {
     assert!(got.contains(r#""status":"input_required""#), "{got}");
     assert!(got.contains(r#""inputRequests":{"user_name":"#), "{got}");
 }
+
+#[test]
+fn a_tool_the_firmware_marks_ask_first_answers_round_one_synchronously() {
+    let mut sim = layer_with(tasks_config(TaskTools::Marked));
+    sim.link(0, LinkEvent::Opened { gen: 1 });
+    sim.host_line(&request(1, "tools/list", "", CAPS));
+    sim.device_out();
+    let listed = r#"{"jsonrpc":"2.0","id":1,"result":{"tools":[{"name":"composed","inputSchema":{"type":"object"},"execution":{"taskSupport":"required"},"_meta":{"embedded-mcp/askFirst":true}},{"name":"confirm","inputSchema":{"type":"object"},"execution":{"taskSupport":"optional"}}]}}"#;
+    sim.device_line(0, 1, listed);
+    assert_eq!(sim.host_out(), [listed], "the list passes byte for byte");
+    // Round 1 of the marked tool: an ordinary call, no task.
+    let first = call(5, "composed", CAPS);
+    sim.host_line(&first);
+    assert_eq!(sim.device_out(), [first]);
+    assert!(sim.host_out().is_empty(), "no CreateTaskResult");
+    // An optional tool without the mark becomes a task at once.
+    sim.host_line(&call(6, "confirm", CAPS));
+    assert!(sim.host_out()[0]
+        .starts_with(r#"{"jsonrpc":"2.0","id":6,"result":{"resultType":"task","taskId":"task-1""#));
+}
