@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use embedded_mcp_tests::qemu::{Board, QemuGuard};
-use scaffold_support::{scaffold_and_build, TempDir, CLI};
+use scaffold_support::{build, flash_bytes, scaffold, scaffold_and_build, Profile, TempDir, CLI};
 
 const NAME: &str = "soil_probe";
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -39,6 +39,29 @@ fn the_new_qemu_m3_crate_builds_and_serves_its_tools() {
         "thumbv7m-none-eabi",
     );
     serves_its_tools(&elf, Board::Lm3s6965evb);
+}
+
+/// A plain `cargo build` (the dev profile) of the new qemu-m3 crate, with the core's `approval`
+/// feature on, takes at most half of the board's 256 KB of flash: room for the author's tools.
+#[test]
+fn the_new_qemu_m3_crate_debug_build_fits_in_half_the_flash() {
+    const FLASH: u64 = 256 * 1024;
+    let dir = TempDir::new("qemu-m3-dev");
+    let crate_dir = dir.0.join(NAME);
+    scaffold(&crate_dir, NAME, "qemu-m3", "qemu-sensors");
+    let elf = build(
+        &crate_dir,
+        NAME,
+        "qemu-sensors",
+        "thumbv7m-none-eabi",
+        Profile::Dev,
+    );
+    let flash = flash_bytes(&elf);
+    eprintln!("dev build of the new qemu-m3 crate: {flash} B of flash");
+    assert!(
+        flash <= FLASH / 2,
+        "the dev build takes {flash} B, more than half of the board's {FLASH} B"
+    );
 }
 
 #[test]

@@ -9,6 +9,7 @@ mod common;
 mod esp32c3;
 mod qemu_m3;
 mod qemu_riscv;
+mod readme;
 mod rp2040;
 
 use std::fmt;
@@ -164,12 +165,15 @@ pub fn files(request: &Request) -> Result<Vec<File>, ScaffoldError> {
             return Err(ScaffoldError::UnusablePath(path.clone()));
         }
     }
-    Ok(match request.board {
+    let mut made = match request.board {
         Board::QemuM3 => qemu_m3::files(&request.name, &request.source),
         Board::QemuRiscv => qemu_riscv::files(&request.name, &request.source),
         Board::Rp2040 => rp2040::files(&request.name, &request.source),
         Board::Esp32c3 => esp32c3::files(&request.name, &request.source),
-    })
+    };
+    let readme = readme::text(request.board);
+    made.extend(named(&request.name, [("README.md", readme.as_str())]));
+    Ok(made)
 }
 
 /// The files at these paths, with `@NAME@` replaced by the crate's name.

@@ -42,7 +42,8 @@ fn the_crate_names_itself_and_its_dependencies() {
             ".cargo/config.toml",
             ".gitignore",
             "src/main.rs",
-            "src/tools.rs"
+            "src/tools.rs",
+            "README.md"
         ]
     );
     let cargo = &made[0].text;
@@ -55,6 +56,22 @@ fn the_crate_names_itself_and_its_dependencies() {
         .text
         .contains(r#"ServerInfo::new("soil", env!("CARGO_PKG_VERSION"))"#));
     assert!(made.iter().all(|f| !f.text.contains('@')));
+    // A plain `cargo build` is optimised for size (tests/tests/scaffold_qemu.rs measures it).
+    assert!(
+        cargo.contains("\n[profile.dev]\nopt-level = \"s\"\n"),
+        "{cargo}"
+    );
+    let readme = &made[5].text;
+    assert!(readme.starts_with("# soil\n"), "{readme}");
+    assert!(
+        readme.contains("embedded-mcp tools --qemu target/thumbv7m-none-eabi/release/soil "),
+        "{readme}"
+    );
+    assert!(
+        readme
+            .contains(r#""args": ["bridge", "--qemu", "target/thumbv7m-none-eabi/release/soil"]"#),
+        "{readme}"
+    );
 
     let registry = files(&request(
         "soil",
