@@ -167,7 +167,7 @@ pub(super) fn read_device_answer(line: &[u8]) -> DeviceAnswer {
 /// A 2026-07-28 `CallToolResult` as the legacy revisions have it: no `resultType`, and a
 /// `structuredContent` that is not an object wrapped as `{"result": …}` in both channels (as the
 /// device writes it for a legacy request). Every other byte is the device's.
-pub(super) fn legacy_result(result: &RawValue<'_>) -> Vec<u8> {
+pub(crate) fn legacy_result(result: &RawValue<'_>) -> Vec<u8> {
     let Some(members) = result.members() else {
         return result.raw().as_bytes().to_vec();
     };

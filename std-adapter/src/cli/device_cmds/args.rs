@@ -189,6 +189,10 @@ pub struct CallArgs {
     /// The client's options.
     #[command(flatten)]
     pub client: ClientArgs,
+    /// Approve what the device asks a person before the tool acts, without asking (on a
+    /// terminal, `call` shows the question and reads the answer)
+    #[arg(long, help_heading = None)]
+    pub yes: bool,
     /// The tool to call (with --device: NAME.tool)
     #[arg(value_name = "TOOL", help_heading = None)]
     pub tool: String,

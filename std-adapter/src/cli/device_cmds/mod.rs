@@ -5,12 +5,14 @@
 //! 1 tool error or invalid result, 2 usage or transport error.
 
 pub mod args;
+mod approve;
 mod bridge;
 mod bridge_http;
 mod call;
 mod codegen;
 mod connect;
 mod exit_code;
+mod form;
 mod hub_link;
 mod summary;
 mod tools;
