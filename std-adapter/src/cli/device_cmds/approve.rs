@@ -161,7 +161,10 @@ fn legacy_shaped(response: Response) -> Response {
             max_depth: embedded_mcp::json::MAX_DEPTH_LIMIT,
         },
     );
-    let Some(result) = raw.ok().and_then(|v| v.get("result").map(|r| legacy_result(&r))) else {
+    let Some(result) = raw
+        .ok()
+        .and_then(|v| v.get("result").map(|r| legacy_result(&r)))
+    else {
         return response;
     };
     let id = response.message.get("id").cloned().unwrap_or(Value::Null);

@@ -47,7 +47,9 @@ impl Form {
     /// `Err` says why `call` cannot show it.
     pub(super) fn from_request(method: &str, params: Option<&Value>) -> Result<Self, String> {
         if method != "elicitation/create" {
-            return Err(format!("the device asks for `{method}`, which `call` cannot answer"));
+            return Err(format!(
+                "the device asks for `{method}`, which `call` cannot answer"
+            ));
         }
         let params = params.cloned().unwrap_or(Value::Null);
         if params.get("mode").and_then(Value::as_str).unwrap_or("form") != "form" {
@@ -58,7 +60,10 @@ impl Form {
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned();
-        let schema = params.get("requestedSchema").cloned().unwrap_or(Value::Null);
+        let schema = params
+            .get("requestedSchema")
+            .cloned()
+            .unwrap_or(Value::Null);
         let required: Vec<&str> = schema
             .get("required")
             .and_then(Value::as_array)
@@ -203,7 +208,10 @@ mod tests {
         assert_eq!(form.message, "Switch relay 1 on?");
         assert!(form.is_yes_no());
         assert_eq!(Form::prompt(&form.fields[0]), "Approve (boolean): ");
-        assert_eq!(form.approved().unwrap(), json!({"approve": true}).as_object().unwrap().clone());
+        assert_eq!(
+            form.approved().unwrap(),
+            json!({"approve": true}).as_object().unwrap().clone()
+        );
         assert_eq!(yes_no(" Y "), Some(true));
         assert_eq!(yes_no("no"), Some(false));
         assert_eq!(yes_no("maybe"), None);
@@ -220,7 +228,10 @@ mod tests {
         let [mode, litres, note] = form.fields.as_slice() else {
             panic!("{form:?}")
         };
-        assert_eq!(Form::prompt(mode), "mode (string: slow, fast; empty: \"slow\"): ");
+        assert_eq!(
+            Form::prompt(mode),
+            "mode (string: slow, fast; empty: \"slow\"): "
+        );
         assert_eq!(Form::read(mode, ""), Typed::Value(json!("slow")));
         assert_eq!(Form::read(mode, "fast"), Typed::Value(json!("fast")));
         assert_eq!(

@@ -4,8 +4,8 @@
 //! [`UsageError`] for a command line clap accepted but the command refuses. Exit codes: 0 ok,
 //! 1 tool error or invalid result, 2 usage or transport error.
 
-pub mod args;
 mod approve;
+pub mod args;
 mod bridge;
 mod bridge_http;
 mod call;
