@@ -50,6 +50,10 @@ extern crate std;
 
 #[doc(inline)]
 pub use embedded_mcp_schema::{json, schema};
+/// The `heapless` crate at the version the core's types take (its `String<N>` and
+/// `Vec<T, N>` as bounded tool arguments and results, serde included): `use
+/// embedded_mcp::heapless;` instead of a dependency of your own at the right major version.
+pub use heapless;
 pub mod protocol;
 pub mod result;
 pub mod server;
