@@ -31,7 +31,7 @@ fn nested_types_of_another_crate_inline_their_schemas() {
         r#"{{"description":"A reading: a temperature at a place (nests a type of this crate's root).","type":"object","properties":{{"place":{{"description":"Where.",{PLACE}}},"value":{{"description":"How warm.",{CELSIUS}}}}},"required":["place","value"]}}"#
     );
     let input = format!(
-        r#"{{"type":"object","properties":{{"reading":{reading},"place":{{"description":"Where a reading was taken.",{PLACE}}},"limit":{{"description":"A temperature in degrees Celsius.",{CELSIUS}}}}},"required":["reading","place"],"additionalProperties":false}}"#
+        r#"{{"type":"object","properties":{{"reading":{reading},"place":{{"description":"Where a reading was taken.",{PLACE}}},"limit":{{"anyOf":[{{"description":"A temperature in degrees Celsius.",{CELSIUS}}},{{"type":"null"}}]}}}},"required":["reading","place"],"additionalProperties":false}}"#
     );
     assert_eq!(Report::INPUT_SCHEMA, input);
     same_program(Report::INPUT_SCHEMA, Report::INPUT_PROGRAM);

@@ -66,8 +66,16 @@ fn floats() {
 #[test]
 fn optional() {
     golden::<Optional>(
-        r#"{"description":"Options: not required when read; written as `null` unless skipped.","type":"object","properties":{"a":{"type":"integer","minimum":0,"maximum":255},"b":{"type":"integer","minimum":-32768,"maximum":32767}},"additionalProperties":false}"#,
+        r#"{"description":"Options: not required when read; written as `null` unless skipped.","type":"object","properties":{"a":{"type":["integer","null"],"minimum":0,"maximum":255},"b":{"type":["integer","null"],"minimum":-32768,"maximum":32767}},"additionalProperties":false}"#,
         r#"{"description":"Options: not required when read; written as `null` unless skipped.","type":"object","properties":{"a":{"anyOf":[{"type":"integer","minimum":0,"maximum":255},{"type":"null"}]},"b":{"type":"integer","minimum":-32768,"maximum":32767}},"required":["a"]}"#,
+    );
+}
+
+#[test]
+fn ranges() {
+    golden::<Ranges>(
+        r#"{"description":"Floats without bounds of their own: the schema states each type's finite range.","type":"object","properties":{"single":{"type":"number","minimum":-3.4028235e38,"maximum":3.4028235e38},"double":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308},"maybe":{"type":["number","null"],"minimum":-3.4028235e38,"maximum":3.4028235e38}},"required":["single","double"],"additionalProperties":false}"#,
+        r#"{"description":"Floats without bounds of their own: the schema states each type's finite range.","type":"object","properties":{"single":{"type":"number","minimum":-3.4028235e38,"maximum":3.4028235e38},"double":{"type":"number","minimum":-1.7976931348623157e308,"maximum":1.7976931348623157e308},"maybe":{"anyOf":[{"type":"number","minimum":-3.4028235e38,"maximum":3.4028235e38},{"type":"null"}]}},"required":["single","double","maybe"]}"#,
     );
 }
 

@@ -82,6 +82,14 @@ fn accepted<T: McpSchema>(program: Program<'_>, schema: &str, v: &Value) -> (boo
     )
 }
 
+/// `v` read by the derived `FromJson` reader (what the device runs after the schema).
+fn read<T: for<'a> embedded_mcp::json::FromJson<'a>>(v: &Value) -> Option<T> {
+    let text = serde_json::to_string(v).unwrap();
+    let value = embedded_mcp::json::Value::parse(text.as_bytes()).ok()?;
+    let mut scratch = [0u8; 256];
+    embedded_mcp::json::from_value_json::<T>(value, &mut scratch).ok()
+}
+
 /// `value` as serde writes it validates under the output schema, and (when `reads_back`)
 /// under the input schema.
 fn valid<T: McpSchema + Serialize>(value: &T, reads_back: bool) -> Value {
@@ -236,10 +244,45 @@ proptest! {
 
     #[test]
     fn optional_agrees(a: Option<u8>, b: Option<i16>) {
-        // serde writes `None` of `a` as `null`, which the input schema does not accept.
+        // serde writes `None` of `a` as `null`: the input schema takes it (`["integer","null"]`,
+        // as strict tool calling and Python clients send an absent optional argument), and the
+        // derived reader reads it as `None`, as serde does.
         let o = Optional { a, b };
-        let v = valid(&o, a.is_some());
+        let v = valid(&o, true);
         mutations::<Optional>(&v);
+        let mut m = v.as_object().unwrap().clone();
+        m.insert("b".into(), Value::Null);
+        let nulls = Value::Object(m);
+        prop_assert_eq!(accepted::<Optional>(Optional::INPUT_PROGRAM, Optional::INPUT_SCHEMA, &nulls), (true, true));
+        prop_assert_eq!(read::<Optional>(&nulls), Some(Optional { a, b: None }));
+        prop_assert_eq!(serde_json::from_value::<Optional>(nulls).ok(), Some(Optional { a, b: None }));
+    }
+
+    #[test]
+    fn float_ranges_agree(single in proptest::num::f32::NORMAL | proptest::num::f32::ZERO,
+                          double in proptest::num::f64::NORMAL | proptest::num::f64::ZERO,
+                          maybe: Option<f32>,
+                          beyond in 3.41e38f64..1e308) {
+        // Every finite value is accepted and read back; `null` for the `Option`.
+        let maybe = maybe.filter(|m| m.is_finite());
+        let r = Ranges { single, double, maybe };
+        let v = valid(&r, true);
+        mutations::<Ranges>(&v);
+        prop_assert_eq!(read::<Ranges>(&v), Some(r.clone()));
+        // Beyond `f32`'s range, either sign: refused by the schema, before the reader (which
+        // would refuse it with a less clear error); `f64` has room for it.
+        for beyond in [beyond, -beyond] {
+            let mut m = v.as_object().unwrap().clone();
+            m.insert("single".into(), json!(beyond));
+            refused_by_schemas::<Ranges>(&Value::Object(m.clone()));
+            m.insert("maybe".into(), json!(beyond));
+            m.insert("single".into(), json!(1.5));
+            refused_by_schemas::<Ranges>(&Value::Object(m.clone()));
+            m.insert("maybe".into(), Value::Null);
+            m.insert("double".into(), json!(beyond));
+            prop_assert_eq!(accepted::<Ranges>(Ranges::INPUT_PROGRAM, Ranges::INPUT_SCHEMA, &Value::Object(m.clone())), (true, true));
+            prop_assert!(read::<Ranges>(&Value::Object(m)).is_some());
+        }
     }
 
     #[test]
@@ -384,6 +427,7 @@ fn all_subsets_agree(text: &str) {
     subsets_agree::<Ints>(text);
     subsets_agree::<Floats>(text);
     subsets_agree::<Optional>(text);
+    subsets_agree::<Ranges>(text);
     subsets_agree::<Fixed>(text);
     subsets_agree::<Bounded>(text);
     subsets_agree::<Texts>(text);

@@ -7,6 +7,10 @@
 //! Every line the bridge writes is validated against the official 2025-11-25 schema
 //! (`tests/vectors/mcp-schema`): the message against `JSONRPCMessage`, an `elicitation/create`
 //! against `ElicitRequest`, a `tools/call` answer against `CallToolResult`.
+//!
+//! The last tests talk to the firmware straight over its UART in 2026-07-28: a state from before
+//! a reboot is refused after it (the boot salt differs at every run), a state whose expiry
+//! outlives the boot is refused, and a pending approval survives 256 other asks.
 #![cfg(unix)]
 
 mod bridge_support;
@@ -567,4 +571,155 @@ fn through_a_hub_a_2026_host_approves_and_declines_on_the_board_it_names() {
     assert_eq!(refused["error"]["code"], -32021, "{refused}");
     bridge.stdin = None;
     assert_eq!(bridge.wait_exit().code(), Some(0), "{}", bridge.stderr());
+}
+
+/// The firmware on its UART socket, no bridge: 2026-07-28 requests with elicitation declared.
+struct Uart(embedded_mcp_tests::qemu::QemuGuard);
+
+/// The refusal of a state from another boot, as the device words it.
+const OTHER_BOOT: &str = "Approval refused: the requestState was issued in another boot of the device (or by another device); ask again: tool set_relay did not act";
+
+impl Uart {
+    fn boot() -> Self {
+        let qemu =
+            embedded_mcp_tests::qemu::QemuGuard::start_socket(Board::Lm3s6965evb, firmware())
+                .unwrap_or_else(|e| panic!("{e}"));
+        Self(qemu)
+    }
+
+    fn call(&mut self, id: u32, name: &str, arguments: Value, extra: Value) -> Value {
+        let mut params = json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {}}},
+            "name": name, "arguments": arguments});
+        if let Value::Object(extra) = extra {
+            params.as_object_mut().unwrap().extend(extra);
+        }
+        let line = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params});
+        let answer = self
+            .0
+            .exchange(&line.to_string(), TIMEOUT)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(answer["id"], id, "{answer}");
+        answer
+    }
+
+    /// Asks to switch `relay` on: the device's `requestState`.
+    fn ask(&mut self, id: u32, relay: u8) -> String {
+        let answer = self.call(
+            id,
+            "set_relay",
+            json!({"relay": relay, "on": true}),
+            json!({}),
+        );
+        assert_eq!(answer["result"]["resultType"], "input_required", "{answer}");
+        answer["result"]["requestState"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    }
+
+    /// Retries switching `relay` on with an accepted answer under `state`.
+    fn accept(&mut self, id: u32, relay: u8, state: &str) -> Value {
+        self.call(
+            id,
+            "set_relay",
+            json!({"relay": relay, "on": true}),
+            json!({"inputResponses": {"approval": {"action": "accept", "content": {"approve": true}}},
+                   "requestState": state}),
+        )
+    }
+
+    fn relays(&mut self, id: u32) -> Value {
+        let info = self.call(id, "device_info", json!({}), json!({}));
+        info["result"]["structuredContent"]["relays"].clone()
+    }
+}
+
+#[test]
+fn a_state_from_before_a_reboot_is_refused_after_it() {
+    let mut boot_1 = Uart::boot();
+    let old = boot_1.ask(1, 1);
+    drop(boot_1);
+    let mut boot_2 = Uart::boot();
+    let new = boot_2.ask(1, 1);
+    // The same approval number (and the same uptime-based expiry, give or take): only the boot
+    // tells them apart.
+    assert_eq!(old[9..17], new[9..17], "{old} {new}");
+    assert_ne!(old[1..9], new[1..9], "{old} {new}");
+    let refused = boot_2.accept(2, 1, &old);
+    assert_eq!(refused["result"]["isError"], true, "{refused}");
+    assert_eq!(tool_text(&refused), OTHER_BOOT, "{refused}");
+    assert_eq!(boot_2.relays(3), json!([false, false]));
+    // The new boot's own approval was not touched and acts.
+    let done = boot_2.accept(4, 1, &new);
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    assert_eq!(boot_2.relays(5), json!([false, true]));
+}
+
+/// A state for approval 0 of `set_relay {"relay":1,"on":true}` sealed offline with the public
+/// demo key under boot salt `salt`, expiring at `expiry_ms`.
+fn forged(salt: u64, expiry_ms: u64) -> String {
+    use hmac::{Hmac, KeyInit, Mac};
+    let key = b"embedded-mcp QEMU demo key, open";
+    let mut boot = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).unwrap();
+    boot.update(b"embedded-mcp boot id\0");
+    boot.update(&salt.to_le_bytes());
+    let boot = boot.finalize().into_bytes();
+    let boot = u32::from_le_bytes(boot[..4].try_into().unwrap());
+    let mut mac = <Hmac<sha2::Sha256> as KeyInit>::new_from_slice(key).unwrap();
+    mac.update(b"embedded-mcp approval state 3\0");
+    mac.update(&salt.to_le_bytes());
+    mac.update(&0u32.to_le_bytes());
+    mac.update(&expiry_ms.to_le_bytes());
+    mac.update(b"set_relay\0");
+    mac.update(br#"{"relay":1,"on":true}"#);
+    let tag: String = mac.finalize().into_bytes()[..16]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    format!("3{boot:08x}{:08x}{expiry_ms:016x}{tag}", 0)
+}
+
+#[test]
+fn a_state_whose_expiry_outlives_the_boot_is_refused() {
+    let mut uart = Uart::boot();
+    let genuine = uart.ask(1, 1);
+    // The genuine state with its expiry stretched to 2^64 - 1: the tag no longer matches.
+    let stretched = format!("{}{:016x}{}", &genuine[..17], u64::MAX, &genuine[33..]);
+    let refused = uart.accept(2, 1, &stretched);
+    assert_eq!(
+        tool_text(&refused),
+        "Approval refused: the requestState was not issued by this device for this tool and these arguments: tool set_relay did not act",
+        "{refused}"
+    );
+    // Sealed offline with the demo key, expiry 2^64 - 1, under the salt the firmware used to
+    // have (0): the boot's salt is 64 random bits the host gives each run, so the state names
+    // another boot. (A state sealed under this boot's own salt and key with that expiry is
+    // refused as well: the core's tests, `states_forged_with_the_key_and_salt_never_outlive_the_boot`.)
+    let refused = uart.accept(3, 1, &forged(0, u64::MAX));
+    assert_eq!(tool_text(&refused), OTHER_BOOT, "{refused}");
+    assert_eq!(uart.relays(4), json!([false, false]));
+    assert!(uart.accept(5, 1, &genuine)["result"]["structuredContent"]["on"] == true);
+}
+
+#[test]
+fn a_pending_approval_survives_256_other_asks() {
+    let mut uart = Uart::boot();
+    let pending = uart.ask(1, 1);
+    // 256 asks from anyone (relay 0 here), never answered.
+    for id in 0..256 {
+        uart.ask(100 + id, 0);
+    }
+    let done = uart.accept(2, 1, &pending);
+    assert_eq!(
+        done["result"]["structuredContent"],
+        json!({"relay": 1, "on": true, "wasOn": false}),
+        "{done}"
+    );
+    assert_eq!(uart.relays(3), json!([false, true]));
 }

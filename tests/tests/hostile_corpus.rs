@@ -46,8 +46,12 @@ impl sensor_tools::Board for NoBoard {
     fn stack_size() -> usize {
         0
     }
-    fn approval_key() -> ([u8; 32], u32) {
-        ([0; 32], 0)
+    fn sealing() -> embedded_mcp::server::approval::Sealing {
+        embedded_mcp::server::approval::Sealing {
+            key: embedded_mcp::server::approval::Key::provisioned([0; 32]),
+            boot_salt: 0,
+            clock: Self::uptime_ms,
+        }
     }
     async fn sleep_ms(_ms: u64) {}
 }

@@ -34,6 +34,8 @@
 
 pub use cortex_m_glue::{executor, log, stack};
 
+#[cfg(feature = "approval")]
+pub mod approval;
 pub mod clock;
 pub mod fault;
 mod pl011;

@@ -35,6 +35,8 @@ pub use riscv_semihosting as __semihosting;
 
 #[macro_use]
 pub mod log;
+#[cfg(feature = "approval")]
+pub mod approval;
 pub mod clock;
 pub mod fault;
 mod plic;

@@ -5,6 +5,9 @@
 //! - [`serve_usb`]: the USB device (descriptors, the CDC-ACM class, the USB interrupt), then MCP
 //!   one JSON-RPC message per line for as long as a host is attached, and again after every
 //!   re-attach;
+//! - `approval` (feature `approval`): what seals a person's approvals, the key provisioned at
+//!   build time (`EMBEDDED_MCP_APPROVAL_KEY`), a boot salt from the ring oscillator and the
+//!   clock;
 //! - [`usb_io`]: the CDC-ACM halves as `embedded_io_async::{Read, Write}` (a detached link reads
 //!   as end of stream; a response that fills its last packet ends with a zero-length packet).
 //!
@@ -25,6 +28,8 @@
 //! ```
 #![no_std]
 
+#[cfg(feature = "approval")]
+pub mod approval;
 pub mod usb_io;
 
 use defmt::{info, warn};

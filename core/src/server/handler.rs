@@ -112,7 +112,7 @@ pub(crate) enum Failure {
     /// The call needs an input request whose capability the request did not declare: the
     /// response is the -32021 error naming it.
     #[cfg(feature = "approval")]
-    MissingCapability(super::mrtr::Capability),
+    MissingCapability(super::capability::Capability),
     /// The call's `requestState` failed its integrity check: the response is -32602.
     #[cfg(feature = "approval")]
     BadRequestState,

@@ -128,6 +128,8 @@ pub mod approval;
 mod async_handler;
 mod call;
 mod call_async;
+#[cfg(feature = "approval")]
+mod capability;
 mod config;
 mod context;
 mod cursor;
@@ -143,6 +145,8 @@ pub mod mrtr;
 mod output_len;
 mod reply;
 mod schema_storage;
+#[cfg(feature = "approval")]
+mod sealing;
 mod serve;
 mod static_definitions;
 mod tool;

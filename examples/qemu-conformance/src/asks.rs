@@ -10,17 +10,18 @@
 //! turns it into `elicitation/create` for a 2025 host and retries the call in 2026-07-28.
 
 use embedded_mcp::json::{EncodeError, JsonStr, Piece, Sink, Value, Written};
+use embedded_mcp::server::approval::Key;
 use embedded_mcp::server::mrtr::{
     self, elicited, listed_roots, response, sampled_text, Capability, Elicited, InputMethod,
     InputRequest, Json, StateSeal, MAX_STATE_DATA, MAX_STATE_LEN,
 };
 use embedded_mcp::server::{Call, Done, Output};
 
-/// The key that seals the fixtures' states: a provisioned demonstration key, the same in every
-/// copy of this firmware, and boot salt 0 (QEMU's machine has no RNG and no storage for a boot
-/// counter). So anyone with the source can seal a state; the fixtures need integrity against a
-/// client that alters a state, which is what the suite checks.
-pub const SEAL: StateSeal = StateSeal::new(*b"embedded-mcp conformance fixture", 0);
+/// The key that seals the fixtures' states: the QEMU demo key, public, and boot salt 0 (the
+/// fixtures' states carry no counter to replay). So anyone with the source can seal a state;
+/// the fixtures need integrity against a client that alters a state, which is what the suite
+/// checks.
+pub const SEAL: StateSeal = StateSeal::new(Key::DEMO, 0);
 
 /// `{"name": string}` forms.
 const NAME_FORM: Json<'static> = Json(

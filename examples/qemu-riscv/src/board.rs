@@ -2,6 +2,8 @@
 
 use core::future::Future;
 
+use embedded_mcp::server::approval::Sealing;
+
 use qemu_virt::{clock, stack, timer, uart};
 
 /// QEMU's RISC-V `virt` machine.
@@ -28,13 +30,10 @@ impl sensor_tools::Board for Virt {
         stack::size()
     }
 
-    /// A provisioned demonstration key, the same in every copy of this firmware, and salt 0:
-    /// QEMU's machine has no RNG and no storage for a boot counter. So anyone with the source
-    /// can seal approvals, and a state stays valid across a reboot until it expires (the
-    /// counter restarts). A real board takes a per-boot random key from its RNG (see
-    /// `embedded_mcp::server::approval`).
-    fn approval_key() -> ([u8; 32], u32) {
-        (*b"embedded-mcp QEMU demo key, open", 0)
+    /// The board library's: the QEMU demo key, 64 random bits of the host per run as the boot
+    /// salt, and the uptime clock (see `qemu_virt::approval`).
+    fn sealing() -> Sealing {
+        qemu_virt::approval::sealing()
     }
 
     fn sleep_ms(ms: u64) -> impl Future<Output = ()> {

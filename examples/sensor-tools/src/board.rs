@@ -3,6 +3,8 @@
 
 use core::future::Future;
 
+use embedded_mcp::server::approval::Sealing;
+
 /// The board-specific facts `device_info` reports.
 pub trait Board {
     /// The firmware's crate name (`device_info.firmware`).
@@ -20,10 +22,10 @@ pub trait Board {
     fn stack_peak() -> usize;
     /// Bytes of RAM reserved for the stack.
     fn stack_size() -> usize;
-    /// The key sealing `set_relay`'s approvals and this boot's salt (see
-    /// `embedded_mcp::server::approval`): a per-boot random key where the chip has an RNG
-    /// (the salt may then be 0), or a provisioned key with a salt that differs at every boot.
-    fn approval_key() -> ([u8; 32], u32);
+    /// What seals `set_relay`'s approvals: the key from provisioning, a salt that differs at
+    /// every boot and the clock, as the board library supplies them (for example
+    /// `qemu_lm3s6965::approval::sealing()`; see `embedded_mcp::server::approval`).
+    fn sealing() -> Sealing;
     /// Completes `ms` milliseconds from now (`sample_temperature`'s interval).
     fn sleep_ms(ms: u64) -> impl Future<Output = ()>;
 }

@@ -167,11 +167,10 @@ pub struct Device<B> {
 impl<B: Board> Device<B> {
     /// A device at power-on, relays off; the buffer sizes are reported by `device_info`.
     pub fn new(input_buffer_bytes: u32, output_buffer_bytes: u32) -> Self {
-        let (key, boot) = B::approval_key();
         Self {
             sensors: Sensors::new(),
             relays: [false; RELAY_COUNT],
-            approvals: Approvals::new(key, boot),
+            approvals: Approvals::new(B::sealing()),
             calls: 0,
             input_buffer_bytes,
             output_buffer_bytes,
@@ -184,7 +183,6 @@ impl<B: Board> Device<B> {
     fn ask_relay(&mut self, args: &RelayArgs) -> Option<Ask<'_, [Piece<'static>; 3]>> {
         args.on.then(|| Ask {
             approvals: &mut self.approvals,
-            now_ms: B::uptime_ms(),
             message: [
                 Piece::Text("Switch relay "),
                 Piece::Dec(u64::from(args.relay)),

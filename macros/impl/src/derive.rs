@@ -154,7 +154,7 @@ fn wire_name(ident: &syn::Ident, own: Option<&String>, case: Option<crate::case:
 fn known_default(shape: &Shape) -> Option<String> {
     match shape {
         Shape::Bool => Some("false".into()),
-        Shape::Int { .. } | Shape::Number => Some("0".into()),
+        Shape::Int { .. } | Shape::Number { .. } => Some("0".into()),
         Shape::Str { .. } => Some("\"\"".into()),
         Shape::Array { min: None, .. } => Some("[]".into()),
         _ => None,

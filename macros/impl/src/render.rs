@@ -61,19 +61,29 @@ pub(crate) fn field(f: &Field<'_>, side: Side) -> syn::Result<Template> {
     }
     let mut out = Template::text("{");
     out.push(&head.join(","));
+    // An `Option` argument takes `null` too (read as `None`): `"type":[T,"null"]`, or `anyOf`
+    // with `null` for a derived type, as schemars writes them. On the output side `null` is
+    // written unless `skip_serializing_if` leaves the member out (`anyOf`, as before).
     let (shape, nullable) = match f.shape {
-        Shape::Option(inner) => (&**inner, side == Side::Output && f.null_written),
+        // A header value cannot be `null`: an optional header argument is left out instead.
+        Shape::Option(inner) => (
+            &**inner,
+            match side {
+                Side::Input => f.mcp.header.is_none(),
+                Side::Output => f.null_written,
+            },
+        ),
         other => (other, false),
     };
     if !head.is_empty() {
         out.push(",");
     }
-    if nullable {
+    if nullable && (side == Side::Output || matches!(shape, Shape::Nested(_))) {
         out.push("\"anyOf\":[{");
-        out.append(body(shape, f.mcp, f.span, true)?);
+        out.append(body(shape, f.mcp, f.span, true, false)?);
         out.push("},{\"type\":\"null\"}]");
     } else {
-        out.append(body(shape, f.mcp, f.span, head.is_empty())?);
+        out.append(body(shape, f.mcp, f.span, head.is_empty(), nullable)?);
     }
     if !tail.is_empty() {
         out.push(",");
@@ -92,7 +102,7 @@ fn header_fits(shape: &Shape, h: &Header) -> syn::Result<()> {
     };
     let what = match inner {
         Shape::Bool | Shape::Int { .. } | Shape::Char | Shape::Str { .. } => return Ok(()),
-        Shape::Number => "a floating-point number (`x-mcp-header` excludes `number`)",
+        Shape::Number { .. } => "a floating-point number (`x-mcp-header` excludes `number`)",
         Shape::Array { .. } => "an array",
         Shape::Option(_) => "an option of an option",
         Shape::Nested(_) => "a derived type",
@@ -107,19 +117,67 @@ fn header_fits(shape: &Shape, h: &Header) -> syn::Result<()> {
     ))
 }
 
+/// `"type":"NAME"`, or `"type":["NAME","null"]` when `null` is allowed too (as schemars writes
+/// an `Option`).
+fn ty(name: &str, null: bool) -> String {
+    if null {
+        format!("\"type\":[\"{name}\",\"null\"]")
+    } else {
+        format!("\"type\":\"{name}\"")
+    }
+}
+
+/// A float's `minimum` or `maximum`: the attribute's when given (within the type's range), else
+/// the type's own (`max`: its largest finite magnitude; `None` for a decimal type, or when an
+/// exclusive bound on that side is stricter already), else none.
+fn float_bound(
+    m: &mut Vec<String>,
+    n: Option<&Number>,
+    max: Option<&'static str>,
+    key: &str,
+) -> syn::Result<()> {
+    let own = |max: &str| {
+        if key == "minimum" {
+            format!("-{max}")
+        } else {
+            max.to_owned()
+        }
+    };
+    match (n, max) {
+        (Some(n), Some(max)) if n.value.abs() > max.parse::<f64>().unwrap_or(f64::MAX) => {
+            Err(syn::Error::new(
+                n.span,
+                format!(
+                    "McpSchema: `{key}` {} is outside the finite range of the type (-{max}..={max})",
+                    n.json
+                ),
+            ))
+        }
+        (Some(n), _) => {
+            m.push(format!("\"{key}\":{}", n.json));
+            Ok(())
+        }
+        (None, Some(max)) => {
+            m.push(format!("\"{key}\":{}", own(max)));
+            Ok(())
+        }
+        (None, None) => Ok(()),
+    }
+}
+
 /// The members of a shape's schema (no braces); `own`: a nested type's own annotations come
-/// first.
-fn body(shape: &Shape, kw: &McpField, span: Span, own: bool) -> syn::Result<Template> {
+/// first; `null`: `null` is allowed too (an `Option` argument).
+fn body(shape: &Shape, kw: &McpField, span: Span, own: bool, null: bool) -> syn::Result<Template> {
     let mut m: Vec<String> = Vec::new();
     let what = match shape {
         Shape::Bool => "a boolean",
-        Shape::Int { .. } | Shape::Number => "a number",
+        Shape::Int { .. } | Shape::Number { .. } => "a number",
         Shape::Char | Shape::Str { .. } => "a string",
         Shape::Array { .. } => "an array",
         Shape::Option(_) => "an option of an option",
         Shape::Nested(_) => "a derived type",
     };
-    let numeric = matches!(shape, Shape::Int { .. } | Shape::Number);
+    let numeric = matches!(shape, Shape::Int { .. } | Shape::Number { .. });
     let stringy = matches!(shape, Shape::Str { .. });
     let array = matches!(shape, Shape::Array { .. });
     let misplaced = |k: &str| {
@@ -156,9 +214,9 @@ fn body(shape: &Shape, kw: &McpField, span: Span, own: bool) -> syn::Result<Temp
         return Err(misplaced("min_items/max_items/unique_items"));
     }
     match shape {
-        Shape::Bool => m.push("\"type\":\"boolean\"".into()),
+        Shape::Bool => m.push(ty("boolean", null)),
         Shape::Int { min, max, name } => {
-            m.push("\"type\":\"integer\"".into());
+            m.push(ty("integer", null));
             let lo = bound(kw.minimum.as_ref(), *min, *max, name, "minimum")?;
             let hi = bound(kw.maximum.as_ref(), *min, *max, name, "maximum")?;
             check_order(kw, span)?;
@@ -168,20 +226,23 @@ fn body(shape: &Shape, kw: &McpField, span: Span, own: bool) -> syn::Result<Temp
             push_num(&mut m, "exclusiveMaximum", kw.exclusive_maximum.as_ref());
             push_num(&mut m, "multipleOf", kw.multiple_of.as_ref());
         }
-        Shape::Number => {
-            m.push("\"type\":\"number\"".into());
+        Shape::Number { max } => {
+            m.push(ty("number", null));
             check_order(kw, span)?;
-            push_num(&mut m, "minimum", kw.minimum.as_ref());
+            let lo_max = max.filter(|_| kw.exclusive_minimum.is_none());
+            float_bound(&mut m, kw.minimum.as_ref(), lo_max, "minimum")?;
             push_num(&mut m, "exclusiveMinimum", kw.exclusive_minimum.as_ref());
-            push_num(&mut m, "maximum", kw.maximum.as_ref());
+            let hi_max = max.filter(|_| kw.exclusive_maximum.is_none());
+            float_bound(&mut m, kw.maximum.as_ref(), hi_max, "maximum")?;
             push_num(&mut m, "exclusiveMaximum", kw.exclusive_maximum.as_ref());
             push_num(&mut m, "multipleOf", kw.multiple_of.as_ref());
         }
         Shape::Char => {
-            m.push("\"type\":\"string\",\"minLength\":1,\"maxLength\":1".into());
+            m.push(ty("string", null));
+            m.push("\"minLength\":1,\"maxLength\":1".into());
         }
         Shape::Str { max } => {
-            m.push("\"type\":\"string\"".into());
+            m.push(ty("string", null));
             let hi = match (kw.max_length, *max) {
                 (Some(k), Some(n)) if k > n => {
                     return Err(err(
@@ -218,8 +279,9 @@ fn body(shape: &Shape, kw: &McpField, span: Span, own: bool) -> syn::Result<Temp
             item_kw.title = None;
             item_kw.description = None;
             item_kw.examples = None;
-            let mut out = Template::text("\"type\":\"array\",\"items\":{");
-            out.append(body(item, &item_kw, span, true)?);
+            let mut out = Template::text(&ty("array", null));
+            out.push(",\"items\":{");
+            out.append(body(item, &item_kw, span, true, false)?);
             out.push("}");
             let lo = match (kw.min_items, *min) {
                 (Some(k), Some(n)) if k < n => {

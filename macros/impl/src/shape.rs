@@ -12,7 +12,11 @@ pub(crate) enum Shape {
         max: i128,
         name: String,
     },
-    Number,
+    /// A number; `max`: the type's largest finite magnitude as JSON text (`f32`, `f64`), `None`
+    /// for a decimal type with no range of its own.
+    Number {
+        max: Option<&'static str>,
+    },
     Char,
     /// A string of at most `max` bytes (`None`: unbounded).
     Str {
@@ -84,10 +88,17 @@ pub(crate) fn shape(ty: &Type, needs: &mut Vec<syn::Path>) -> syn::Result<Shape>
                 ("usize" | "isize" | "u128" | "i128", []) => unsupported(
                     "use a fixed-width integer of at most 64 bits (the range must not depend on the target)",
                 ),
-                ("f32" | "f64", []) => Ok(Shape::Number),
+                // `f32::MAX` and `f64::MAX` in their shortest round-trip text: a larger number
+                // is refused by the schema, before the reader.
+                ("f32", []) => Ok(Shape::Number {
+                    max: Some("3.4028235e38"),
+                }),
+                ("f64", []) => Ok(Shape::Number {
+                    max: Some("1.7976931348623157e308"),
+                }),
                 // `embedded_mcp::json::FixedPoint<PLACES>`: a decimal written without float code.
                 ("FixedPoint", [GenericArgument::Const(_) | GenericArgument::Type(_)]) => {
-                    Ok(Shape::Number)
+                    Ok(Shape::Number { max: None })
                 }
                 ("char", []) => Ok(Shape::Char),
                 ("Option", [GenericArgument::Type(t)]) => Ok(Shape::Option(Box::new(shape(t, needs)?))),

@@ -159,3 +159,11 @@ pub struct RoutedTarget {
     #[mcp(header = "Zone")]
     pub zone: heapless::String<8>,
 }
+
+/// Floats without bounds of their own: the schema states each type's finite range.
+#[derive(McpSchema, Serialize, Deserialize, Debug, Clone, PartialEq)]
+pub struct Ranges {
+    pub single: f32,
+    pub double: f64,
+    pub maybe: Option<f32>,
+}

@@ -13,7 +13,7 @@ use super::*;
 use crate::server::{Handler, Server, ServerInfo, Tool, ToolError};
 
 const KEY: [u8; 32] = [7; 32];
-const BOOT: u32 = 3;
+const SALT: u64 = 0x0123_4567_89ab_cdef;
 
 static TOOLS: [Tool; 1] = [Tool::new(
     "relay",
@@ -39,7 +39,7 @@ impl Handler for Relay {
 
     fn call(&mut self, call: &Call<'_>, out: Output<'_>) -> Result<Done, ToolError> {
         let message = [Piece::Text("Switch the relay \"on\"?")];
-        let out = match self.approvals.confirm(call, out, self.now, &message) {
+        let out = match self.approvals.confirm_at(call, out, self.now, &message) {
             Confirmed::Approved(out) => out,
             Confirmed::Answered(done) => return Ok(done),
         };
@@ -52,7 +52,23 @@ impl Handler for Relay {
 
 type S = Server<'static, Relay, 1>;
 
+fn no_clock() -> u64 {
+    0
+}
+
+fn sealing(salt: u64) -> Sealing {
+    Sealing {
+        key: Key::provisioned(KEY),
+        boot_salt: salt,
+        clock: no_clock,
+    }
+}
+
 fn server() -> S {
+    server_in_boot(SALT)
+}
+
+fn server_in_boot(salt: u64) -> S {
     let storage = std::boxed::Box::leak(std::boxed::Box::new(crate::server::SchemaStorage::<
         1,
         8,
@@ -60,7 +76,7 @@ fn server() -> S {
         128,
     >::new()));
     let relay = Relay {
-        approvals: Approvals::new(KEY, BOOT),
+        approvals: Approvals::new(sealing(salt)),
         now: 1_000,
         on: false,
         acted: 0,
@@ -102,17 +118,30 @@ fn state_of(line: &str) -> String {
 /// The state as the module documentation describes it, computed here with the MAC crates
 /// directly.
 fn expected_state(counter: u32, expiry_ms: u64, arguments: &str) -> String {
+    state_with(SALT, counter, expiry_ms, arguments)
+}
+
+/// A state sealed with the key and `salt` for any counter and expiry (what someone holding
+/// the key and the salt could forge).
+fn state_with(salt: u64, counter: u32, expiry_ms: u64, arguments: &str) -> String {
+    let mut boot = <Hmac<Sha256> as KeyInit>::new_from_slice(&KEY).unwrap();
+    boot.update(b"embedded-mcp boot id\0");
+    boot.update(&salt.to_le_bytes());
+    let boot = boot.finalize().into_bytes();
+    let boot = u32::from_le_bytes(boot[..4].try_into().unwrap());
     let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&KEY).unwrap();
-    mac.update(b"embedded-mcp approval state 1\0");
-    mac.update(&BOOT.to_le_bytes());
+    mac.update(b"embedded-mcp approval state 3\0");
+    mac.update(&salt.to_le_bytes());
     mac.update(&counter.to_le_bytes());
     mac.update(&expiry_ms.to_le_bytes());
     mac.update(b"relay\0");
     mac.update(arguments.as_bytes());
     let tag = mac.finalize().into_bytes();
     let hex: String = tag[..16].iter().map(|b| format!("{b:02x}")).collect();
-    format!("1{counter:08x}{expiry_ms:016x}{hex}")
+    format!("3{boot:08x}{counter:08x}{expiry_ms:016x}{hex}")
 }
+
+const OTHER_BOOT_TEXT: &str = "Approval refused: the requestState was issued in another boot of the device (or by another device); ask again";
 
 fn error_line(id: u32, text: &str) -> String {
     format!(
@@ -167,7 +196,7 @@ fn refusals_never_act() {
         error_line(3, "Approval refused: the requestState was not issued by this device for this tool and these arguments")
     );
     // A longer expiry in clear, the tag kept.
-    let stretched = format!("{}{:016x}{}", &state[..9], u64::MAX, &state[25..]);
+    let stretched = format!("{}{:016x}{}", &state[..17], u64::MAX, &state[33..]);
     assert!(
         line(&mut s, &retry(4, r#"{"on":true}"#, &stretched, ACCEPT))
             .contains("not issued by this device")
@@ -208,7 +237,7 @@ fn refusals_never_act() {
     s.handler().now += DEFAULT_LIFETIME_MS + 1;
     assert_eq!(
         line(&mut s, &retry(21, r#"{"on":true}"#, &state, ACCEPT)),
-        error_line(21, "Approval refused: it expired")
+        error_line(21, "Approval refused: it expired; ask again")
     );
     assert_eq!(s.handler().acted, 0);
     assert!(!s.handler().on);
@@ -234,17 +263,78 @@ fn a_state_without_an_answer_asks_again() {
 }
 
 #[test]
-fn only_the_latest_window_of_states_is_accepted() {
+fn a_pending_approval_survives_511_other_asks_and_not_512() {
     let mut s = server();
-    let oldest = state_of(&line(&mut s, &call(1, r#"{"on":true}"#, "")));
-    for id in 0..WINDOW {
-        line(&mut s, &call(100 + id, r#"{"on":true}"#, ""));
+    let kept = state_of(&line(&mut s, &call(1, r#"{"on":true}"#, "")));
+    let lost = state_of(&line(&mut s, &call(2, r#"{"on":true}"#, "")));
+    for id in 0..WINDOW - 1 {
+        line(&mut s, &call(100 + id, r#"{"on":false}"#, ""));
     }
+    // `kept` has seen 512 asks after it (`lost` and 511 others): refused, saying why; `lost`
+    // has seen 511 and still acts.
     assert_eq!(
-        line(&mut s, &retry(2, r#"{"on":true}"#, &oldest, ACCEPT)),
-        error_line(2, "Approval refused: this approval was already answered")
+        line(&mut s, &retry(3, r#"{"on":true}"#, &kept, ACCEPT)),
+        error_line(
+            3,
+            "Approval refused: more than 511 approvals were asked for since this one; ask again"
+        )
     );
     assert_eq!(s.handler().acted, 0);
+    assert!(line(&mut s, &retry(4, r#"{"on":true}"#, &lost, ACCEPT)).contains("structuredContent"));
+    assert_eq!(s.handler().acted, 1);
+}
+
+#[test]
+fn a_state_of_an_earlier_boot_is_refused_once_the_counter_meets_it_again() {
+    let mut boot_1 = server_in_boot(1);
+    let old = state_of(&line(&mut boot_1, &call(1, r#"{"on":true}"#, "")));
+    let mut boot_2 = server_in_boot(2);
+    let new = state_of(&line(&mut boot_2, &call(1, r#"{"on":true}"#, "")));
+    // Both are approval 0 with the same expiry; only the boot differs.
+    assert_eq!(old[9..33], new[9..33]);
+    assert_eq!(
+        line(&mut boot_2, &retry(2, r#"{"on":true}"#, &old, ACCEPT)),
+        error_line(2, OTHER_BOOT_TEXT)
+    );
+    assert_eq!(boot_2.handler().acted, 0);
+    // The new boot's own approval is still pending and acts.
+    assert!(
+        line(&mut boot_2, &retry(3, r#"{"on":true}"#, &new, ACCEPT)).contains("structuredContent")
+    );
+    assert_eq!(boot_2.handler().acted, 1);
+}
+
+#[test]
+fn states_forged_with_the_key_and_salt_never_outlive_the_boot() {
+    let mut s = server();
+    line(&mut s, &call(1, r#"{"on":true}"#, ""));
+    // The expiry 2^64 - 1, MAC and boot id right: this boot never issues it.
+    let forever = state_with(SALT, 0, u64::MAX, r#"{"on":true}"#);
+    assert_eq!(
+        line(&mut s, &retry(2, r#"{"on":true}"#, &forever, ACCEPT)),
+        error_line(2, OTHER_BOOT_TEXT)
+    );
+    // A number this boot has not reached.
+    let ahead = state_with(SALT, 5, 121_000, r#"{"on":true}"#);
+    assert_eq!(
+        line(&mut s, &retry(3, r#"{"on":true}"#, &ahead, ACCEPT)),
+        error_line(3, OTHER_BOOT_TEXT)
+    );
+    assert_eq!(s.handler().acted, 0);
+    // The genuine one still acts.
+    let genuine = state_with(SALT, 0, 121_000, r#"{"on":true}"#);
+    assert!(
+        line(&mut s, &retry(4, r#"{"on":true}"#, &genuine, ACCEPT)).contains("structuredContent")
+    );
+}
+
+#[test]
+fn the_demo_key_and_hex_keys_parse() {
+    assert!(Key::from_hex(&"ab".repeat(32)).is_some());
+    assert!(Key::from_hex(&"AB".repeat(32)).is_some());
+    assert!(Key::from_hex(&"ab".repeat(31)).is_none());
+    assert!(Key::from_hex(&"zz".repeat(32)).is_none());
+    assert_eq!(format!("{:?}", Key::provisioned(KEY)), "Key(..)");
 }
 
 #[test]
@@ -298,7 +388,7 @@ fn step() -> impl Strategy<Value = Step> {
         any::<bool>().prop_map(|on| Step::Ask { on }),
         (
             any::<usize>(),
-            proptest::option::of((0usize..57, any::<u8>())),
+            proptest::option::of((0usize..65, any::<u8>())),
             any::<bool>(),
             0u8..5
         )

@@ -53,46 +53,16 @@ mod state;
 #[cfg(test)]
 mod tests;
 
-use crate::json::{write_string, EncodeError, Kind, Piece, Sink, SliceSink, ToJson, Value};
-use crate::protocol::CLIENT_CAPABILITIES_KEY;
+use crate::json::{write_string, EncodeError, Piece, Sink, SliceSink, ToJson};
 
+use super::capability::declared;
 use super::handler::Failure;
 use super::{Call, Done, Output};
 
+pub use super::capability::Capability;
+
 pub use self::read::{elicited, listed_roots, request_state, response, sampled_text, Elicited};
 pub use self::state::{StateError, StateSeal, MAX_STATE_DATA, MAX_STATE_LEN};
-
-/// A client capability an input request needs.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum Capability {
-    /// `elicitation` (form mode).
-    Elicitation,
-    /// `sampling`.
-    Sampling,
-    /// `roots`.
-    Roots,
-}
-
-impl Capability {
-    /// The capability's member name in `ClientCapabilities`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Self::Elicitation => "elicitation",
-            Self::Sampling => "sampling",
-            Self::Roots => "roots",
-        }
-    }
-
-    /// The capability object a -32021 error names as required: `{"form":{}}` for
-    /// elicitation (the mode the device asks in), `{}` otherwise.
-    pub const fn required(self) -> &'static str {
-        match self {
-            Self::Elicitation => r#"{"form":{}}"#,
-            Self::Sampling | Self::Roots => "{}",
-        }
-    }
-}
 
 /// The method of an input request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -160,15 +130,6 @@ impl ToJson for Json<'_> {
 /// True when the call's `_meta` client capabilities declare `capability` (an object).
 pub fn declares(call: &Call<'_>, capability: Capability) -> bool {
     declared(call.params, capability)
-}
-
-/// [`declares`] on a request's `params`.
-pub(crate) fn declared(params: Option<Value<'_>>, capability: Capability) -> bool {
-    params
-        .and_then(|p| p.get("_meta"))
-        .and_then(|m| m.get(CLIENT_CAPABILITIES_KEY))
-        .and_then(|c| c.get(capability.name()))
-        .is_some_and(|e| e.kind() == Kind::Object)
 }
 
 /// Answers `call` with `{"resultType":"input_required","inputRequests":{…},"requestState":…}`

@@ -11,10 +11,10 @@
 //! counter in the data when a replay matters (as [`Approvals`](super::super::approval::Approvals)
 //! does, with a window of spent numbers).
 
-use hmac::{Hmac, KeyInit, Mac};
+use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
-use super::super::approval::seal::{hex_value, put_hex, update_significant};
+use super::super::sealing::{keyed, put_hex, unhex, update_significant, Key};
 use super::super::Call;
 use super::request_state;
 
@@ -57,29 +57,27 @@ impl core::fmt::Display for StateError {
 /// choice of key and boot salt: the same reasoning holds).
 #[derive(Clone)]
 pub struct StateSeal {
-    key: [u8; 32],
-    boot: u32,
+    key: Key,
+    boot_salt: u64,
 }
 
 impl core::fmt::Debug for StateSeal {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         // Never the key.
-        f.debug_struct("StateSeal")
-            .field("boot", &self.boot)
-            .finish_non_exhaustive()
+        // Never the key nor the salt.
+        f.debug_struct("StateSeal").finish_non_exhaustive()
     }
 }
 
 impl StateSeal {
-    /// States sealed with `key` in the boot named `boot`.
-    pub const fn new(key: [u8; 32], boot: u32) -> Self {
-        Self { key, boot }
+    /// States sealed with `key` in the boot whose salt is `boot_salt` (see
+    /// [`Sealing`](crate::server::approval::Sealing)).
+    pub const fn new(key: Key, boot_salt: u64) -> Self {
+        Self { key, boot_salt }
     }
 
     fn mac(&self, call: &Call<'_>, data: &[u8]) -> Option<Hmac<Sha256>> {
-        let mut mac = <Hmac<Sha256> as KeyInit>::new_from_slice(&self.key).ok()?;
-        mac.update(DOMAIN);
-        mac.update(&self.boot.to_le_bytes());
+        let mut mac = keyed(&self.key, DOMAIN, self.boot_salt);
         mac.update(&u32::try_from(data.len()).ok()?.to_le_bytes());
         mac.update(data);
         mac.update(call.name().as_bytes());
@@ -141,25 +139,12 @@ impl StateSeal {
             .split_at_checked(hex_len)
             .ok_or(StateError::Malformed)?;
         let data = buf.get_mut(..hex_len / 2).ok_or(StateError::Malformed)?;
-        unhex(data, data_hex)?;
+        unhex(data, data_hex).ok_or(StateError::Malformed)?;
         let mut claimed = [0u8; TAG_LEN];
-        unhex(&mut claimed, tag_hex)?;
+        unhex(&mut claimed, tag_hex).ok_or(StateError::Malformed)?;
         let mac = self.mac(call, data).ok_or(StateError::Forged)?;
         mac.verify_truncated_left(&claimed)
             .map_err(|_| StateError::Forged)?;
         Ok(Some(data))
     }
-}
-
-/// Decodes the lowercase hex `text` into `out` (two characters a byte).
-fn unhex(out: &mut [u8], text: &[u8]) -> Result<(), StateError> {
-    if out.len().checked_mul(2) != Some(text.len()) {
-        return Err(StateError::Malformed);
-    }
-    for (byte, pair) in out.iter_mut().zip(text.chunks_exact(2)) {
-        *byte = hex_value(pair)
-            .and_then(|v| u8::try_from(v).ok())
-            .ok_or(StateError::Malformed)?;
-    }
-    Ok(())
 }

@@ -12,7 +12,7 @@ use super::*;
 use crate::server::{Handler, Server, ServerInfo, Tool, ToolError};
 
 const KEY: [u8; 32] = [9; 32];
-const BOOT: u32 = 5;
+const BOOT: u64 = 5;
 
 static TOOLS: [Tool; 2] = [
     Tool::new("ask_all", r#"{"type":"object","properties":{}}"#),
@@ -106,7 +106,7 @@ fn server() -> S {
         128,
     >::new()));
     let fixture = Fixture {
-        seal: StateSeal::new(KEY, BOOT),
+        seal: StateSeal::new(crate::server::approval::Key::provisioned(KEY), BOOT),
     };
     Server::new(ServerInfo::new("t", "1"), &TOOLS, storage, fixture).unwrap()
 }
@@ -278,7 +278,7 @@ fn seal_refuses_too_much_data_and_states_stay_within_their_length() {
         version: crate::protocol::Version::V2026_07_28,
         params: None,
     };
-    let seal = StateSeal::new(KEY, BOOT);
+    let seal = StateSeal::new(crate::server::approval::Key::provisioned(KEY), BOOT);
     let mut buf = [0u8; MAX_STATE_LEN];
     assert_eq!(
         seal.seal(&call, &[0; MAX_STATE_DATA + 1], &mut buf),
