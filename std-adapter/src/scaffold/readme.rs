@@ -44,8 +44,9 @@ fn board_text(board: Board) -> BoardText {
     }
 }
 
-/// The README of the crate for `board` (`@NAME@` stands for the crate's name).
-pub(super) fn text(board: Board) -> String {
+/// The README of the crate for `board`, with `set_led` behind a person's approval when
+/// `approval` (`@NAME@` stands for the crate's name).
+pub(super) fn text(board: Board, approval: bool) -> String {
     let BoardText {
         machine,
         target,
@@ -97,9 +98,7 @@ embedded-mcp call {link} read_led           # a call, its result as JSON
 embedded-mcp call {link} set_led on=true
 ```
 
-A tool that asks a person first (`#[tool(confirm = …)]`, the core's `approval` feature) shows
-its question on your terminal when you `call` it; `--yes` approves without asking.
-
+{approval_text}
 ## Serve them to an MCP host
 
 ```json
@@ -126,5 +125,30 @@ each with an example, in the documentation of `embedded_mcp::tools`.
 
 {flash}"#,
         link_args = link.replacen(' ', "\", \"", 1),
+        approval_text = approval_text(board, approval),
     )
+}
+
+/// What the README says about approvals.
+fn approval_text(board: Board, approval: bool) -> &'static str {
+    if !approval {
+        return "A tool can ask a person first: `#[tool(confirm = …)]` (the core's `approval` \
+                feature; `embedded-mcp new NAME --approval` makes `set_led` do so). `call` then \
+                shows the question on your terminal; `--yes` approves without asking.\n";
+    }
+    match board {
+        Board::Rp2040 => {
+            "`set_led on=true` asks a person first (`confirm = Self::ask_led` in \
+             `src/tools.rs`): `call` shows the question on your terminal, `--yes` approves \
+             without asking. The approvals are sealed with a key of your own, given at build \
+             time: `EMBEDDED_MCP_APPROVAL_KEY=$(openssl rand -hex 32) cargo build --release` \
+             (keep it: a rebuild with another key refuses the old one's forms).\n"
+        }
+        _ => {
+            "`set_led on=true` asks a person first (`confirm = Self::ask_led` in \
+             `src/tools.rs`): `call` shows the question on your terminal, `--yes` approves \
+             without asking. Under QEMU the approvals are sealed with the public demo key of \
+             the board library; a real board's crate takes a key of its own.\n"
+        }
+    }
 }

@@ -45,7 +45,7 @@ pub fn scaffold_and_build(
     example: &str,
     target: &str,
 ) -> PathBuf {
-    scaffold(dir, name, board, example);
+    scaffold(dir, name, board, example, &[]);
     build(dir, name, example, target, Profile::Release)
 }
 
@@ -58,10 +58,13 @@ pub enum Profile {
     Release,
 }
 
-/// Makes the crate `name` for `board` in `dir` with the CLI, with `example`'s lock file.
-pub fn scaffold(dir: &Path, name: &str, board: &str, example: &str) {
+/// Makes the crate `name` for `board` in `dir` with the CLI (and its options `extra`), with
+/// `example`'s lock file.
+pub fn scaffold(dir: &Path, name: &str, board: &str, example: &str, extra: &[&str]) {
     let made = Command::new(CLI)
-        .args(["new", name, "--board", board, "--path"])
+        .args(["new", name, "--board", board])
+        .args(extra)
+        .arg("--path")
         .arg(project_root())
         .arg("--dir")
         .arg(dir)
