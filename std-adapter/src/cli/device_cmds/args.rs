@@ -189,8 +189,7 @@ pub struct CallArgs {
     /// The client's options.
     #[command(flatten)]
     pub client: ClientArgs,
-    /// Approve what the device asks a person before the tool acts, without asking (on a
-    /// terminal, `call` shows the question and reads the answer)
+    /// Approve what the device asks a person first (else `call` asks on the terminal)
     #[arg(long, help_heading = None)]
     pub yes: bool,
     /// The tool to call (with --device: NAME.tool)

@@ -27,7 +27,7 @@ pub(super) struct Field {
 pub(super) struct Form {
     /// The device's `message`.
     pub(super) message: String,
-    /// The fields, in the schema's order.
+    /// The fields, in name order (as `serde_json` keeps an object's members).
     pub(super) fields: Vec<Field>,
 }
 
@@ -225,7 +225,7 @@ mod tests {
             "note": {"type": "string"}}, "required": ["litres"]}});
         let form = Form::from_request("elicitation/create", Some(&params)).unwrap();
         assert!(!form.is_yes_no());
-        let [mode, litres, note] = form.fields.as_slice() else {
+        let [litres, mode, note] = form.fields.as_slice() else {
             panic!("{form:?}")
         };
         assert_eq!(
