@@ -85,18 +85,22 @@ cargo build --release   # the firmware: target/{target}/release/@NAME@
 cargo run --release     # {run}
 ```
 
-A plain `cargo build` works too (optimised for size, with debug assertions); the release build
-is smaller still. Check the flash it takes with `llvm-size target/{target}/release/@NAME@`.
+A plain `cargo build` works too (optimised for size, with debug assertions: about a quarter of
+the smallest board's flash); the release build is smaller still. `cargo size --release`
+(cargo-binutils) shows the flash it takes.
 
 ## List and call the tools
 
 The serial line speaks JSON-RPC, so talk to it through the CLI rather than a terminal:
 
 ```sh
-embedded-mcp tools {link}                   # each tool, its arguments and results
-embedded-mcp call {link} read_led           # a call, its result as JSON
+embedded-mcp tools {link}
+embedded-mcp call {link} read_led
 embedded-mcp call {link} set_led on=true
 ```
+
+`tools` lists each tool with its arguments and results; `call` prints both channels of the
+result and checks it against the tool's output schema.
 
 {approval_text}
 ## Serve them to an MCP host
@@ -110,11 +114,11 @@ For `--qemu`, give the ELF's absolute path: the host starts the bridge in a fold
 ## Typed functions for host code
 
 ```sh
-embedded-mcp codegen --lang python {link} -o tools_@NAME@.py   # or --lang ts, --lang rust
+embedded-mcp codegen --lang python {link} -o tools_@NAME@.py
 ```
 
-The Python module needs `mcp` and `jsonschema` (and `types-jsonschema` for `mypy --strict`);
-its header lists them.
+`--lang ts` and `--lang rust` write TypeScript and Rust. The Python module needs `mcp` and
+`jsonschema` (and `types-jsonschema` for `mypy --strict`); its header lists them.
 
 ## Add a tool
 

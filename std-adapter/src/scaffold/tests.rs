@@ -65,7 +65,7 @@ fn the_crate_names_itself_and_its_dependencies() {
     let readme = &made[5].text;
     assert!(readme.starts_with("# soil\n"), "{readme}");
     assert!(
-        readme.contains("embedded-mcp tools --qemu target/thumbv7m-none-eabi/release/soil "),
+        readme.contains("embedded-mcp tools --qemu target/thumbv7m-none-eabi/release/soil\n"),
         "{readme}"
     );
     assert!(
