@@ -57,14 +57,13 @@ fw=$(firmware_elf "$root/examples/qemu-conformance" thumbv7m-none-eabi) \
 
 # ---- the bridge on a free loopback port (port 0: the OS picks one; the bridge logs it) ----------
 # The tasks scenarios' fixtures run as tasks (see examples/qemu-conformance/src/tasks.rs): the
-# firmware does not mark them, so `--task-tools` names them, `failing_job` and
-# `test_tool_with_task` as required (the scenarios register them with taskSupport "required");
-# `greet` stays an ordinary call. `test_tool_with_task` is also `ask-first`
-# (tasks-mrtr-composition): its first call, without inputResponses, is an ordinary call whose
-# input_required goes back synchronously, and only the retry with the answers becomes a task;
-# `confirm_delete` and `multi_input` ask inside their tasks (tasks-mrtr-input).
-task_tools=slow_compute,failing_job=required,protocol_error_job,confirm_delete,multi_input,test_tool_with_task=required+ask-first
-"$root/target/debug/embedded-mcp" bridge --http 127.0.0.1:0 --qemu "$fw" --task-tools "$task_tools" \
+# firmware marks them itself in `tools/list` (`execution.taskSupport`; `failing_job` and
+# `test_tool_with_task` required, as the scenarios register them), and `test_tool_with_task`
+# also `_meta` `embedded-mcp/askFirst` (tasks-mrtr-composition: its first call, without
+# inputResponses, is an ordinary call whose input_required goes back synchronously, and only the
+# retry with the answers becomes a task); `greet` stays an ordinary call. So the bridge needs no
+# `--task-tools` (which remains for firmware that does not mark its tools).
+"$root/target/debug/embedded-mcp" bridge --http 127.0.0.1:0 --qemu "$fw" \
     2>"$work/bridge.log" &
 bridge_pid=$!
 url=

@@ -577,7 +577,7 @@ fn through_a_hub_a_2026_host_approves_and_declines_on_the_board_it_names() {
 struct Uart(embedded_mcp_tests::qemu::QemuGuard);
 
 /// The refusal of a state from another boot, as the device words it.
-const OTHER_BOOT: &str = "Approval refused: the requestState was issued in another boot of the device (or by another device); ask again: tool set_relay did not act";
+const OTHER_BOOT: &str = "Approval refused: the requestState is from another boot; ask again: tool set_relay did not act";
 
 impl Uart {
     fn boot() -> Self {
@@ -694,7 +694,7 @@ fn a_state_whose_expiry_outlives_the_boot_is_refused() {
     let refused = uart.accept(2, 1, &stretched);
     assert_eq!(
         tool_text(&refused),
-        "Approval refused: the requestState was not issued by this device for this tool and these arguments: tool set_relay did not act",
+        "Approval refused: the requestState was not issued for this tool and these arguments: tool set_relay did not act",
         "{refused}"
     );
     // Sealed offline with the demo key, expiry 2^64 - 1, under the salt the firmware used to

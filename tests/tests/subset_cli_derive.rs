@@ -34,7 +34,7 @@ fn derive(args: &[&str]) -> (i32, String, String) {
 
 #[test]
 fn prints_what_the_derive_compiles_with_nested_types() {
-    let input = r#"{"description":"A set of readings.","type":"object","properties":{"place":{"description":"Where a reading was taken.","type":"object","properties":{"roomName":{"description":"Room name.","type":"string","minLength":1,"maxLength":12},"floor":{"type":"integer","minimum":-128,"maximum":127}},"required":["roomName","floor"]},"method":{"description":"How the value was measured.","type":"string","enum":["thermistor","on_die"]},"values":{"description":"The last three values.","type":"array","items":{"type":"number","minimum":-40,"maximum":125},"minItems":3,"maxItems":3},"note":{"type":"string"}},"required":["place","method","values"],"additionalProperties":false}"#;
+    let input = r#"{"description":"A set of readings.","type":"object","properties":{"place":{"description":"Where a reading was taken.","type":"object","properties":{"roomName":{"description":"Room name.","type":"string","minLength":1,"maxLength":12},"floor":{"type":"integer","minimum":-128,"maximum":127}},"required":["roomName","floor"]},"method":{"description":"How the value was measured.","type":"string","enum":["thermistor","on_die"]},"values":{"description":"The last three values.","type":"array","items":{"type":"number","minimum":-40,"maximum":125},"minItems":3,"maxItems":3},"note":{"type":["string","null"]}},"required":["place","method","values"],"additionalProperties":false}"#;
     assert_eq!(readings::Report::INPUT_SCHEMA, input);
     assert_eq!(
         derive(&[READINGS, "Report"]),

@@ -15,10 +15,14 @@
 use cortex_m_semihosting::{nr, syscall};
 use embedded_mcp::server::approval::{Key, Sealing};
 
-/// This boot's sealing: the demo key, [`boot_salt`] and the uptime clock. Call once at start.
+/// The public demo key (compiles only into QEMU builds: this library turns on the core's
+/// `qemu-demo-key`).
+pub const KEY: Key = Key::DEMO;
+
+/// This boot's sealing: [`KEY`], [`boot_salt`] and the uptime clock. Call once at start.
 pub fn sealing() -> Sealing {
     Sealing {
-        key: Key::DEMO,
+        key: KEY,
         boot_salt: boot_salt(),
         clock: crate::clock::uptime_ms,
     }

@@ -4,6 +4,8 @@
 //! - [`uart`]: UART0 (a PL011) as `embedded_io_async::{Read, Write}`, interrupt-driven receive
 //!   with back-pressure (nothing is lost under QEMU); or [`polled`]: UART0 polled, as blocking
 //!   `embedded_io::{Read, Write}`, for a firmware without interrupts;
+//! - `approval` (feature `approval`): the demo key, a per-run boot salt from the host and the
+//!   clock that seal a person's approvals;
 //! - [`clock`]: uptime from SysTick; [`timer`]: `sleep_ms` for async tools, on timer 0A;
 //! - [`executor`]: an embassy executor that sleeps with WFI (QEMU treats WFE as a no-op), and
 //!   [`executor::block_on`] for a firmware with one task;

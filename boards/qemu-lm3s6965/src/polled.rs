@@ -52,6 +52,14 @@ pub struct UartTx {
     _private: (),
 }
 
+impl UartRx {
+    /// Starts a new stream after [`END_OF_STREAM`] ended the last: the bytes after it are read
+    /// again (a firmware that serves in phases, such as `examples/panic-free`).
+    pub fn reopen(&mut self) {
+        self.ended = false;
+    }
+}
+
 impl ErrorType for UartRx {
     type Error = Infallible;
 }

@@ -3,6 +3,8 @@
 //!
 //! - [`uart`]: the NS16550A as `embedded_io_async::{Read, Write}`, interrupt-driven receive
 //!   (through the PLIC) with back-pressure;
+//! - `approval` (feature `approval`): the demo key, a per-run boot salt from the host and the
+//!   clock that seal a person's approvals;
 //! - [`clock`]: uptime from the machine timer; [`timer`]: `sleep_ms` for async tools;
 //! - [`fault`]: panics, exceptions and stray interrupts log and end QEMU with status 1;
 //!   [`stack`]: the stack's peak use; [`log!`]: lines to semihosting stderr (the UART is the

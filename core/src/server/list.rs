@@ -115,6 +115,11 @@ pub(crate) fn write_tool(
     if version.has_icons() {
         write_icons(sink, tool.icons)?;
     }
+    if let Some(support) = tool.task_support {
+        sink.put(b",\"execution\":{\"taskSupport\":\"")?;
+        sink.put(support.as_str().as_bytes())?;
+        sink.put(b"\"}")?;
+    }
     if let Some(meta) = tool.meta {
         member_json(sink, b",\"_meta\":", meta)?;
     }
@@ -227,6 +232,30 @@ impl<H, const TOOLS: usize> Server<'_, H, TOOLS> {
 mod tests {
     use super::*;
     use crate::server::tool::Theme;
+
+    #[test]
+    fn task_support_byte_for_byte_and_counted() {
+        for (support, text) in [
+            (crate::server::TaskSupport::Optional, "optional"),
+            (crate::server::TaskSupport::Required, "required"),
+        ] {
+            let tool = Tool::new("t", "{}")
+                .task_support(support)
+                .meta(r#"{"k":1}"#);
+            let mut buf = [0u8; 128];
+            let mut sink = SliceSink::new(&mut buf);
+            write_tool(&mut sink, &tool, Version::V2026_07_28, true).unwrap();
+            let n = sink.finish().unwrap();
+            let expected = std::format!(
+                r#"{{"name":"t","inputSchema":{{}},"execution":{{"taskSupport":"{text}"}},"_meta":{{"k":1}}}}"#
+            );
+            assert_eq!(core::str::from_utf8(&buf[..n]).unwrap(), expected);
+            assert_eq!(
+                crate::server::output_len::tool_len(&tool, Version::V2026_07_28, true),
+                n
+            );
+        }
+    }
 
     #[test]
     fn icons_and_annotations_byte_for_byte() {

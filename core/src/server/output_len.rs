@@ -199,7 +199,7 @@ const fn digits(mut n: u32) -> usize {
 }
 
 /// `list::write_tool`.
-const fn tool_len(tool: &Tool, version: Version, object_output: bool) -> usize {
+pub(super) const fn tool_len(tool: &Tool, version: Version, object_output: bool) -> usize {
     let output = match tool.output_schema {
         Some(output) if version.is_legacy() && !object_output => sum(&[
             b",\"outputSchema\":{\"type\":\"object\",\"properties\":{\"result\":".len(),
@@ -220,6 +220,14 @@ const fn tool_len(tool: &Tool, version: Version, object_output: bool) -> usize {
     } else {
         0
     };
+    let execution = match tool.task_support {
+        Some(support) => sum(&[
+            b",\"execution\":{\"taskSupport\":\"".len(),
+            support.as_str().len(),
+            b"\"}".len(),
+        ]),
+        None => 0,
+    };
     sum(&[
         b"{\"name\":".len(),
         string_len(tool.name),
@@ -230,6 +238,7 @@ const fn tool_len(tool: &Tool, version: Version, object_output: bool) -> usize {
         output,
         annotations_len(&tool.annotations),
         icons,
+        execution,
         meta,
         b"}".len(),
     ])

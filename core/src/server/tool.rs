@@ -208,6 +208,30 @@ pub struct Tool {
     pub icons: &'static [Icon],
     /// `_meta`: JSON text of an object.
     pub meta: Option<&'static str>,
+    /// `execution.taskSupport`: whether the tool runs as a task of the tasks extension (the
+    /// bridge holds the tasks; unset: never as a task).
+    pub task_support: Option<TaskSupport>,
+}
+
+/// How a tool runs as a task (`execution.taskSupport`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum TaskSupport {
+    /// `"optional"`: as a task when the client asks for one, else an ordinary call.
+    Optional,
+    /// `"required"`: only as a task.
+    Required,
+}
+
+impl TaskSupport {
+    /// The wire value.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Self::Optional => "optional",
+            Self::Required => "required",
+        }
+    }
 }
 
 impl Tool {
@@ -222,6 +246,7 @@ impl Tool {
             annotations: Annotations::NONE,
             icons: &[],
             meta: None,
+            task_support: None,
         }
     }
     /// Sets `title`.
@@ -249,7 +274,13 @@ impl Tool {
         self.icons = icons;
         self
     }
-    /// Sets `_meta`.
+    /// Sets `execution.taskSupport`.
+    pub const fn task_support(mut self, support: TaskSupport) -> Self {
+        self.task_support = Some(support);
+        self
+    }
+
+    /// Sets `_meta` (JSON text of an object).
     pub const fn meta(mut self, meta: &'static str) -> Self {
         self.meta = Some(meta);
         self

@@ -13,7 +13,12 @@
 //!    itself with `Server::with_config`);
 //! 4. line 4: a JSON instance, validated against both programs;
 //! 5. then JSON-RPC lines (`initialize`, `tools/list`, `tools/call`, ...) served by
-//!    `Server::serve` through the line reader until byte `0x04` ends the stream.
+//!    `Server::serve` through the line reader until byte `0x04` ends the stream (`probe` asks
+//!    for input with `mrtr::input_required` and a `StateSeal`ed state, and for a person's
+//!    approval with `Approvals::confirm`);
+//! 6. then, the path a QEMU firmware runs: typed tools (`#[tools]`, the derive's readers and
+//!    writers, an async tool with a `Context` and `confirm`, approvals sealed by the board
+//!    library) served by `serve_async` until the next `0x04`.
 //!
 //! Each setup step answers one line; QEMU exits (semihosting) with status 0 at the end.
 #![no_std]
@@ -21,6 +26,8 @@
 
 mod hex;
 mod probe;
+#[cfg(feature = "serve-async")]
+mod typed;
 
 use core::fmt::Write as _;
 
@@ -32,6 +39,8 @@ use embedded_mcp::transport::{Frame, LineReader};
 
 use probe::Probe;
 use qemu_lm3s6965::polled::{self as uart, UartRx, UartTx};
+#[cfg(feature = "serve-async")]
+use typed::{block_on, Polled, Typed};
 
 /// Longest line accepted (schemas, programs in hex and requests), LF included.
 const LINE_BYTES: usize = 1024;
@@ -247,7 +256,37 @@ fn main() -> ! {
     let _ = server.serve(&mut reader, &mut tx, out);
     let stats = server.stats();
     let _ = writeln!(tx, "panic-free: done, {stats:?}");
-    exit(EXIT_SUCCESS)
+
+    #[cfg(not(feature = "serve-async"))]
+    exit(EXIT_SUCCESS);
+
+    // 6. The typed tools, async, on the same UART (a fresh stream after the 0x04).
+    #[cfg(feature = "serve-async")]
+    serve_typed(reader, tx, out)
+}
+
+/// Step 6 (feature `serve-async`).
+#[cfg(feature = "serve-async")]
+fn serve_typed(reader: LineReader<UartRx, LINE_BYTES>, mut tx: UartTx, out: &mut [u8]) -> ! {
+    let mut rx = reader.into_inner();
+    rx.reopen();
+    let mut reader: LineReader<Polled<UartRx>, LINE_BYTES> = LineReader::new(Polled(rx));
+    let mut typed = match Server::from_tools(typed::SERVER_INFO, Typed::new()) {
+        Ok(server) => server,
+        Err(e) => fail(&mut tx, format_args!("typed tools refused: {e}")),
+    };
+    let _ = writeln!(tx, "typed: serving");
+    let mut writer = Polled(tx);
+    // The future never completes (it ends the firmware): an async block that cannot return has
+    // no "resumed after completion" panic, the one the optimiser cannot remove from a
+    // top-level future (its state lives in memory every await point writes).
+    block_on(async {
+        let _ = typed.serve_async(&mut reader, &mut writer, out).await;
+        let stats = typed.stats();
+        let _ = writeln!(writer.0, "typed: done, {stats:?}");
+        exit(EXIT_SUCCESS)
+    });
+    exit(EXIT_FAILURE)
 }
 
 /// The proof: calling a function that no object defines. If any panic is reachable, this

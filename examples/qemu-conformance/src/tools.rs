@@ -5,7 +5,7 @@
 //! Tools without arguments have the reference's `{"type":"object","properties":{}}`.
 
 use embedded_mcp::schema::McpSchema;
-use embedded_mcp::server::{ServerInfo, Tool};
+use embedded_mcp::server::{ServerInfo, TaskSupport, Tool};
 
 use crate::tasks::{CONFIRM_DELETE_ARGUMENTS, GREET_ARGUMENTS, SLOW_COMPUTE_ARGUMENTS};
 
@@ -131,29 +131,39 @@ pub static TOOLS: [Tool; TOOL_COUNT] = [
     Tool::new("test_custom_headers", CustomHeaders::INPUT_SCHEMA).description(
         "A tool with x-mcp-header annotations to test custom header mirroring and validation",
     ),
-    // The tasks extension's fixtures (src/tasks.rs): the bridge runs all but `greet` as tasks
-    // (`--task-tools`, tests/conformance/run.sh).
+    // The tasks extension's fixtures (src/tasks.rs): every one but `greet` marks how it runs
+    // as a task (`execution.taskSupport`), which the bridge reads from `tools/list`.
+    // `test_tool_with_task` asks for its input before it becomes a task (`_meta`
+    // `embedded-mcp/askFirst`): its first call is an ordinary one, and only the retry that
+    // carries the answers runs as a task (tasks-mrtr-composition).
     Tool::new("greet", GREET_ARGUMENTS).description("Sync only: greets by name"),
     Tool::new("slow_compute", SLOW_COMPUTE_ARGUMENTS)
-        .description("Task-supporting: sleeps `seconds`, then returns a result naming `label`"),
+        .description("Task-supporting: sleeps `seconds`, then returns a result naming `label`")
+        .task_support(TaskSupport::Optional),
     plain(
         "failing_job",
         "Task required: a tool execution error after about a second",
-    ),
+    )
+    .task_support(TaskSupport::Required),
     plain(
         "protocol_error_job",
         "Task-supporting: fails with a protocol error (-32603)",
-    ),
+    )
+    .task_support(TaskSupport::Optional),
     Tool::new("confirm_delete", CONFIRM_DELETE_ARGUMENTS)
-        .description("Task-supporting: asks for one confirmation, then answers"),
+        .description("Task-supporting: asks for one confirmation, then answers")
+        .task_support(TaskSupport::Optional),
     plain(
         "multi_input",
         "Task-supporting: asks two questions at once, then answers",
-    ),
+    )
+    .task_support(TaskSupport::Optional),
     plain(
         "test_tool_with_task",
         "Task required: asks for user_name, then greets",
-    ),
+    )
+    .task_support(TaskSupport::Required)
+    .meta(r#"{"embedded-mcp/askFirst":true}"#),
 ];
 
 // The name rules, checked at compile time (the server checks them again with the schemas).

@@ -509,9 +509,9 @@ mod tests {
         assert_eq!(
             got[..5],
             [
-                refused(2, "Approval refused: the requestState was not issued by this device for this tool and these arguments"),
+                refused(2, "Approval refused: the requestState was not issued for this tool and these arguments"),
                 r#"{"jsonrpc":"2.0","id":3,"result":{"structuredContent":{"relay":1,"on":true,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":1,\"on\":true,\"wasOn\":false}"}],"resultType":"complete"}}"#.into(),
-                refused(4, "Approval refused: this approval was already answered"),
+                refused(4, "Approval refused: already answered"),
                 r#"{"jsonrpc":"2.0","id":5,"result":{"structuredContent":{"relay":1,"on":false,"wasOn":true},"content":[{"type":"text","text":"{\"relay\":1,\"on\":false,\"wasOn\":true}"}],"resultType":"complete"}}"#.into(),
                 r#"{"jsonrpc":"2.0","id":6,"result":{"structuredContent":{"relay":1,"on":false,"wasOn":false},"content":[{"type":"text","text":"{\"relay\":1,\"on\":false,\"wasOn\":false}"}],"resultType":"complete"}}"#.into(),
             ]

@@ -186,7 +186,8 @@ fn relay_behind_approval(s: &mut Session) {
             &answered(&state, accept),
         ),
     );
-    let forged_text = "Approval refused: the requestState was not issued by this device for this tool and these arguments";
+    let forged_text =
+        "Approval refused: the requestState was not issued for this tool and these arguments";
     assert_eq!(line, refused("other", forged_text));
     let mut forged = state.clone();
     let last = if forged.ends_with('0') { "1" } else { "0" };
@@ -209,10 +210,7 @@ fn relay_behind_approval(s: &mut Session) {
     );
     assert_eq!(
         line,
-        refused(
-            "replay",
-            "Approval refused: this approval was already answered"
-        )
+        refused("replay", "Approval refused: already answered")
     );
     assert_eq!(relays(s), json!([true, false]));
     // Declined and cancelled: relay 1 stays off.

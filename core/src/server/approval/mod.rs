@@ -207,6 +207,8 @@ impl Approvals {
 
     /// [`confirm`](Self::confirm) at device time `now_ms` (the deciding logic, for tests under
     /// simulated time).
+    // One copy, called from each tool that confirms (not inlined into every generated gate).
+    #[inline(never)]
     pub fn confirm_at<'o>(
         &mut self,
         call: &Call<'_>,
@@ -234,10 +236,7 @@ impl Approvals {
         let state = params.and_then(|p| p.get("requestState"));
         let Some(state) = state else {
             if responses.is_some() {
-                return refuse(
-                    out,
-                    "Approval refused: an answer came without its requestState",
-                );
+                return refuse(out, "Approval refused: an answer without its requestState");
             }
             return self.ask(call, out, now_ms, message);
         };
@@ -250,11 +249,11 @@ impl Approvals {
                 Some(Err(Broken::OtherBoot)) => return refuse(out, OTHER_BOOT),
                 Some(Err(Broken::Forged)) => return refuse(
                     out,
-                    "Approval refused: the requestState was not issued by this device for this \
-                     tool and these arguments",
+                    "Approval refused: the requestState was not issued for this tool and these \
+                     arguments",
                 ),
                 Some(Err(Broken::Malformed)) | None => {
-                    return refuse(out, "Approval refused: the requestState is malformed")
+                    return refuse(out, "Approval refused: malformed requestState")
                 }
             };
         // Sealed with this boot's key and salt, yet never issued by it: a number not reached
@@ -268,18 +267,15 @@ impl Approvals {
             return self.ask(call, out, now_ms, message);
         };
         if now_ms > sealed.expiry_ms {
-            return refuse(out, "Approval refused: it expired; ask again");
+            return refuse(out, "Approval refused: expired; ask again");
         }
         match self.spend(sealed.counter) {
             Spend::Fresh => {}
-            Spend::Spent => {
-                return refuse(out, "Approval refused: this approval was already answered")
-            }
+            Spend::Spent => return refuse(out, "Approval refused: already answered"),
             Spend::TooOld => {
                 return refuse(
                     out,
-                    "Approval refused: more than 511 approvals were asked for since this one; \
-                     ask again",
+                    "Approval refused: 511 newer approvals were asked for; ask again",
                 )
             }
         }
@@ -366,8 +362,7 @@ impl Approvals {
 }
 
 /// The refusal of a state from another boot (or one this boot never issued).
-const OTHER_BOOT: &str = "Approval refused: the requestState was issued in another boot of the \
-                          device (or by another device); ask again";
+const OTHER_BOOT: &str = "Approval refused: the requestState is from another boot; ask again";
 
 /// What spending an approval found.
 enum Spend {

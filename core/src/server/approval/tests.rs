@@ -141,7 +141,7 @@ fn state_with(salt: u64, counter: u32, expiry_ms: u64, arguments: &str) -> Strin
     format!("3{boot:08x}{counter:08x}{expiry_ms:016x}{hex}")
 }
 
-const OTHER_BOOT_TEXT: &str = "Approval refused: the requestState was issued in another boot of the device (or by another device); ask again";
+const OTHER_BOOT_TEXT: &str = "Approval refused: the requestState is from another boot; ask again";
 
 fn error_line(id: u32, text: &str) -> String {
     format!(
@@ -170,10 +170,7 @@ fn asks_then_acts_once_on_an_accepted_answer() {
     assert_eq!(s.handler().acted, 1);
     // Replayed: refused, no action.
     let again = line(&mut s, &retry(3, r#"{"on":true}"#, &state, ACCEPT));
-    assert_eq!(
-        again,
-        error_line(3, "Approval refused: this approval was already answered")
-    );
+    assert_eq!(again, error_line(3, "Approval refused: already answered"));
     assert_eq!(s.handler().acted, 1);
 }
 
@@ -184,7 +181,10 @@ fn refusals_never_act() {
     // Other arguments under the state.
     assert_eq!(
         line(&mut s, &retry(2, r#"{"on":false}"#, &state, ACCEPT)),
-        error_line(2, "Approval refused: the requestState was not issued by this device for this tool and these arguments")
+        error_line(
+            2,
+            "Approval refused: the requestState was not issued for this tool and these arguments"
+        )
     );
     // A forged tag.
     let mut forged = state.clone().into_bytes();
@@ -193,18 +193,21 @@ fn refusals_never_act() {
     let forged = String::from_utf8(forged).unwrap();
     assert_eq!(
         line(&mut s, &retry(3, r#"{"on":true}"#, &forged, ACCEPT)),
-        error_line(3, "Approval refused: the requestState was not issued by this device for this tool and these arguments")
+        error_line(
+            3,
+            "Approval refused: the requestState was not issued for this tool and these arguments"
+        )
     );
     // A longer expiry in clear, the tag kept.
     let stretched = format!("{}{:016x}{}", &state[..17], u64::MAX, &state[33..]);
     assert!(
         line(&mut s, &retry(4, r#"{"on":true}"#, &stretched, ACCEPT))
-            .contains("not issued by this device")
+            .contains("not issued for this tool")
     );
     // Not a state at all.
     assert_eq!(
         line(&mut s, &retry(5, r#"{"on":true}"#, "xyz", ACCEPT)),
-        error_line(5, "Approval refused: the requestState is malformed")
+        error_line(5, "Approval refused: malformed requestState")
     );
     // An answer without a state.
     assert_eq!(
@@ -216,10 +219,7 @@ fn refusals_never_act() {
                 &format!(r#","inputResponses":{{"approval":{ACCEPT}}}"#)
             )
         ),
-        error_line(
-            6,
-            "Approval refused: an answer came without its requestState"
-        )
+        error_line(6, "Approval refused: an answer without its requestState")
     );
     // Declined, cancelled, not approved, malformed content: each spends its own state.
     for (id, answer, text) in [
@@ -237,7 +237,7 @@ fn refusals_never_act() {
     s.handler().now += DEFAULT_LIFETIME_MS + 1;
     assert_eq!(
         line(&mut s, &retry(21, r#"{"on":true}"#, &state, ACCEPT)),
-        error_line(21, "Approval refused: it expired; ask again")
+        error_line(21, "Approval refused: expired; ask again")
     );
     assert_eq!(s.handler().acted, 0);
     assert!(!s.handler().on);
@@ -276,7 +276,7 @@ fn a_pending_approval_survives_511_other_asks_and_not_512() {
         line(&mut s, &retry(3, r#"{"on":true}"#, &kept, ACCEPT)),
         error_line(
             3,
-            "Approval refused: more than 511 approvals were asked for since this one; ask again"
+            "Approval refused: 511 newer approvals were asked for; ask again"
         )
     );
     assert_eq!(s.handler().acted, 0);

@@ -177,6 +177,13 @@ fn definition(t: &ToolDef, core: &TokenStream) -> TokenStream {
     if let Some(meta) = &o.meta {
         def = quote!(#def.meta(#meta));
     }
+    if let Some(task) = &o.task {
+        let support = match task.value().as_str() {
+            "required" => quote!(#core::server::TaskSupport::Required),
+            _ => quote!(#core::server::TaskSupport::Optional),
+        };
+        def = quote!(#def.task_support(#support));
+    }
     def
 }
 

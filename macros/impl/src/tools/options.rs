@@ -19,6 +19,8 @@ pub(crate) struct Options {
     /// `confirm = path`: the function asked before the tool runs whether a person must approve
     /// this call (`fn(&mut self[, &Args]) -> Option<Ask<'_, M>>`).
     pub(crate) confirm: Option<Expr>,
+    /// `task = "optional" | "required"`: `execution.taskSupport`.
+    pub(crate) task: Option<LitStr>,
 }
 
 const HINTS: [&str; 4] = ["read_only", "destructive", "idempotent", "open_world"];
@@ -45,6 +47,17 @@ impl Options {
                 "meta" => o.meta = Some(meta.value()?.parse()?),
                 "scratch" => o.scratch = Some(meta.value()?.parse()?),
                 "confirm" => o.confirm = Some(meta.value()?.parse()?),
+                "task" => {
+                    let value: LitStr = meta.value()?.parse()?;
+                    if !matches!(value.value().as_str(), "optional" | "required") {
+                        return Err(syn::Error::new(
+                            value.span(),
+                            "`task` is \"optional\" (a task when the client asks for one) or \
+                             \"required\" (only as a task)",
+                        ));
+                    }
+                    o.task = Some(value);
+                }
                 k if HINTS.contains(&k) => {
                     let value = if meta.input.peek(syn::Token![=]) {
                         meta.value()?.parse::<LitBool>()?.value
@@ -58,7 +71,7 @@ impl Options {
                     return Err(meta.error(
                         "unknown tool option: expected `name`, `title`, `description`, \
                          `annotations`, `read_only`, `destructive`, `idempotent`, \
-                         `open_world`, `icons`, `meta`, `scratch` or `confirm`",
+                         `open_world`, `icons`, `meta`, `scratch`, `confirm` or `task`",
                     ))
                 }
             }

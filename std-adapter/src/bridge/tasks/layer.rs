@@ -10,7 +10,7 @@
 //! none of them. It adds the extension to `server/discover` results and learns which tools the
 //! firmware marks (`execution.taskSupport`) from `tools/list` results.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Instant, SystemTime};
 
 use serde_json::Value;
@@ -29,6 +29,10 @@ use crate::bridge::message::{
 
 /// Most `tools/list` and `server/discover` answers awaited at once.
 const MAX_WATCHED: usize = 256;
+
+/// The tool `_meta` member by which a firmware marks a task tool that asks for its input
+/// before it becomes a task (`--task-tools NAME=ask-first` says the same on the command line).
+pub const ASK_FIRST_META: &str = "embedded-mcp/askFirst";
 
 /// Most rounds of input one task may take (a device asking again and again is given up).
 const MAX_ROUNDS: u32 = 16;
@@ -78,6 +82,9 @@ pub struct TaskLayer<M> {
     pub(super) calls: HashMap<String, TaskCall>,
     /// The firmware's marks, by tool name as the host sees it.
     marks: HashMap<String, Support>,
+    /// Tools the firmware marks as asking for their input before they become tasks (`_meta`
+    /// [`ASK_FIRST_META`]).
+    marked_ask_first: HashSet<String>,
     watched: HashMap<String, Watch>,
 }
 
@@ -109,6 +116,7 @@ impl<M: Machine> TaskLayer<M> {
             rounds: HashMap::new(),
             calls: HashMap::new(),
             marks: HashMap::new(),
+            marked_ask_first: HashSet::new(),
             watched: HashMap::new(),
         };
         layer.pump();
@@ -272,12 +280,14 @@ impl<M: Machine> TaskLayer<M> {
         }
     }
 
-    /// True when `--task-tools` marks `tool` `ask-first`.
+    /// True when `--task-tools` or the firmware (`_meta` [`ASK_FIRST_META`]) marks `tool`
+    /// `ask-first`.
     fn asks_first(&self, tool: &str) -> bool {
-        match &self.cfg.tools {
+        let named = match &self.cfg.tools {
             TaskTools::Named(named) => named.iter().any(|n| n.name == tool && n.ask_first),
             _ => false,
-        }
+        };
+        named || self.marked_ask_first.contains(tool)
     }
 
     fn on_call(&mut self, line: Vec<u8>, id: &Id, params: Option<&Value>) {
@@ -476,6 +486,16 @@ impl<M: Machine> TaskLayer<M> {
             let Some(name) = tool.get("name").and_then(Value::as_str) else {
                 continue;
             };
+            let asks_first = tool
+                .get("_meta")
+                .and_then(|m| m.get(ASK_FIRST_META))
+                .and_then(Value::as_bool)
+                == Some(true);
+            if asks_first {
+                self.marked_ask_first.insert(name.to_owned());
+            } else {
+                self.marked_ask_first.remove(name);
+            }
             let mark = tool
                 .get("execution")
                 .and_then(|e| e.get("taskSupport"))
