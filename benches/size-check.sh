@@ -24,17 +24,13 @@ if [ ! -x "$SIZE" ]; then
     exit 1
 fi
 
-# build_elf CRATE TARGET [cargo args...]: builds examples/CRATE for TARGET with the same command
-# and environment as tests/src/qemu.rs `build_firmware` (the QEMU tests' builds), in the crate's
-# own target folder or the firmware folder scripts/test.sh shares; prints the ELF's path.
+# build_elf CRATE TARGET [cargo args...]: builds examples/CRATE for TARGET as the QEMU tests do
+# (scripts/firmware.sh) and prints the ELF's path.
+source "$root/scripts/firmware.sh"
 build_elf() {
-    local crate=$1 target=$2 target_dir
-    shift 2
-    target_dir=${EMCP_FIRMWARE_TARGET_DIR:-$root/examples/$crate/target}
-    (cd "$root/examples/$crate" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS \
-        -u CARGO_BUILD_RUSTFLAGS -u CARGO_BUILD_TARGET CARGO_TARGET_DIR="$target_dir" \
-        cargo build --release --quiet --target "$target" "$@")
-    echo "$target_dir/$target/release/$crate"
+    local crate=$1
+    shift
+    firmware_elf "$root/examples/$crate" "$@"
 }
 elf=$(build_elf qemu-sensors thumbv7m-none-eabi)
 read -r flash ram < <("$SIZE" -B "$elf" | awk 'NR == 2 { print $1 + $2, $2 + $3 }')

@@ -47,17 +47,15 @@ else
     bash scripts/setup.sh >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }
 fi
 # The firmware in its own target folder (or the one scripts/test.sh shares among the firmware
-# crates); the CLI as a debug build: it compiles in about half the time of a release build and
-# answers these few calls as quickly (the device and QEMU set the pace).
-fw_target=${EMCP_FIRMWARE_TARGET_DIR:-examples/qemu-sensors/target}
-fw_target_abs=$(realpath -m "$fw_target")
+# crates; scripts/firmware.sh); the CLI as a debug build: it compiles in about half the time of
+# a release build and answers these few calls as quickly (the device and QEMU set the pace).
+source scripts/firmware.sh
 build() {
-    (cd examples/qemu-sensors && CARGO_TARGET_DIR="$fw_target_abs" cargo build -q --release)
-    cargo build -q -p embedded-mcp-std --bin embedded-mcp
+    fw=$(firmware_elf examples/qemu-sensors thumbv7m-none-eabi) &&
+        cargo build -q -p embedded-mcp-std --bin embedded-mcp
 }
 if ((verbose)); then build; else build >>"$log" 2>&1 || { cat "$log" >&2; exit 1; }; fi
 
-fw=$fw_target/thumbv7m-none-eabi/release/qemu-sensors
 mcp=target/debug/embedded-mcp
 
 run() {

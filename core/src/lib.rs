@@ -50,6 +50,10 @@ extern crate std;
 
 #[doc(inline)]
 pub use embedded_mcp_schema::{json, schema};
+/// The `heapless` crate at the version the core's types take (its `String<N>` and
+/// `Vec<T, N>` as bounded tool arguments and results, serde included): `use
+/// embedded_mcp::heapless;` instead of a dependency of your own at the right major version.
+pub use heapless;
 pub mod protocol;
 pub mod result;
 pub mod server;
@@ -85,6 +89,7 @@ pub use schema::McpSchema;
 /// | `read_only`, `destructive`, `idempotent`, `open_world` | one hint, on top of `annotations`; alone it means `= true` | `#[tool(read_only, open_world = false)]` |
 /// | `icons` | `icons` (2025-11-25 and later), a `&'static [Icon]` expression; `src` must be `https:` or `data:` | `#[tool(icons = &[Icon::new("https://example.com/t.png")])]` |
 /// | `meta` | `_meta`, JSON text of an object | `#[tool(meta = r#"{"com.example/unit":"°C"}"#)]` |
+/// | `confirm` | (core feature `approval`) a person approves before the method runs: a method `fn(&mut self, &Args) -> Option<Ask<…>>` whose `Some` asks (an MCP 2026-07-28 form, sealed by the device) and `None` lets the call through; the docs of `embedded_mcp::server::approval` say more. `embedded-mcp call` asks on the terminal | `#[tool(destructive, confirm = Self::ask_pump)]` |
 /// | `scratch` | bytes of stack to decode the arguments' escaped strings (default [`server::typed::DEFAULT_SCRATCH`]) | `#[tool(scratch = 256)]` |
 ///
 /// Every option in use (this example is compiled and run as a test):

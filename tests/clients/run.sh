@@ -157,8 +157,8 @@ elif ! command -v qemu-system-arm >/dev/null; then
 else
     rustup target add thumbv7m-none-eabi >/dev/null 2>&1 || true
     # Its own target folder, or the firmware folder scripts/test.sh shares (built there already).
-    fw_target="${EMCP_FIRMWARE_TARGET_DIR:-$fw_dir/target}"
-    fw=$(cd "$fw_dir" && env -u RUSTFLAGS CARGO_TARGET_DIR="$fw_target" cargo build -q --release --target thumbv7m-none-eabi --message-format=json 2>"$logs/fw-build.log" | built_executable)
+    source "$root/scripts/firmware.sh"
+    fw=$(firmware_elf "$fw_dir" thumbv7m-none-eabi 2>"$logs/fw-build.log") || fw=""
     if [ -z "$fw" ]; then
         fail "building the qemu firmware"
         tail -20 "$logs/fw-build.log" | sed 's/^/    | /'

@@ -90,16 +90,13 @@ else
 fi
 
 # ---- the generated functions against the qemu-sensors firmware through the bridge ---------------
-fw_dir="$root/examples/qemu-sensors"
-# Its own target folder, or the firmware folder scripts/test.sh shares.
-fw_target="${EMCP_FIRMWARE_TARGET_DIR:-$fw_dir/target}"
-fw="$fw_target/thumbv7m-none-eabi/release/qemu-sensors"
+# Its own target folder, or the firmware folder scripts/test.sh shares (scripts/firmware.sh).
+source "$root/scripts/firmware.sh"
 if ! command -v qemu-system-arm >/dev/null; then
     failed=$((failed + 1))
     echo "FAIL qemu-sensors: qemu-system-arm is not installed (scripts/setup.sh installs it)"
 elif ! (cd "$root" && cargo build -q -p embedded-mcp-std --bin embedded-mcp) \
-    || ! (cd "$fw_dir" && env -u RUSTFLAGS CARGO_TARGET_DIR="$fw_target" \
-        cargo build -q --release --target thumbv7m-none-eabi); then
+    || ! fw=$(firmware_elf "$root/examples/qemu-sensors" thumbv7m-none-eabi); then
     failed=$((failed + 1))
     echo "FAIL building embedded-mcp or the qemu-sensors firmware"
 else

@@ -50,11 +50,10 @@ if [ "$("$node_bin/conformance" --version 2>/dev/null)" != "0.2.0-alpha.12" ] \
 fi
 echo "== building embedded-mcp and examples/qemu-conformance" >&2
 cargo build -q -p embedded-mcp-std --bin embedded-mcp || fail_setup "building embedded-mcp failed"
-# Its own target folder, or the firmware folder scripts/test.sh shares.
-fw_target="${EMCP_FIRMWARE_TARGET_DIR:-$root/examples/qemu-conformance/target}"
-(cd examples/qemu-conformance && CARGO_TARGET_DIR="$fw_target" cargo build -q --release) \
+# Its own target folder, or the firmware folder scripts/test.sh shares (scripts/firmware.sh).
+source "$root/scripts/firmware.sh"
+fw=$(firmware_elf "$root/examples/qemu-conformance" thumbv7m-none-eabi) \
     || fail_setup "building the firmware failed"
-fw="$fw_target/thumbv7m-none-eabi/release/qemu-conformance"
 
 # ---- the bridge on a free loopback port (port 0: the OS picks one; the bridge logs it) ----------
 # The tasks scenarios' fixtures run as tasks (see examples/qemu-conformance/src/tasks.rs): the

@@ -148,3 +148,20 @@ fn usage_and_transport_errors_exit_2() {
     assert_eq!(missing.status.code(), Some(2));
     assert!(stderr(&missing).contains("firmware /nonexistent/firmware.elf not found"));
 }
+
+#[test]
+fn a_qemu_file_that_is_not_an_elf_is_refused_at_once_by_name() {
+    let manifest = concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml");
+    let start = std::time::Instant::now();
+    let o = run(&["tools", "--qemu", manifest]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!(
+            "{manifest} is not an ELF file: --qemu takes the firmware's ELF image"
+        )),
+        "{}",
+        stderr(&o)
+    );
+    // Refused before QEMU starts, not after the handshake's 10 s timeout.
+    assert!(start.elapsed() < std::time::Duration::from_secs(5));
+}

@@ -4,6 +4,8 @@
 //! the examples' compiled dependencies.
 #![cfg(unix)]
 
+// The dev-profile build and the flash measure are scaffold_qemu.rs's.
+#[allow(dead_code)]
 mod scaffold_support;
 
 use scaffold_support::{scaffold_and_build, TempDir};

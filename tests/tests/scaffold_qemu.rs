@@ -12,7 +12,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use embedded_mcp_tests::qemu::{Board, QemuGuard};
-use scaffold_support::{scaffold_and_build, TempDir, CLI};
+use scaffold_support::{build, flash_bytes, scaffold, scaffold_and_build, Profile, TempDir, CLI};
 
 const NAME: &str = "soil_probe";
 const TIMEOUT: Duration = Duration::from_secs(10);
@@ -39,6 +39,56 @@ fn the_new_qemu_m3_crate_builds_and_serves_its_tools() {
         "thumbv7m-none-eabi",
     );
     serves_its_tools(&elf, Board::Lm3s6965evb);
+}
+
+/// A plain `cargo build` (the dev profile) of the new qemu-m3 crate with `--approval` (`set_led`
+/// asks a person first) takes at most half of the board's 256 KB of flash, room for the
+/// author's tools; and `embedded-mcp call --yes` switches the LED through the approval.
+#[test]
+fn the_new_qemu_m3_crate_with_approval_fits_in_half_the_flash_as_a_debug_build() {
+    const FLASH: u64 = 256 * 1024;
+    let dir = TempDir::new("qemu-m3-dev");
+    let crate_dir = dir.0.join(NAME);
+    scaffold(&crate_dir, NAME, "qemu-m3", "qemu-sensors", &["--approval"]);
+    let elf = build(
+        &crate_dir,
+        NAME,
+        "qemu-sensors",
+        "thumbv7m-none-eabi",
+        Profile::Dev,
+    );
+    let flash = flash_bytes(&elf);
+    eprintln!("dev build of the new qemu-m3 crate with approval: {flash} B of flash");
+    assert!(
+        flash <= FLASH / 2,
+        "the dev build takes {flash} B, more than half of the board's {FLASH} B"
+    );
+
+    // Without --yes and without a terminal, nothing switches; with --yes, the LED does.
+    let call = |extra: &[&str]| {
+        Command::new(CLI)
+            .args(["call", "--qemu"])
+            .arg(&elf)
+            .args(extra)
+            .args(["set_led", "on=true"])
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("the CLI runs")
+    };
+    let refused = call(&[]);
+    assert_eq!(refused.status.code(), Some(1), "{refused:?}");
+    assert!(
+        String::from_utf8_lossy(&refused.stderr)
+            .contains("`set_led` asks a person first: \"Switch the LED on?\""),
+        "{refused:?}"
+    );
+    let approved = call(&["--yes"]);
+    assert_eq!(approved.status.code(), Some(0), "{approved:?}");
+    assert!(
+        String::from_utf8_lossy(&approved.stdout)
+            .starts_with("text:\n  {\"on\":true,\"switches\":1}\n"),
+        "{approved:?}"
+    );
 }
 
 #[test]

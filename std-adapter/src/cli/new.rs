@@ -20,6 +20,10 @@ pub struct NewArgs {
     /// of crates.io
     #[arg(long, value_name = "CHECKOUT")]
     pub path: Option<PathBuf>,
+    /// `set_led` asks a person before it switches the LED on (`#[tool(confirm = …)]`, sealed
+    /// by the board library's key, boot salt and clock)
+    #[arg(long)]
+    pub approval: bool,
     /// Where to write the crate [default: ./NAME]; it must not exist or be empty
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
@@ -66,6 +70,7 @@ fn make(args: &NewArgs) -> Result<(PathBuf, Board), scaffold::ScaffoldError> {
         name: args.name.clone(),
         board,
         source,
+        approval: args.approval,
     };
     let files = scaffold::files(&request)?;
     let dir = args

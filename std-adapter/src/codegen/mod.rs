@@ -186,7 +186,34 @@ pub fn type_note(ty: &model::Ty) -> Option<String> {
             (None, Some(b)) => format!("A number, at most {b}."),
             (None, None) => return None,
         }),
-        Ty::String { format: Some(f) } => Some(format!("Format `{f}` (not checked by the type).")),
+        Ty::String {
+            format,
+            min_length,
+            max_length,
+            pattern,
+        } => {
+            let mut notes = Vec::new();
+            match (min_length, max_length) {
+                (Some(a), Some(b)) if a == b => notes.push(format!("Exactly {a} characters.")),
+                (Some(a), Some(b)) => notes.push(format!("{a} to {b} characters.")),
+                (Some(a), None) if *a > 0 => notes.push(format!("At least {a} characters.")),
+                (_, Some(b)) => notes.push(format!("At most {b} characters.")),
+                _ => {}
+            }
+            if let Some(p) = pattern {
+                notes.push(format!("Matches `{p}`."));
+            }
+            if let Some(f) = format {
+                notes.push(format!("Format `{f}`."));
+            }
+            match notes.as_slice() {
+                [] => None,
+                [_] if format.is_some() => format
+                    .as_ref()
+                    .map(|f| format!("Format `{f}` (not checked by the type).")),
+                _ => Some(format!("{} (Not checked by the type.)", notes.join(" "))),
+            }
+        }
         Ty::Array { items, min, max } => {
             let size = match (min, max) {
                 (Some(a), Some(b)) if a == b => Some(format!("Exactly {a} items.")),
@@ -241,6 +268,20 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+
+    #[test]
+    fn string_bounds_and_patterns_are_in_the_notes() {
+        let ty = model::Ty::String {
+            format: None,
+            min_length: Some(1),
+            max_length: Some(32),
+            pattern: Some("^[a-z]+$".into()),
+        };
+        assert_eq!(
+            type_note(&ty).unwrap(),
+            "1 to 32 characters. Matches `^[a-z]+$`. (Not checked by the type.)"
+        );
+    }
 
     #[test]
     fn header_names_device_and_revision() {

@@ -39,10 +39,16 @@ pub enum Ty {
         /// Greatest value.
         max: Option<String>,
     },
-    /// A string, with its `format` when given.
+    /// A string, with its `format`, lengths and `pattern` when given.
     String {
         /// The `format` keyword.
         format: Option<String>,
+        /// `minLength`.
+        min_length: Option<u64>,
+        /// `maxLength`.
+        max_length: Option<u64>,
+        /// `pattern`.
+        pattern: Option<String>,
     },
     /// One of these JSON values (`enum`, or `const` of a non-string); never all strings.
     Literals(Vec<Value>),
@@ -289,6 +295,12 @@ impl<'a> Builder<'a> {
             "boolean" => Ty::Bool,
             "string" => Ty::String {
                 format: map.get("format").and_then(Value::as_str).map(str::to_owned),
+                min_length: map.get("minLength").and_then(Value::as_u64),
+                max_length: map.get("maxLength").and_then(Value::as_u64),
+                pattern: map
+                    .get("pattern")
+                    .and_then(Value::as_str)
+                    .map(str::to_owned),
             },
             "integer" => Ty::Integer {
                 min: bound(map, "minimum", "exclusiveMinimum", 1),
@@ -572,7 +584,10 @@ mod tests {
         assert_eq!(
             ty,
             Ty::String {
-                format: Some("date-time".into())
+                format: Some("date-time".into()),
+                min_length: None,
+                max_length: None,
+                pattern: None,
             }
         );
     }

@@ -49,7 +49,12 @@ pub fn emit(tools: &[Value], options: &Options) -> String {
         escape_keyword: tools::trailing_underscore,
     };
     let module = tools::module(tools, &options.revision, &naming);
-    let header = header_lines(Lang::Python, options);
+    let mut header = header_lines(Lang::Python, options);
+    header.extend([
+        String::new(),
+        "Needs the packages `mcp` and `jsonschema`; `mypy --strict` also needs their stubs,".into(),
+        "`types-jsonschema` (pip install mcp jsonschema types-jsonschema).".into(),
+    ]);
     let mut out = String::new();
     out.push_str(&docstring("", &header));
     out.push_str("\nfrom __future__ import annotations\n\nimport json\nfrom typing import (\n");

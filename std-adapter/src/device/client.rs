@@ -137,6 +137,9 @@ pub struct Client {
     pub protocol_version: String,
     /// The `initialize` or `server/discover` result.
     pub server: Value,
+    /// The client capabilities a 2026-07-28 request declares in its `_meta` (`{}` unless set:
+    /// `call` declares `elicitation`, as it can ask a person).
+    pub capabilities: Value,
 }
 
 impl Client {
@@ -185,6 +188,7 @@ impl Client {
             log,
             protocol_version: protocol.clone(),
             server: Value::Null,
+            capabilities: json!({}),
         };
         if client.is_modern() {
             let response = client.request("server/discover", json!({}))?;
@@ -232,7 +236,7 @@ impl Client {
             let meta = params.entry("_meta").or_insert_with(|| json!({}));
             if let Value::Object(meta) = meta {
                 meta.insert(META_PROTOCOL_VERSION.into(), json!(self.options.protocol));
-                meta.insert(META_CLIENT_CAPABILITIES.into(), json!({}));
+                meta.insert(META_CLIENT_CAPABILITIES.into(), self.capabilities.clone());
                 meta.insert(
                     META_CLIENT_INFO.into(),
                     json!({"name": "embedded-mcp", "version": env!("CARGO_PKG_VERSION")}),

@@ -36,7 +36,15 @@ pub fn open(config: &QemuConfig, log: &Logger) -> Result<Link, DeviceError> {
         )));
     }
     // The QEMU program and board follow the image's architecture (`--qemu-bin` still wins).
-    let config = &super::elf_arch::fit(config, super::elf_arch::of_file(&config.firmware));
+    let arch = super::elf_arch::of_file(&config.firmware);
+    if arch.is_none() {
+        return Err(DeviceError::Config(format!(
+            "{} is not an ELF file: --qemu takes the firmware's ELF image \
+             (target/TARGET/release/NAME after `cargo build --release`)",
+            config.firmware.display()
+        )));
+    }
+    let config = &super::elf_arch::fit(config, arch);
     let what = format!("{} ({})", config.program, config.machine.name());
     match config.wiring {
         QemuWiring::Stdio => {
@@ -53,14 +61,18 @@ pub fn open(config: &QemuConfig, log: &Logger) -> Result<Link, DeviceError> {
             let mut cmd = config.command(Some(&path));
             cmd.stdin(Stdio::null())
                 .stdout(Stdio::piped())
-                .stderr(Stdio::inherit());
+                .stderr(Stdio::piped());
             log.info(format_args!("starting {what}, UART on {}", path.display()));
             let guard = ChildGuard::spawn(&mut cmd)
                 .map_err(|e| DeviceError::io(format!("starting {what}"), e))?;
             let mut closer = Closer::default();
             closer.push(CloseAction::RemoveFile(path.clone()));
-            if let (_, Some(stdout), _) = guard.take_stdio() {
+            let (_, stdout, stderr) = guard.take_stdio();
+            if let Some(stdout) = stdout {
                 forward_stdout(stdout, log.clone());
+            }
+            if let Some(stderr) = stderr {
+                forward_stderr(stderr, log.clone());
             }
             let stream = connect(&path, &guard, &what)?;
             closer.push(CloseAction::Child(guard));
@@ -107,4 +119,47 @@ fn forward_stdout(stdout: std::process::ChildStdout, log: Logger) {
                 );
             }
         });
+}
+
+/// QEMU's stderr: its routine messages (waiting for the socket's connection, a timer it
+/// disables) go to the log, shown with `-v`; anything else (its errors, the firmware's
+/// semihosting stderr) to our stderr as it came.
+fn forward_stderr(stderr: std::process::ChildStderr, log: Logger) {
+    let _ = std::thread::Builder::new()
+        .name("qemu-stderr".into())
+        .spawn(move || {
+            for line in BufReader::new(stderr).split(b'\n').map_while(Result::ok) {
+                let line = String::from_utf8_lossy(&line);
+                let line = line.trim_end();
+                if is_routine(line) {
+                    log.info(format_args!("qemu: {line}"));
+                } else {
+                    eprintln!("{line}");
+                }
+            }
+        });
+}
+
+/// Whether a line of QEMU's stderr is one of its routine messages rather than an error.
+fn is_routine(line: &str) -> bool {
+    const ROUTINE: [&str; 2] = [
+        "info: QEMU waiting for connection on",
+        "Timer with period zero, disabling",
+    ];
+    ROUTINE.iter().any(|text| line.contains(text))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_routine;
+
+    #[test]
+    fn routine_messages_are_told_from_errors() {
+        assert!(is_routine("qemu-system-arm: -chardev socket,id=u0,path=/tmp/e.sock,server=on,wait=on: info: QEMU waiting for connection on: disconnected:unix:/tmp/e.sock,server=on"));
+        assert!(is_routine("Timer with period zero, disabling"));
+        assert!(!is_routine(
+            "qemu-system-arm: -machine foo: unsupported machine type"
+        ));
+        assert!(!is_routine("qemu-sensors: ready, MCP on UART0"));
+    }
 }

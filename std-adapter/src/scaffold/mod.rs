@@ -5,10 +5,12 @@
 //! Sans-IO: [`files`] decides what to write from the request; [`write()`] is the thin shell that
 //! puts the files on disk.
 
+mod approval;
 mod common;
 mod esp32c3;
 mod qemu_m3;
 mod qemu_riscv;
+mod readme;
 mod rp2040;
 
 use std::fmt;
@@ -92,6 +94,9 @@ pub struct Request {
     pub board: Board,
     /// Where its dependencies come from.
     pub source: Source,
+    /// `set_led` asks a person before it switches the LED on (`#[tool(confirm = …)]`), sealed
+    /// by the board library's key, boot salt and clock.
+    pub approval: bool,
 }
 
 /// One file of the new crate: its path inside the crate and its text.
@@ -117,6 +122,8 @@ pub enum ScaffoldError {
     NotEmpty(PathBuf),
     /// Writing failed.
     Io(PathBuf, std::io::Error),
+    /// `--approval` on a board without a board library to supply the key, salt and clock.
+    NoApproval(Board),
 }
 
 impl fmt::Display for ScaffoldError {
@@ -137,6 +144,12 @@ impl fmt::Display for ScaffoldError {
             ),
             Self::NotEmpty(path) => write!(f, "{} exists and is not empty", path.display()),
             Self::Io(path, e) => write!(f, "{}: {e}", path.display()),
+            Self::NoApproval(board) => write!(
+                f,
+                "--approval: {} has no board library yet to supply the key, boot salt and \
+                 clock (boards with one: qemu-m3, qemu-riscv, rp2040)",
+                board.name()
+            ),
         }
     }
 }
@@ -164,12 +177,22 @@ pub fn files(request: &Request) -> Result<Vec<File>, ScaffoldError> {
             return Err(ScaffoldError::UnusablePath(path.clone()));
         }
     }
-    Ok(match request.board {
-        Board::QemuM3 => qemu_m3::files(&request.name, &request.source),
-        Board::QemuRiscv => qemu_riscv::files(&request.name, &request.source),
-        Board::Rp2040 => rp2040::files(&request.name, &request.source),
+    let board_features: &[&str] = if request.approval { &["approval"] } else { &[] };
+    let mut made = match request.board {
+        Board::QemuM3 => qemu_m3::files(&request.name, &request.source, board_features),
+        Board::QemuRiscv => qemu_riscv::files(&request.name, &request.source, board_features),
+        Board::Rp2040 => rp2040::files(&request.name, &request.source, board_features),
+        Board::Esp32c3 if request.approval => {
+            return Err(ScaffoldError::NoApproval(request.board));
+        }
         Board::Esp32c3 => esp32c3::files(&request.name, &request.source),
-    })
+    };
+    if request.approval {
+        approval::apply(request.board, &mut made);
+    }
+    let readme = readme::text(request.board, request.approval);
+    made.extend(named(&request.name, [("README.md", readme.as_str())]));
+    Ok(made)
 }
 
 /// The files at these paths, with `@NAME@` replaced by the crate's name.

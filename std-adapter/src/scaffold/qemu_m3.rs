@@ -68,12 +68,17 @@ fn main() -> ! {
 }
 "#;
 
-/// The crate's files.
-pub(super) fn files(name: &str, source: &Source) -> Vec<File> {
+/// The crate's files; `board_features`: the board library's features (`approval`).
+pub(super) fn files(name: &str, source: &Source, board_features: &[&str]) -> Vec<File> {
     let board = [
         "# The board: UART0, clock, timer, executor, interrupt table, faults, log, linker set-up."
             .into(),
-        common::dependency(source, "qemu-lm3s6965", "boards/qemu-lm3s6965", &[]),
+        common::dependency(
+            source,
+            "qemu-lm3s6965",
+            "boards/qemu-lm3s6965",
+            board_features,
+        ),
         r#"cortex-m-rt = "0.7.5""#.into(),
         common::SERDE.into(),
     ];

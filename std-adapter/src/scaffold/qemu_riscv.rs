@@ -69,11 +69,11 @@ async fn main(_spawner: Spawner) {
 }
 "#;
 
-/// The crate's files.
-pub(super) fn files(name: &str, source: &Source) -> Vec<File> {
+/// The crate's files; `board_features`: the board library's features (`approval`).
+pub(super) fn files(name: &str, source: &Source, board_features: &[&str]) -> Vec<File> {
     let board = [
         "# The board: UART, PLIC, clock, timer, faults, stack, log, linker set-up.".into(),
-        common::dependency(source, "qemu-virt", "boards/qemu-virt", &[]),
+        common::dependency(source, "qemu-virt", "boards/qemu-virt", board_features),
         "# riscv-rt's entry, and embassy's RISC-V executor (sleeps with WFI between interrupts)."
             .into(),
         r#"riscv-rt = "0.18""#.into(),

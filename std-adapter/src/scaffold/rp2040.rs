@@ -99,11 +99,11 @@ async fn main(_spawner: Spawner) {
 }
 "#;
 
-/// The crate's files.
-pub(super) fn files(name: &str, source: &Source) -> Vec<File> {
+/// The crate's files; `board_features`: the board library's features (`approval`).
+pub(super) fn files(name: &str, source: &Source, board_features: &[&str]) -> Vec<File> {
     let board = [
         "# The board: the USB device and MCP over CDC-ACM.".into(),
-        common::dependency(source, "rp2040-mcp", "boards/rp2040-mcp", &[]),
+        common::dependency(source, "rp2040-mcp", "boards/rp2040-mcp", board_features),
         "# embassy's executor and HAL (the versions and features rp2040-mcp uses).".into(),
         r#"embassy-executor = { version = "0.10", features = ["platform-cortex-m", "executor-thread", "defmt"] }"#.into(),
         r#"embassy-rp = { version = "0.10", features = ["rp2040", "defmt", "time-driver", "critical-section-impl"] }"#.into(),

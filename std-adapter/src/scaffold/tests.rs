@@ -5,6 +5,7 @@ fn request(name: &str, source: Source) -> Request {
         name: name.to_owned(),
         board: Board::QemuM3,
         source,
+        approval: false,
     }
 }
 
@@ -42,7 +43,8 @@ fn the_crate_names_itself_and_its_dependencies() {
             ".cargo/config.toml",
             ".gitignore",
             "src/main.rs",
-            "src/tools.rs"
+            "src/tools.rs",
+            "README.md"
         ]
     );
     let cargo = &made[0].text;
@@ -55,6 +57,22 @@ fn the_crate_names_itself_and_its_dependencies() {
         .text
         .contains(r#"ServerInfo::new("soil", env!("CARGO_PKG_VERSION"))"#));
     assert!(made.iter().all(|f| !f.text.contains('@')));
+    // A plain `cargo build` is optimised for size (tests/tests/scaffold_qemu.rs measures it).
+    assert!(
+        cargo.contains("\n[profile.dev]\nopt-level = \"s\"\n"),
+        "{cargo}"
+    );
+    let readme = &made[5].text;
+    assert!(readme.starts_with("# soil\n"), "{readme}");
+    assert!(
+        readme.contains("embedded-mcp tools --qemu target/thumbv7m-none-eabi/release/soil\n"),
+        "{readme}"
+    );
+    assert!(
+        readme
+            .contains(r#""args": ["bridge", "--qemu", "target/thumbv7m-none-eabi/release/soil"]"#),
+        "{readme}"
+    );
 
     let registry = files(&request(
         "soil",
@@ -67,6 +85,49 @@ fn the_crate_names_itself_and_its_dependencies() {
         .text
         .contains("embedded-mcp = { version = \"0.1.0\", features = [\"compact-float\"] }\n"));
     assert!(registry[0].text.contains("qemu-lm3s6965 = \"0.1.0\"\n"));
+}
+
+#[test]
+fn approval_puts_set_led_behind_a_person_with_the_boards_sealing() {
+    let checkout = Source::Checkout(PathBuf::from("/src/emcp"));
+    for (board, library) in [
+        (Board::QemuM3, "qemu_lm3s6965"),
+        (Board::QemuRiscv, "qemu_virt"),
+        (Board::Rp2040, "rp2040_mcp"),
+    ] {
+        let made = files(&Request {
+            board,
+            approval: true,
+            ..request("soil", checkout.clone())
+        })
+        .unwrap();
+        let text = |path: &str| &made.iter().find(|f| f.path.ends_with(path)).unwrap().text;
+        let dir = library.replace('_', "-");
+        assert!(
+            text("Cargo.toml").contains(&format!(
+                "{dir} = {{ path = \"/src/emcp/boards/{dir}\", features = [\"approval\"] }}\n"
+            )),
+            "{}",
+            text("Cargo.toml")
+        );
+        assert!(text("src/tools.rs").contains("confirm = Self::ask_led"));
+        assert!(
+            text("src/main.rs").contains(&format!(", {library}::approval::sealing())")),
+            "{}",
+            text("src/main.rs")
+        );
+        assert!(text("README.md").contains("`set_led on=true` asks a person first"));
+    }
+    let esp = files(&Request {
+        board: Board::Esp32c3,
+        approval: true,
+        ..request("soil", checkout)
+    });
+    assert_eq!(
+        esp.unwrap_err().to_string(),
+        "--approval: esp32c3 has no board library yet to supply the key, boot salt and clock \
+         (boards with one: qemu-m3, qemu-riscv, rp2040)"
+    );
 }
 
 #[test]
@@ -95,6 +156,7 @@ fn every_board_gets_the_same_tools_and_its_own_main() {
             name: "soil".into(),
             board,
             source: checkout.clone(),
+            approval: false,
         })
         .unwrap();
         let text = |path: &str| {
@@ -128,6 +190,7 @@ fn every_board_gets_the_same_tools_and_its_own_main() {
             source: Source::Registry {
                 version: "0.1.0".into(),
             },
+            approval: false,
         })
         .unwrap();
         made[0].text.contains(&format!("\n{name} = \"0.1.0\"\n"))

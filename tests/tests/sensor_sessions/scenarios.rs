@@ -144,7 +144,7 @@ fn relay_behind_approval(s: &mut Session) {
         let id = s.next_id - 1;
         assert_eq!(
             line,
-            refused(&id.to_string(), "This tool needs a person's approval, asked for with MCP 2026-07-28 input requests: use a client that declares elicitation (a host of an older revision can, through the embedded-mcp bridge)").replace(&format!(r#""id":"{id}""#), &format!(r#""id":{id}"#))
+            refused(&id.to_string(), "This tool needs a person's approval, which this client cannot be asked for: use a client that declares elicitation, or `embedded-mcp call` on a terminal").replace(&format!(r#""id":"{id}""#), &format!(r#""id":{id}"#))
         );
         let (_, off) = s.call("set_relay", json!({"relay": 0, "on": false}));
         assert_eq!(

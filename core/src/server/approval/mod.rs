@@ -227,9 +227,8 @@ impl Approvals {
         if call.version().is_legacy() {
             return refuse(
                 out,
-                "This tool needs a person's approval, asked for with MCP 2026-07-28 input \
-                 requests: use a client that declares elicitation (a host of an older revision \
-                 can, through the embedded-mcp bridge)",
+                "This tool needs a person's approval, which this client cannot be asked for: use \
+                 a client that declares elicitation, or `embedded-mcp call` on a terminal",
             );
         }
         let params = call.params;

@@ -361,7 +361,7 @@ fn a_legacy_session_is_told_to_use_the_bridge() {
     );
     assert_eq!(
         answer,
-        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"This tool needs a person's approval, asked for with MCP 2026-07-28 input requests: use a client that declares elicitation (a host of an older revision can, through the embedded-mcp bridge): tool relay did not act"}],"isError":true}}"#
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"This tool needs a person's approval, which this client cannot be asked for: use a client that declares elicitation, or `embedded-mcp call` on a terminal: tool relay did not act"}],"isError":true}}"#
     );
     assert_eq!(s.handler().acted, 0);
 }

@@ -169,9 +169,9 @@ pub fn input_required(
 }
 
 /// What a legacy call of a tool that asks for input is told.
-const LEGACY: &str = " asks the client for input with MCP 2026-07-28 input requests: use a \
-                      client that declares the capability it asks for (a host of an older \
-                      revision can, through the embedded-mcp bridge)";
+const LEGACY: &str = " asks the client for input this client cannot be asked for: use a client \
+                      that declares the capability it asks for (a form: `embedded-mcp call` on \
+                      a terminal answers it too)";
 
 fn write(
     sink: &mut dyn Sink,

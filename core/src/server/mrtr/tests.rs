@@ -309,6 +309,6 @@ fn a_legacy_call_is_told_to_use_the_bridge() {
             &mut s,
             r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"ask_all","arguments":{}}}"#
         ),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Tool ask_all asks the client for input with MCP 2026-07-28 input requests: use a client that declares the capability it asks for (a host of an older revision can, through the embedded-mcp bridge)"}],"isError":true}}"#
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"Tool ask_all asks the client for input this client cannot be asked for: use a client that declares the capability it asks for (a form: `embedded-mcp call` on a terminal answers it too)"}],"isError":true}}"#
     );
 }

@@ -24,6 +24,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::message::{self, tool_error_response, Id};
+pub(crate) use wire::legacy_result;
 use wire::{host_can, host_request, modern_params, read_device_answer, round_line, DeviceAnswer};
 
 /// Most rounds of one call (the TypeScript SDK's shim allows 8 too): a device that keeps asking

@@ -203,7 +203,7 @@ pub(super) fn read_device_answer(line: &[u8]) -> DeviceAnswer {
 /// A 2026-07-28 `CallToolResult` as the legacy revisions have it: no `resultType`, and a
 /// `structuredContent` that is not an object wrapped in both channels
 /// ([`crate::bridge::message::wrapping`]). Every other byte is the device's.
-pub(super) fn legacy_result(result: &RawValue<'_>) -> Vec<u8> {
+pub(crate) fn legacy_result(result: &RawValue<'_>) -> Vec<u8> {
     wrapped_result(result, ResultType::Drop, true)
 }
 

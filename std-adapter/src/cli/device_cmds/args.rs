@@ -189,6 +189,9 @@ pub struct CallArgs {
     /// The client's options.
     #[command(flatten)]
     pub client: ClientArgs,
+    /// Approve what the device asks a person first (else `call` asks on the terminal)
+    #[arg(long, help_heading = None)]
+    pub yes: bool,
     /// The tool to call (with --device: NAME.tool)
     #[arg(value_name = "TOOL", help_heading = None)]
     pub tool: String,

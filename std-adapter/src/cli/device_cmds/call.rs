@@ -2,6 +2,7 @@
 
 use serde_json::Value;
 
+use super::approve::{self, Answerer, Asked};
 use super::args::CallArgs;
 use super::connect::{connect, transport_error};
 use super::exit_code::{NEGATIVE, OK};
@@ -51,8 +52,27 @@ fn call(args: &CallArgs, endpoint: &Endpoint, tool: &str, arguments: Value) -> i
             );
         }
     }
-    let response = match client.call_tool(tool, arguments) {
-        Ok(r) => r,
+    // A tool may ask a person first: that takes a 2026-07-28 call declaring elicitation.
+    let legacy = !client.is_modern();
+    let asking = !legacy || approve::speaks_modern(&mut client);
+    let answered = if asking {
+        client.capabilities = approve::capabilities();
+        approve::call_asking(
+            &mut client,
+            tool,
+            &arguments,
+            Answerer::new(args.yes),
+            legacy,
+        )
+    } else {
+        client.call_tool(tool, arguments).map(Asked::Answered)
+    };
+    let response = match answered {
+        Ok(Asked::Answered(r)) => r,
+        Ok(Asked::Stopped) => {
+            client.close();
+            return NEGATIVE;
+        }
         Err(e) => return transport_error("call", &e),
     };
     let protocol = client.protocol_version.clone();

@@ -4,6 +4,7 @@
 //! [`UsageError`] for a command line clap accepted but the command refuses. Exit codes: 0 ok,
 //! 1 tool error or invalid result, 2 usage or transport error.
 
+mod approve;
 pub mod args;
 mod bridge;
 mod bridge_http;
@@ -11,6 +12,7 @@ mod call;
 mod codegen;
 mod connect;
 mod exit_code;
+mod form;
 mod hub_link;
 mod summary;
 mod tools;

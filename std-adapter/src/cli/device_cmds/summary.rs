@@ -62,10 +62,16 @@ fn summary(schema: &Value, depth: usize) -> String {
         .iter()
         .map(|t| match *t {
             "object" => summarize_object(object, depth),
-            "array" => match object.get("items") {
-                Some(items) => format!("[{}]", summary(items, depth + 1)),
-                None => "[any]".into(),
-            },
+            "array" => {
+                let items = match object.get("items") {
+                    Some(items) => format!("[{}]", summary(items, depth + 1)),
+                    None => "[any]".into(),
+                };
+                match bounds(object, "minItems", "maxItems") {
+                    Some(range) => format!("{items} {range} items"),
+                    None => items,
+                }
+            }
             "number" | "integer" => {
                 let min = object
                     .get("minimum")
@@ -82,14 +88,35 @@ fn summary(schema: &Value, depth: usize) -> String {
                     ),
                 }
             }
-            "string" => match object.get("format").and_then(Value::as_str) {
-                Some(f) => format!("string({f})"),
-                None => "string".into(),
-            },
+            "string" => {
+                let mut text = match object.get("format").and_then(Value::as_str) {
+                    Some(f) => format!("string({f})"),
+                    None => "string".into(),
+                };
+                if let Some(range) = bounds(object, "minLength", "maxLength") {
+                    text.push_str(&format!(" len {range}"));
+                }
+                if let Some(pattern) = object.get("pattern").and_then(Value::as_str) {
+                    text.push_str(&format!(" /{pattern}/"));
+                }
+                text
+            }
             other => other.to_string(),
         })
         .collect::<Vec<_>>()
         .join("|")
+}
+
+/// `MIN..MAX` of the keywords `min` and `max` (a missing side left empty), if either is there.
+fn bounds(object: &serde_json::Map<String, Value>, min: &str, max: &str) -> Option<String> {
+    let (min, max) = (object.get(min), object.get(max));
+    (min.is_some() || max.is_some()).then(|| {
+        format!(
+            "{}..{}",
+            min.map(Value::to_string).unwrap_or_default(),
+            max.map(Value::to_string).unwrap_or_default()
+        )
+    })
 }
 
 fn summarize_object(object: &serde_json::Map<String, Value>, depth: usize) -> String {
@@ -136,5 +163,14 @@ mod tests {
             "integer|null"
         );
         assert_eq!(summarize(&json!(true)), "any");
+        let bounded = json!({"type": "object", "properties": {
+            "name": {"type": "string", "minLength": 1, "maxLength": 32, "pattern": "^[a-z]+$"},
+            "note": {"type": "string", "maxLength": 64},
+            "samples": {"type": "array", "items": {"type": "integer"}, "maxItems": 8}
+        }, "required": ["name"]});
+        assert_eq!(
+            summarize(&bounded),
+            "{name: string len 1..32 /^[a-z]+$/, note?: string len ..64, samples?: [integer] ..8 items}"
+        );
     }
 }
