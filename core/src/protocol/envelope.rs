@@ -5,7 +5,7 @@ use crate::json::{check_utf8, DecodeError, JsonStr, Limits, Observer, Scanner, V
 
 use super::message::{Invalid, InvalidReason, Message};
 use super::meta::{
-    declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
+    declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LEAN_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
     PROTOCOL_VERSION_KEY,
 };
 use super::Version;
@@ -44,6 +44,8 @@ pub struct Envelope<'a> {
     pub progress_token: Option<Value<'a>>,
     /// `params._meta["io.modelcontextprotocol/logLevel"]`.
     pub meta_log_level: Option<Value<'a>>,
+    /// `params._meta["embedded-mcp/lean"]` (a bridge asking for the lean result).
+    pub meta_lean: Option<Value<'a>>,
     /// `params.requestId` (`notifications/cancelled`).
     pub request_id: Option<Value<'a>>,
     /// `params.level` (`logging/setLevel`).
@@ -78,6 +80,7 @@ impl<'a> Envelope<'a> {
                 meta_capabilities: None,
                 progress_token: None,
                 meta_log_level: None,
+                meta_lean: None,
                 request_id: None,
                 level: None,
             },
@@ -105,6 +108,7 @@ impl<'a> Envelope<'a> {
             META_CAPABILITIES => &mut self.meta_capabilities,
             PROGRESS_TOKEN => &mut self.progress_token,
             META_LOG_LEVEL => &mut self.meta_log_level,
+            META_LEAN => &mut self.meta_lean,
             REQUEST_ID => &mut self.request_id,
             LEVEL => &mut self.level,
             _ => return None,
@@ -158,6 +162,7 @@ const PROGRESS_TOKEN: usize = 11;
 const META_LOG_LEVEL: usize = 12;
 const REQUEST_ID: usize = 13;
 const LEVEL: usize = 14;
+const META_LEAN: usize = 15;
 
 /// A key that is not looked for, or whose first occurrence was already found.
 const OTHER: u8 = u8::MAX;
@@ -168,7 +173,7 @@ const REPLY: u8 = u8::MAX - 1;
 /// [`keys_at`]), with their slots. Tables scanned in order rather than a `match`: the `match`
 /// compiled to a chain of comparisons about three times the size (flash first; a request has
 /// few keys, and each level's table is short).
-const KEYS: [(&str, u8); 17] = [
+const KEYS: [(&str, u8); 18] = [
     ("jsonrpc", JSONRPC as u8),
     ("id", ID as u8),
     ("method", METHOD as u8),
@@ -186,6 +191,7 @@ const KEYS: [(&str, u8); 17] = [
     (CLIENT_CAPABILITIES_KEY, META_CAPABILITIES as u8),
     (PROGRESS_TOKEN_KEY, PROGRESS_TOKEN as u8),
     (LOG_LEVEL_KEY, META_LOG_LEVEL as u8),
+    (LEAN_KEY, META_LEAN as u8),
 ];
 
 /// The part of [`KEYS`] looked for at `level`.
@@ -193,7 +199,7 @@ fn keys_at(level: u32) -> &'static [(&'static str, u8)] {
     let range = match level {
         1 => 0..6,
         2 => 6..13,
-        3 => 13..17,
+        3 => 13..18,
         _ => 0..0,
     };
     KEYS.get(range).unwrap_or_default()

@@ -1,0 +1,97 @@
+//! The lean form of a structured result, for a bridge that asked for it: the same result
+//! without its text twin (the first `text` block, which holds the `structuredContent` JSON
+//! escaped as a string).
+//!
+//! A bridge asks with `params._meta["embedded-mcp/lean"]: true` ([`LEAN_KEY`]) and puts the
+//! text block back for its host, byte for byte: it is `{"type":"text","text":"E(J)"}` where `J`
+//! is the `structuredContent` text and `E` the escaping of [`EscapingSink`](super::EscapingSink)
+//! (see [the layout](super#byte-layout)). A request without the key (any host talking to the
+//! device directly) gets both channels, as the protocol recommends.
+//!
+//! ```text
+//! full: {"structuredContent":J,"content":[{"type":"text","text":"E(J)"},B...],...}
+//! lean: {"structuredContent":J,"content":[B...],...}
+//! ```
+//!
+//! [`LEAN_KEY`]: crate::protocol::LEAN_KEY
+
+use super::writer::{STRUCTURED_HEAD, TEXT_BLOCK_HEAD};
+use crate::json::{move_within, Limits, Value};
+use crate::protocol::parse_value;
+
+/// Bytes of `TEXT_BLOCK_HEAD` before the text block itself: `,"content":[`.
+const CONTENT_OPEN: usize = 12;
+
+/// Where the text twin of the result `result` is (its block, and the comma after it when more
+/// blocks follow), or `None` when `result` is not a structured result of this crate's writers.
+pub fn text_twin_span(result: &[u8]) -> Option<core::ops::Range<usize>> {
+    if !result.starts_with(STRUCTURED_HEAD) {
+        return None;
+    }
+    let value = parse_value(result, Limits::default()).ok()?;
+    let structured = value.get("structuredContent")?;
+    let twin_at = STRUCTURED_HEAD
+        .len()
+        .checked_add(structured.raw().len())?;
+    if !result.get(twin_at..)?.starts_with(TEXT_BLOCK_HEAD) {
+        return None;
+    }
+    let start = twin_at.checked_add(CONTENT_OPEN)?;
+    let first: Value<'_> = value.get("content")?.elements()?.next()?;
+    let end = start.checked_add(first.raw().len())?;
+    let comma = usize::from(result.get(end) == Some(&b','));
+    Some(start..end.checked_add(comma)?)
+}
+
+/// Removes the text twin from the result in `result` (see the [module](self)); the length of
+/// what is left at the start of `result`. A result without one is left as it is.
+pub fn drop_text_twin(result: &mut [u8]) -> usize {
+    let len = result.len();
+    let Some(twin) = text_twin_span(result) else {
+        return len;
+    };
+    let removed = twin.len();
+    if move_within(result, twin.end..len, twin.start) {
+        len.saturating_sub(removed)
+    } else {
+        len
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    extern crate std;
+    use std::string::String;
+
+    use super::*;
+
+    fn lean(full: &str) -> String {
+        let mut buf = full.as_bytes().to_vec();
+        let n = drop_text_twin(&mut buf);
+        String::from_utf8(buf[..n].to_vec()).unwrap()
+    }
+
+    #[test]
+    fn the_twin_goes_and_nothing_else() {
+        assert_eq!(
+            lean(r#"{"structuredContent":{"t":21.5},"content":[{"type":"text","text":"{\"t\":21.5}"}]}"#),
+            r#"{"structuredContent":{"t":21.5},"content":[]}"#
+        );
+        assert_eq!(
+            lean(r#"{"structuredContent":[1,"a"],"content":[{"type":"text","text":"[1,\"a\"]"},{"type":"text","text":"x"}],"resultType":"complete"}"#),
+            r#"{"structuredContent":[1,"a"],"content":[{"type":"text","text":"x"}],"resultType":"complete"}"#
+        );
+    }
+
+    #[test]
+    fn results_without_structured_content_stay() {
+        for full in [
+            r#"{"content":[{"type":"text","text":"bad"}],"isError":true}"#,
+            r#"{"structuredContent":{},"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]}"#,
+            r#"{"structuredContent":{}}"#,
+            r#"{"structuredContent":{},"content":[{"type":"text","text":"{}"}"#,
+        ] {
+            assert_eq!(lean(full), full);
+        }
+    }
+}
