@@ -42,6 +42,7 @@ pub mod catalog;
 pub mod http;
 pub mod hub;
 pub mod input_shim;
+pub mod lean_hop;
 pub mod machine;
 pub mod message;
 mod old_revisions;

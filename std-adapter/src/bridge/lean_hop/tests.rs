@@ -1,0 +1,97 @@
+use super::*;
+
+const SDK_META: &str = r#""_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"sdk","version":"1.0"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}},"experimental":{"x":{}}}}"#;
+
+fn edited(line: &str, info: bool) -> (String, ForDevice) {
+    let out = for_device(line.as_bytes(), info);
+    let text = out
+        .line
+        .as_deref()
+        .map_or(line.to_owned(), |l| String::from_utf8(l.to_vec()).unwrap());
+    (text, out)
+}
+
+#[test]
+fn a_2026_call_keeps_what_the_device_reads_and_asks_for_the_lean_result() {
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{{SDK_META},"name":"t","arguments":{{ "a" : 1.50 }}}}}}"#
+    );
+    let (text, out) = edited(&line, false);
+    assert_eq!(
+        text,
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}}},"embedded-mcp/lean":true},"name":"t","arguments":{ "a" : 1.50 }}}"#
+    );
+    assert!(out.lean && !out.client_info);
+    // Once per link: the first request keeps the client's info.
+    let (text, out) = edited(&line, true);
+    assert!(text.contains(r#""io.modelcontextprotocol/clientInfo":{"name":"sdk","version":"1.0"}"#));
+    assert!(out.client_info);
+}
+
+#[test]
+fn a_2026_list_keeps_no_capability() {
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{{{SDK_META}}}}}"#
+    );
+    let (text, out) = edited(&line, false);
+    assert_eq!(
+        text,
+        r#"{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+    );
+    assert!(!out.lean);
+    // Already lean: nothing to edit.
+    assert_eq!(for_device(text.as_bytes(), false), ForDevice::default());
+}
+
+#[test]
+fn a_legacy_call_gets_the_ask_in_front_of_its_params() {
+    let (text, out) = edited(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"t","arguments":{}}}"#,
+        true,
+    );
+    assert_eq!(
+        text,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"embedded-mcp/lean":true},"name":"t","arguments":{}}}"#
+    );
+    assert!(out.lean);
+    let (text, _) = edited(
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"p"},"name":"t"}}"#,
+        true,
+    );
+    assert_eq!(
+        text,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":{"progressToken":"p","embedded-mcp/lean":true},"name":"t"}}"#
+    );
+}
+
+#[test]
+fn other_messages_go_as_they_are() {
+    for line in [
+        r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":1}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"c","version":"1"}}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":7}}"#,
+        "not json",
+    ] {
+        assert_eq!(for_device(line.as_bytes(), false), ForDevice::default(), "{line}");
+    }
+}
+
+#[test]
+fn the_twin_comes_back_byte_for_byte() {
+    let lean = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"content":[],"resultType":"complete"}}"#;
+    let full = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"content":[{"type":"text","text":"{\"s\":\"a\\\"b\\u0001é\"}"}],"resultType":"complete"}}"#;
+    assert_eq!(restore_for_host(lean.as_bytes()).unwrap(), full.as_bytes());
+    assert_eq!(restore_for_host(full.as_bytes()), None);
+    let more = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":[1],"content":[{"type":"text","text":"x"}]}}"#;
+    assert_eq!(
+        String::from_utf8(restore_for_host(more.as_bytes()).unwrap()).unwrap(),
+        r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":[1],"content":[{"type":"text","text":"[1]"},{"type":"text","text":"x"}]}}"#
+    );
+    for other in [
+        r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#,
+        r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"bad"}],"isError":true}}"#,
+    ] {
+        assert_eq!(restore_for_host(other.as_bytes()), None);
+    }
+}
