@@ -1,16 +1,19 @@
 //! The lean form of a structured result, for a bridge that asked for it: the same result
-//! without its text twin (the first `text` block, which holds the `structuredContent` JSON
-//! escaped as a string).
+//! without its `content` member when that member holds nothing but the text twin (the JSON of
+//! `structuredContent` escaped as a string).
 //!
 //! A bridge asks with `params._meta["embedded-mcp/lean"]: true` ([`LEAN_KEY`]) and puts the
-//! text block back for its host, byte for byte: it is `{"type":"text","text":"E(J)"}` where `J`
-//! is the `structuredContent` text and `E` the escaping of [`EscapingSink`](super::EscapingSink)
-//! (see [the layout](super#byte-layout)). A request without the key (any host talking to the
-//! device directly) gets both channels, as the protocol recommends.
+//! member back for its host, byte for byte: `,"content":[{"type":"text","text":"E(J)"}]` right
+//! after `J`, the `structuredContent` text, where `E` is the escaping of
+//! [`EscapingSink`](super::EscapingSink) (see [the layout](super#byte-layout)). A result without
+//! `content` is the mark of the lean form (the protocol requires `content`, so no other result
+//! lacks it). A result with more blocks, an error or a text result is sent whole. A request
+//! without the key (any host talking to the device directly) gets both channels, as the
+//! protocol recommends.
 //!
 //! ```text
-//! full: {"structuredContent":J,"content":[{"type":"text","text":"E(J)"},B...],...}
-//! lean: {"structuredContent":J,"content":[B...],...}
+//! full: {"structuredContent":J,"content":[{"type":"text","text":"E(J)"}],"resultType":"complete"}
+//! lean: {"structuredContent":J,"resultType":"complete"}
 //! ```
 //!
 //! [`LEAN_KEY`]: crate::protocol::LEAN_KEY
@@ -22,29 +25,31 @@ use crate::protocol::parse_value;
 /// Bytes of `TEXT_BLOCK_HEAD` before the text block itself: `,"content":[`.
 const CONTENT_OPEN: usize = 12;
 
-/// Where the text twin of the result `result` is (its block, and the comma after it when more
-/// blocks follow), or `None` when `result` is not a structured result of this crate's writers.
+/// Where the `content` member of the result `result` is (from the comma before it to its `]`)
+/// when it holds the text twin alone; `None` when `result` is not a structured result of this
+/// crate's writers or has more blocks.
 pub fn text_twin_span(result: &[u8]) -> Option<core::ops::Range<usize>> {
     if !result.starts_with(STRUCTURED_HEAD) {
         return None;
     }
     let value = parse_value(result, Limits::default()).ok()?;
     let structured = value.get("structuredContent")?;
-    let twin_at = STRUCTURED_HEAD
-        .len()
-        .checked_add(structured.raw().len())?;
+    let twin_at = STRUCTURED_HEAD.len().checked_add(structured.raw().len())?;
     if !result.get(twin_at..)?.starts_with(TEXT_BLOCK_HEAD) {
         return None;
     }
     let start = twin_at.checked_add(CONTENT_OPEN)?;
     let first: Value<'_> = value.get("content")?.elements()?.next()?;
     let end = start.checked_add(first.raw().len())?;
-    let comma = usize::from(result.get(end) == Some(&b','));
-    Some(start..end.checked_add(comma)?)
+    if result.get(end) != Some(&b']') {
+        return None;
+    }
+    Some(twin_at..end.checked_add(1)?)
 }
 
-/// Removes the text twin from the result in `result` (see the [module](self)); the length of
-/// what is left at the start of `result`. A result without one is left as it is.
+/// Removes the `content` member holding only the text twin from the result in `result` (see
+/// the [module](self)); the length of what is left at the start of `result`. Any other result
+/// is left as it is.
 pub fn drop_text_twin(result: &mut [u8]) -> usize {
     let len = result.len();
     let Some(twin) = text_twin_span(result) else {
@@ -74,12 +79,16 @@ mod tests {
     #[test]
     fn the_twin_goes_and_nothing_else() {
         assert_eq!(
-            lean(r#"{"structuredContent":{"t":21.5},"content":[{"type":"text","text":"{\"t\":21.5}"}]}"#),
-            r#"{"structuredContent":{"t":21.5},"content":[]}"#
+            lean(
+                r#"{"structuredContent":{"t":21.5},"content":[{"type":"text","text":"{\"t\":21.5}"}]}"#
+            ),
+            r#"{"structuredContent":{"t":21.5}}"#
         );
         assert_eq!(
-            lean(r#"{"structuredContent":[1,"a"],"content":[{"type":"text","text":"[1,\"a\"]"},{"type":"text","text":"x"}],"resultType":"complete"}"#),
-            r#"{"structuredContent":[1,"a"],"content":[{"type":"text","text":"x"}],"resultType":"complete"}"#
+            lean(
+                r#"{"structuredContent":[1,"a"],"content":[{"type":"text","text":"[1,\"a\"]"}],"resultType":"complete"}"#
+            ),
+            r#"{"structuredContent":[1,"a"],"resultType":"complete"}"#
         );
     }
 
@@ -89,6 +98,7 @@ mod tests {
             r#"{"content":[{"type":"text","text":"bad"}],"isError":true}"#,
             r#"{"structuredContent":{},"content":[{"type":"image","data":"AA==","mimeType":"image/png"}]}"#,
             r#"{"structuredContent":{}}"#,
+            r#"{"structuredContent":[1],"content":[{"type":"text","text":"[1]"},{"type":"text","text":"x"}]}"#,
             r#"{"structuredContent":{},"content":[{"type":"text","text":"{}"}"#,
         ] {
             assert_eq!(lean(full), full);

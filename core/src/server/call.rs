@@ -149,9 +149,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             head,
             progress_token: progress_token(params),
             log_level,
-            lean: params
-                .meta_lean
-                .is_some_and(|v| v.as_bool() == Some(true)),
+            lean: params.meta_lean.is_some_and(|v| v.as_bool() == Some(true)),
         };
         if let Err(violation) = self.checks.input(index, arguments) {
             let Some(body) = prepared.output(out) else {

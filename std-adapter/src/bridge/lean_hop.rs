@@ -9,10 +9,10 @@
 //!   `io.modelcontextprotocol/clientInfo` goes once per link. Every other member is copied as
 //!   it is. A `tools/call` (any revision) also asks for the lean result with
 //!   `"embedded-mcp/lean":true` ([`LEAN_KEY`]).
-//! - [`restore_for_host`]: a lean `tools/call` result on its way to the host gets its text
-//!   twin back, byte for byte what the device writes without the key: the block
-//!   `{"type":"text","text":"E(J)"}` first in `content`, `J` the `structuredContent` text and `E`
-//!   the device's own escaping ([`EscapingSink`]).
+//! - [`restore_for_host`]: a lean `tools/call` result (`structuredContent` without `content`) on
+//!   its way to the host gets its `content` back, byte for byte what the device writes without
+//!   the key: `,"content":[{"type":"text","text":"E(J)"}]` right after `J`, the
+//!   `structuredContent` text, `E` the device's own escaping ([`EscapingSink`]).
 //!
 //! Only the `_meta` member of a request is rewritten; `arguments` and the rest of the line keep
 //! their bytes.
@@ -20,9 +20,7 @@
 use std::ops::Range;
 
 use embedded_mcp::json::{EncodeError, Limits, Sink, Value};
-use embedded_mcp::protocol::{
-    Envelope, CLIENT_CAPABILITIES_KEY, LEAN_KEY, PROTOCOL_VERSION_KEY,
-};
+use embedded_mcp::protocol::{Envelope, CLIENT_CAPABILITIES_KEY, LEAN_KEY, PROTOCOL_VERSION_KEY};
 use embedded_mcp::result::EscapingSink;
 
 use super::message::meta::CLIENT_INFO;
@@ -30,6 +28,8 @@ use super::message::method::TOOLS_CALL;
 
 /// The client capabilities a device may need during a `tools/call` (to ask the host for input).
 const CALL_CAPABILITIES: [&str; 3] = ["elicitation", "sampling", "roots"];
+/// What opens the `content` member after `structuredContent`.
+const CONTENT_OPEN: &[u8] = b",\"content\":[";
 /// The start of a text block, before the escaped text.
 const TEXT_BLOCK_OPEN: &[u8] = b"{\"type\":\"text\",\"text\":\"";
 /// The end of a text block.
@@ -138,7 +138,8 @@ struct Members {
 
 impl Members {
     fn raw(&mut self, key_body: &str, value: &[u8]) {
-        self.bytes.push(if self.bytes.is_empty() { b'{' } else { b',' });
+        self.bytes
+            .push(if self.bytes.is_empty() { b'{' } else { b',' });
         self.bytes.push(b'"');
         self.bytes.extend_from_slice(key_body.as_bytes());
         self.bytes.extend_from_slice(b"\":");
@@ -154,28 +155,25 @@ impl Members {
     }
 }
 
-/// The device's answer `line` to a lean `tools/call` with its text twin put back, or `None`
-/// when it needs nothing (an error, a result without `structuredContent` or `content`, or one
-/// whose first block is the twin already: a device that did not know the key).
+/// The device's answer `line` to a lean `tools/call` with its `content` put back, or `None`
+/// when it needs nothing: an error, or a result without `structuredContent`, or one with
+/// `content` (a device that sent the whole result). The mark of a lean result is a
+/// `structuredContent` without `content`, which the protocol requires.
 pub fn restore_for_host(line: &[u8]) -> Option<Vec<u8>> {
     let message = Value::parse(line).ok()?;
     let result = message.get("result")?;
-    let structured = result.get("structuredContent")?;
-    let content = result.get("content")?;
-    let twin = text_twin(structured.raw().as_bytes());
-    let mut blocks = content.elements()?;
-    let first = blocks.next();
-    if first.is_some_and(|b| b.raw().as_bytes() == twin.as_slice()) {
+    if result.get("content").is_some() {
         return None;
     }
-    let open = span_of(line, content.raw())?.start + 1;
-    let mut full = Vec::with_capacity(line.len() + twin.len() + 1);
-    full.extend_from_slice(line.get(..open)?);
+    let structured = result.get("structuredContent")?;
+    let twin = text_twin(structured.raw().as_bytes());
+    let at = span_of(line, structured.raw())?.end;
+    let mut full = Vec::with_capacity(line.len() + twin.len() + CONTENT_OPEN.len() + 1);
+    full.extend_from_slice(line.get(..at)?);
+    full.extend_from_slice(CONTENT_OPEN);
     full.extend_from_slice(&twin);
-    if first.is_some() {
-        full.push(b',');
-    }
-    full.extend_from_slice(line.get(open..)?);
+    full.push(b']');
+    full.extend_from_slice(line.get(at..)?);
     Some(full)
 }
 

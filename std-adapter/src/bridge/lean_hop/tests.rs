@@ -30,9 +30,8 @@ fn a_2026_call_keeps_what_the_device_reads_and_asks_for_the_lean_result() {
 
 #[test]
 fn a_2026_list_keeps_no_capability() {
-    let line = format!(
-        r#"{{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{{{SDK_META}}}}}"#
-    );
+    let line =
+        format!(r#"{{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{{{SDK_META}}}}}"#);
     let (text, out) = edited(&line, false);
     assert_eq!(
         text,
@@ -73,25 +72,34 @@ fn other_messages_go_as_they_are() {
         r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"_meta":7}}"#,
         "not json",
     ] {
-        assert_eq!(for_device(line.as_bytes(), false), ForDevice::default(), "{line}");
+        assert_eq!(
+            for_device(line.as_bytes(), false),
+            ForDevice::default(),
+            "{line}"
+        );
     }
 }
 
 #[test]
 fn the_twin_comes_back_byte_for_byte() {
-    let lean = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"content":[],"resultType":"complete"}}"#;
+    let lean = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"resultType":"complete"}}"#;
     let full = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"content":[{"type":"text","text":"{\"s\":\"a\\\"b\\u0001é\"}"}],"resultType":"complete"}}"#;
-    assert_eq!(restore_for_host(lean.as_bytes()).unwrap(), full.as_bytes());
-    assert_eq!(restore_for_host(full.as_bytes()), None);
-    let more = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":[1],"content":[{"type":"text","text":"x"}]}}"#;
     assert_eq!(
-        String::from_utf8(restore_for_host(more.as_bytes()).unwrap()).unwrap(),
-        r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":[1],"content":[{"type":"text","text":"[1]"},{"type":"text","text":"x"}]}}"#
+        String::from_utf8(restore_for_host(lean.as_bytes()).unwrap()).unwrap(),
+        full
+    );
+    let legacy = r#"{"jsonrpc":"2.0","id":"x","result":{"structuredContent":{"result":[1]}}}"#;
+    assert_eq!(
+        String::from_utf8(restore_for_host(legacy.as_bytes()).unwrap()).unwrap(),
+        r#"{"jsonrpc":"2.0","id":"x","result":{"structuredContent":{"result":[1]},"content":[{"type":"text","text":"{\"result\":[1]}"}]}}"#
     );
     for other in [
+        full,
+        // A device's own formatting is never touched when it sent `content`.
+        r#"{"jsonrpc":"2.0","id":1,"result":{ "structuredContent" : {"t":21.50}, "content":[] }}"#,
         r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"bad"}],"isError":true}}"#,
     ] {
-        assert_eq!(restore_for_host(other.as_bytes()), None);
+        assert_eq!(restore_for_host(other.as_bytes()), None, "{other}");
     }
 }
