@@ -44,7 +44,7 @@ pub struct Envelope<'a> {
     pub progress_token: Option<Value<'a>>,
     /// `params._meta["io.modelcontextprotocol/logLevel"]`.
     pub meta_log_level: Option<Value<'a>>,
-    /// `params._meta["embedded-mcp/lean"]` (a bridge asking for the lean result).
+    /// `params._meta["embedded-mcp/lean"]` (a request of a bridge's lean hop).
     pub meta_lean: Option<Value<'a>>,
     /// `params.requestId` (`notifications/cancelled`).
     pub request_id: Option<Value<'a>>,
@@ -132,8 +132,19 @@ impl<'a> Envelope<'a> {
     /// The protocol version the request declares in `params._meta`, as
     /// [`declared_version`](super::declared_version) of [`Envelope::meta`] gives it (`params`
     /// members are read only when `params` is an object).
+    ///
+    /// A request of the lean hop ([`Envelope::lean`]) may leave out an empty
+    /// `clientCapabilities`: a bridge sends only the capabilities the request needs.
     pub fn declared_version(&self) -> Result<Option<Version>, MetaError<'a>> {
-        declared_from(self.meta_version, self.meta_capabilities)
+        let none = || self.lean().then(|| Value::from_checked("{}"));
+        declared_from(self.meta_version, self.meta_capabilities.or_else(none))
+    }
+
+    /// The request comes over a bridge's lean hop (`_meta["embedded-mcp/lean"]` is `true`, see
+    /// [`LEAN_KEY`]): a structured `tools/call` result goes without its text twin, and an empty
+    /// `clientCapabilities` may be left out.
+    pub fn lean(&self) -> bool {
+        self.meta_lean.is_some_and(|v| v.as_bool() == Some(true))
     }
 }
 
@@ -319,6 +330,22 @@ mod tests {
 
     fn raw(v: Option<Value<'_>>) -> Option<&str> {
         v.map(|v| v.raw())
+    }
+
+    #[test]
+    fn a_lean_hop_request_may_leave_out_empty_capabilities() {
+        let lean = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","embedded-mcp/lean":true}}}"#;
+        let e = parse(lean);
+        assert!(e.lean());
+        assert_eq!(e.declared_version(), Ok(Some(Version::V2026_07_28)));
+        for other in [
+            lean.replace("true", "false"),
+            lean.replace(r#","embedded-mcp/lean":true"#, ""),
+        ] {
+            let e = parse(&other);
+            assert!(!e.lean());
+            assert_eq!(e.declared_version(), Err(MetaError::MissingCapabilities));
+        }
     }
 
     #[test]

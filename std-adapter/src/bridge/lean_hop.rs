@@ -3,12 +3,14 @@
 //! Two pure functions, one per direction, that edit a line by spans and never re-serialise
 //! what a peer wrote:
 //!
-//! - [`for_device`]: a request's `_meta` on its way to the device. Of a 2026-07-28 request's
+//! - [`for_device`]: a request's `_meta` on its way to the device, marked
+//!   `"embedded-mcp/lean":true` ([`LEAN_KEY`]) when it is a 2026-07-28 request or a
+//!   `tools/call` of any revision. Of a 2026-07-28 request's
 //!   `io.modelcontextprotocol/clientCapabilities` it keeps the capabilities a device may ask
-//!   for during a `tools/call` (`elicitation`, `sampling`, `roots`) and none for other methods;
+//!   for during a `tools/call` (`elicitation`, `sampling`, `roots`), none for other methods, and
+//!   leaves the member out when nothing is kept (the mark allows it);
 //!   `io.modelcontextprotocol/clientInfo` goes once per link. Every other member is copied as
-//!   it is. A `tools/call` (any revision) also asks for the lean result with
-//!   `"embedded-mcp/lean":true` ([`LEAN_KEY`]).
+//!   it is. The device answers a marked `tools/call` with the lean result.
 //! - [`restore_for_host`]: a lean `tools/call` result (`structuredContent` without `content`) on
 //!   its way to the host gets its `content` back, byte for byte what the device writes without
 //!   the key: `,"content":[{"type":"text","text":"E(J)"}]` right after `J`, the
@@ -81,12 +83,15 @@ pub fn for_device(line: &[u8], send_client_info: bool) -> ForDevice {
                     continue;
                 }
                 if modern && key.eq_str(CLIENT_CAPABILITIES_KEY) {
-                    object.raw(key.raw(), &capabilities(value, call));
+                    let kept = capabilities(value, call);
+                    if kept != b"{}" {
+                        object.raw(key.raw(), &kept);
+                    }
                     continue;
                 }
                 object.raw(key.raw(), value.raw().as_bytes());
             }
-            if call {
+            if call || modern {
                 object.raw(LEAN_KEY, b"true");
             }
             let meta_bytes = object.finish();

@@ -29,15 +29,21 @@ fn a_2026_call_keeps_what_the_device_reads_and_asks_for_the_lean_result() {
 }
 
 #[test]
-fn a_2026_list_keeps_no_capability() {
+fn a_2026_list_keeps_no_capability_and_leaves_the_empty_member_out() {
     let line =
         format!(r#"{{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{{{SDK_META}}}}}"#);
     let (text, out) = edited(&line, false);
     assert_eq!(
         text,
-        r#"{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{}}}}"#
+        r#"{"jsonrpc":"2.0","id":"L","method":"tools/list","params":{"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","embedded-mcp/lean":true}}}"#
     );
     assert!(!out.lean);
+    let call_without = line.replace("tools/list", "tools/call").replace(
+        r#""roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}},"#,
+        "",
+    );
+    let (call_text, _) = edited(&call_without, false);
+    assert!(!call_text.contains("clientCapabilities"), "{call_text}");
     // Already lean: nothing to edit.
     assert_eq!(for_device(text.as_bytes(), false), ForDevice::default());
 }
