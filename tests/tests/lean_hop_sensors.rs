@@ -7,7 +7,7 @@
 
 use embedded_mcp::server::{AsyncHandler, CacheScope, Config, Server, ServerInfo};
 use embedded_mcp::transport::LineReader;
-use embedded_mcp_std::bridge::lean_hop::{for_device, restore_for_host};
+use embedded_mcp_std::bridge::lean_hop::{for_device, restore_for_host, Hop};
 use sensor_tools::chip::{Chip, ChipTools};
 use sensor_tools::device::TOOL_COUNT;
 
@@ -132,7 +132,8 @@ fn legacy_session(calls: Vec<String>) -> Vec<String> {
     lines
 }
 
-/// The host's lines, and the bridge's lines for them.
+/// The host's lines, and the bridge's lines for them: `set_relay`, the tool that asks, keeps
+/// the host's capabilities (as the router sends it once the device said it needs them).
 fn both(lines: &[String]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
     let host = lines
         .iter()
@@ -142,7 +143,11 @@ fn both(lines: &[String]) -> (Vec<Vec<u8>>, Vec<Vec<u8>>) {
         .iter()
         .enumerate()
         .map(|(i, l)| {
-            let edit = for_device(l.as_bytes(), i == 0);
+            let hop = Hop {
+                client_info: i == 0,
+                call_capabilities: l.contains(r#""name":"set_relay""#),
+            };
+            let edit = for_device(l.as_bytes(), hop);
             let mut line = edit.line.unwrap_or_else(|| l.as_bytes().to_vec());
             line.push(b'\n');
             line
@@ -193,6 +198,21 @@ fn every_sensor_tool_in_2026_looks_the_same_to_the_host() {
     assert!(direct.iter().any(|l| l.contains("notifications/progress")));
     assert!(direct.iter().any(|l| l.contains("input_required")));
     assert_eq!(compare(&direct, &lean), 10);
+}
+
+#[test]
+fn the_asking_tool_without_capabilities_answers_32021_which_teaches_the_router() {
+    let line = call_2026(1, "set_relay", r#"{"relay":1,"on":true}"#, "");
+    let hop = Hop {
+        client_info: false,
+        call_capabilities: false,
+    };
+    let edit = for_device(line.as_bytes(), hop);
+    assert!(edit.capabilities_left_out);
+    let mut sent = edit.line.unwrap();
+    sent.push(b'\n');
+    let answers = serve(&mut sensor_server(), &[sent]);
+    assert!(answers[0].contains(r#""code":-32021"#), "{answers:?}");
 }
 
 #[test]

@@ -7,8 +7,10 @@
 //!   `"embedded-mcp/lean":true` ([`LEAN_KEY`]) when it is a 2026-07-28 request or a
 //!   `tools/call` of any revision. Of a 2026-07-28 request's
 //!   `io.modelcontextprotocol/clientCapabilities` it keeps the capabilities a device may ask
-//!   for during a `tools/call` (`elicitation`, `sampling`, `roots`), none for other methods, and
-//!   leaves the member out when nothing is kept (the mark allows it);
+//!   for during a `tools/call` (`elicitation`, `sampling`, `roots`) of a tool that asked before
+//!   (the router learns which from -32021 answers, and sends the call again with them), none
+//!   for other calls and methods, and leaves the member out when nothing is kept (the mark
+//!   allows it);
 //!   `io.modelcontextprotocol/clientInfo` goes once per link. Every other member is copied as
 //!   it is. The device answers a marked `tools/call` with the lean result.
 //! - [`restore_for_host`]: a lean `tools/call` result (`structuredContent` without `content`) on
@@ -46,11 +48,23 @@ pub struct ForDevice {
     pub client_info: bool,
     /// The request asks for the lean result ([`restore_for_host`] applies to its answer).
     pub lean: bool,
+    /// A `tools/call` whose host declared capabilities a device may ask for, left out
+    /// ([`Hop::call_capabilities`] false): if the device answers -32021, send it again with them.
+    pub capabilities_left_out: bool,
 }
 
-/// The request `line` edited for the device (see the [module](self)); `send_client_info`:
-/// the link has not had the client's info yet.
-pub fn for_device(line: &[u8], send_client_info: bool) -> ForDevice {
+/// What the link knows when a request goes out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Hop {
+    /// The link has not had the client's info yet: it goes with this request.
+    pub client_info: bool,
+    /// A `tools/call` keeps the capabilities a device may ask for (the tool asked before);
+    /// otherwise it goes without any, as most tools never ask.
+    pub call_capabilities: bool,
+}
+
+/// The request `line` edited for the device (see the [module](self)).
+pub fn for_device(line: &[u8], hop: Hop) -> ForDevice {
     let Ok(envelope) = Envelope::parse(line, Limits::default()) else {
         return ForDevice::default();
     };
@@ -76,14 +90,16 @@ pub fn for_device(line: &[u8], send_client_info: bool) -> ForDevice {
                     continue;
                 }
                 if modern && key.eq_str(CLIENT_INFO) {
-                    if send_client_info {
+                    if hop.client_info {
                         out.client_info = true;
                         object.raw(key.raw(), value.raw().as_bytes());
                     }
                     continue;
                 }
                 if modern && key.eq_str(CLIENT_CAPABILITIES_KEY) {
-                    let kept = capabilities(value, call);
+                    let kept = capabilities(value, call && hop.call_capabilities);
+                    out.capabilities_left_out =
+                        call && !hop.call_capabilities && capabilities(value, true) != b"{}";
                     if kept != b"{}" {
                         object.raw(key.raw(), &kept);
                     }

@@ -2,13 +2,39 @@ use super::*;
 
 const SDK_META: &str = r#""_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"sdk","version":"1.0"},"io.modelcontextprotocol/clientCapabilities":{"roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}},"experimental":{"x":{}}}}"#;
 
+/// `for_device` with the client's info sent (`info`) and a call's capabilities kept.
 fn edited(line: &str, info: bool) -> (String, ForDevice) {
-    let out = for_device(line.as_bytes(), info);
+    let out = for_device(line.as_bytes(), hop(info, true));
     let text = out
         .line
         .as_deref()
         .map_or(line.to_owned(), |l| String::from_utf8(l.to_vec()).unwrap());
     (text, out)
+}
+
+fn hop(client_info: bool, call_capabilities: bool) -> Hop {
+    Hop {
+        client_info,
+        call_capabilities,
+    }
+}
+
+#[test]
+fn a_call_of_a_tool_that_never_asked_goes_without_capabilities() {
+    let line = format!(
+        r#"{{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{{{SDK_META},"name":"t"}}}}"#
+    );
+    let out = for_device(line.as_bytes(), hop(false, false));
+    assert_eq!(
+        String::from_utf8(out.line.unwrap()).unwrap(),
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"_meta":{"progressToken":7,"io.modelcontextprotocol/protocolVersion":"2026-07-28","embedded-mcp/lean":true},"name":"t"}}"#
+    );
+    assert!(out.capabilities_left_out);
+    let none = line.replace(
+        r#""roots":{"listChanged":true},"sampling":{},"elicitation":{"form":{}},"#,
+        "",
+    );
+    assert!(!for_device(none.as_bytes(), hop(false, false)).capabilities_left_out);
 }
 
 #[test]
@@ -45,7 +71,10 @@ fn a_2026_list_keeps_no_capability_and_leaves_the_empty_member_out() {
     let (call_text, _) = edited(&call_without, false);
     assert!(!call_text.contains("clientCapabilities"), "{call_text}");
     // Already lean: nothing to edit.
-    assert_eq!(for_device(text.as_bytes(), false), ForDevice::default());
+    assert_eq!(
+        for_device(text.as_bytes(), hop(false, true)),
+        ForDevice::default()
+    );
 }
 
 #[test]
@@ -79,7 +108,7 @@ fn other_messages_go_as_they_are() {
         "not json",
     ] {
         assert_eq!(
-            for_device(line.as_bytes(), false),
+            for_device(line.as_bytes(), hop(false, true)),
             ForDevice::default(),
             "{line}"
         );

@@ -73,8 +73,8 @@ pub struct Router {
     was_up: bool,
     /// The legacy input-required shim.
     shim: InputShim,
-    /// The link generation that has had the client's info (the lean hop sends it once a link).
-    client_info_on: Option<u64>,
+    /// The lean hop's knowledge of the link and the tools.
+    lean: lean::LeanLink,
 }
 
 impl Router {
@@ -95,7 +95,7 @@ impl Router {
             announce_links,
             was_up: false,
             shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
-            client_info_on: None,
+            lean: lean::LeanLink::default(),
         };
         router
             .log
