@@ -5,7 +5,9 @@
 //! A bridge asks with `params._meta["embedded-mcp/lean"]: true` ([`LEAN_KEY`]) and puts the
 //! member back for its host, byte for byte: `,"content":[{"type":"text","text":"E(J)"}]` right
 //! after `J`, the `structuredContent` text, where `E` is the escaping of
-//! [`EscapingSink`](super::EscapingSink) (see [the layout](super#byte-layout)). A result without
+//! [`EscapingSink`](super::EscapingSink) (see [the layout](super#byte-layout)), followed by
+//! `,"resultType":"complete"` for a 2026-07-28 request (which the lean form leaves out too: the
+//! bridge knows the revision of its request). A result without
 //! `content` is the mark of the lean form (the protocol requires `content`, so no other result
 //! lacks it). A result with more blocks, an error or a text result is sent whole. A request
 //! without the key (any host talking to the device directly) gets both channels, as the
@@ -13,7 +15,7 @@
 //!
 //! ```text
 //! full: {"structuredContent":J,"content":[{"type":"text","text":"E(J)"}],"resultType":"complete"}
-//! lean: {"structuredContent":J,"resultType":"complete"}
+//! lean: {"structuredContent":J}
 //! ```
 //!
 //! [`LEAN_KEY`]: crate::protocol::LEAN_KEY
@@ -25,8 +27,8 @@ use crate::protocol::parse_value;
 /// Bytes of `TEXT_BLOCK_HEAD` before the text block itself: `,"content":[`.
 const CONTENT_OPEN: usize = 12;
 
-/// Where the `content` member of the result `result` is (from the comma before it to its `]`)
-/// when it holds the text twin alone; `None` when `result` is not a structured result of this
+/// Where the `content` member of the result `result` is (from the comma before it to its `]`,
+/// and a `"resultType":"complete"` right after it) when it holds the text twin alone; `None` when `result` is not a structured result of this
 /// crate's writers or has more blocks.
 pub fn text_twin_span(result: &[u8]) -> Option<core::ops::Range<usize>> {
     if !result.starts_with(STRUCTURED_HEAD) {
@@ -44,8 +46,17 @@ pub fn text_twin_span(result: &[u8]) -> Option<core::ops::Range<usize>> {
     if result.get(end) != Some(&b']') {
         return None;
     }
-    Some(twin_at..end.checked_add(1)?)
+    let after = end.checked_add(1)?;
+    // 2026-07-28: `resultType` goes too (the bridge knows the request's revision).
+    let tail = match result.get(after..) {
+        Some(rest) if rest.starts_with(COMPLETE) => COMPLETE.len(),
+        _ => 0,
+    };
+    Some(twin_at..after.checked_add(tail)?)
 }
+
+/// What a 2026-07-28 result has after its `content` when it is not an error.
+const COMPLETE: &[u8] = b",\"resultType\":\"complete\"";
 
 /// Removes the `content` member holding only the text twin from the result in `result` (see
 /// the [module](self)); the length of what is left at the start of `result`. Any other result
@@ -88,7 +99,7 @@ mod tests {
             lean(
                 r#"{"structuredContent":[1,"a"],"content":[{"type":"text","text":"[1,\"a\"]"}],"resultType":"complete"}"#
             ),
-            r#"{"structuredContent":[1,"a"],"resultType":"complete"}"#
+            r#"{"structuredContent":[1,"a"]}"#
         );
     }
 

@@ -16,7 +16,8 @@
 //! - [`restore_for_host`]: a lean `tools/call` result (`structuredContent` without `content`) on
 //!   its way to the host gets its `content` back, byte for byte what the device writes without
 //!   the key: `,"content":[{"type":"text","text":"E(J)"}]` right after `J`, the
-//!   `structuredContent` text, `E` the device's own escaping ([`EscapingSink`]).
+//!   `structuredContent` text, `E` the device's own escaping ([`EscapingSink`]), and
+//!   `,"resultType":"complete"` after it for a 2026-07-28 request.
 //!
 //! Only the `_meta` member of a request is rewritten; `arguments` and the rest of the line keep
 //! their bytes.
@@ -34,6 +35,8 @@ use super::message::method::TOOLS_CALL;
 const CALL_CAPABILITIES: [&str; 3] = ["elicitation", "sampling", "roots"];
 /// What opens the `content` member after `structuredContent`.
 const CONTENT_OPEN: &[u8] = b",\"content\":[";
+/// What follows `content` in a 2026-07-28 result that is not an error.
+const COMPLETE: &[u8] = b",\"resultType\":\"complete\"";
 /// The start of a text block, before the escaped text.
 const TEXT_BLOCK_OPEN: &[u8] = b"{\"type\":\"text\",\"text\":\"";
 /// The end of a text block.
@@ -176,11 +179,12 @@ impl Members {
     }
 }
 
-/// The device's answer `line` to a lean `tools/call` with its `content` put back, or `None`
-/// when it needs nothing: an error, or a result without `structuredContent`, or one with
-/// `content` (a device that sent the whole result). The mark of a lean result is a
-/// `structuredContent` without `content`, which the protocol requires.
-pub fn restore_for_host(line: &[u8]) -> Option<Vec<u8>> {
+/// The device's answer `line` to a lean `tools/call` with its `content` put back (and, when the
+/// request was a 2026-07-28 one, `stateless`, its `"resultType":"complete"`), or `None` when it
+/// needs nothing: an error, or a result without `structuredContent`, or one with `content` (a
+/// device that sent the whole result). The mark of a lean result is a `structuredContent`
+/// without `content`, which the protocol requires.
+pub fn restore_for_host(line: &[u8], stateless: bool) -> Option<Vec<u8>> {
     let message = Value::parse(line).ok()?;
     let result = message.get("result")?;
     if result.get("content").is_some() {
@@ -194,6 +198,9 @@ pub fn restore_for_host(line: &[u8]) -> Option<Vec<u8>> {
     full.extend_from_slice(CONTENT_OPEN);
     full.extend_from_slice(&twin);
     full.push(b']');
+    if stateless && result.get("resultType").is_none() {
+        full.extend_from_slice(COMPLETE);
+    }
     full.extend_from_slice(line.get(at..)?);
     Some(full)
 }

@@ -117,15 +117,15 @@ fn other_messages_go_as_they_are() {
 
 #[test]
 fn the_twin_comes_back_byte_for_byte() {
-    let lean = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"resultType":"complete"}}"#;
+    let lean = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"}}}"#;
     let full = r#"{"jsonrpc":"2.0","id":1,"result":{"structuredContent":{"s":"a\"b\u0001é"},"content":[{"type":"text","text":"{\"s\":\"a\\\"b\\u0001é\"}"}],"resultType":"complete"}}"#;
     assert_eq!(
-        String::from_utf8(restore_for_host(lean.as_bytes()).unwrap()).unwrap(),
+        String::from_utf8(restore_for_host(lean.as_bytes(), true).unwrap()).unwrap(),
         full
     );
     let legacy = r#"{"jsonrpc":"2.0","id":"x","result":{"structuredContent":{"result":[1]}}}"#;
     assert_eq!(
-        String::from_utf8(restore_for_host(legacy.as_bytes()).unwrap()).unwrap(),
+        String::from_utf8(restore_for_host(legacy.as_bytes(), false).unwrap()).unwrap(),
         r#"{"jsonrpc":"2.0","id":"x","result":{"structuredContent":{"result":[1]},"content":[{"type":"text","text":"{\"result\":[1]}"}]}}"#
     );
     for other in [
@@ -135,6 +135,6 @@ fn the_twin_comes_back_byte_for_byte() {
         r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"m"}}"#,
         r#"{"jsonrpc":"2.0","id":1,"result":{"content":[{"type":"text","text":"bad"}],"isError":true}}"#,
     ] {
-        assert_eq!(restore_for_host(other.as_bytes()), None, "{other}");
+        assert_eq!(restore_for_host(other.as_bytes(), true), None, "{other}");
     }
 }
