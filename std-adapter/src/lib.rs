@@ -12,5 +12,7 @@ pub mod cli;
 pub mod codegen;
 pub mod device;
 pub mod full;
+pub mod log;
 pub mod mcp_schema;
 pub mod scaffold;
+pub mod wire;

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::{BridgeConfig, HubDevice};
-use crate::device::{Endpoint, Logger};
+use crate::device::Endpoint;
+use crate::log::Logger;
 
 /// A machine, the simulated clock, and the outputs taken so far.
 pub(crate) struct Sim<M> {

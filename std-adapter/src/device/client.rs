@@ -14,18 +14,16 @@ use serde_json::{json, Map, Value};
 use super::lines::{Frame, LineReader, DEFAULT_MAX_LINE};
 use super::log::preview;
 use super::{Closer, DeviceError, Endpoint, Logger};
-use crate::bridge::message::method;
+use crate::wire::method;
 
 /// The protocol revision the client asks for when none is given.
 pub const DEFAULT_PROTOCOL: &str = Version::LATEST_LEGACY.as_str();
 /// The first revision without an `initialize` handshake.
 pub const MODERN_PROTOCOL: &str = Version::V2026_07_28.as_str();
-/// Bound on `tools/list` pages followed (a device repeating a cursor cannot loop us forever).
-pub const MAX_PAGES: usize = 64;
+pub use crate::wire::MAX_PAGES;
 
-// The `_meta` keys live in `crate::bridge::message::meta`; these names stay for the HTTP front's
-// imports until it takes them from there.
-pub use crate::bridge::message::meta::{
+// The `_meta` keys live in `crate::wire::meta`; these names stay for the client's own use.
+pub use crate::wire::meta::{
     CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, CLIENT_INFO as META_CLIENT_INFO,
     PROTOCOL_VERSION as META_PROTOCOL_VERSION,
 };

@@ -6,8 +6,7 @@
 
 use std::io::{self, ErrorKind, Read};
 
-/// Default bound on one line (1 MiB): far above any message a microcontroller sends.
-pub const DEFAULT_MAX_LINE: usize = 1 << 20;
+pub use crate::wire::DEFAULT_MAX_LINE;
 
 /// What [`LineReader::next_frame`] found.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -11,8 +11,6 @@ pub mod client;
 pub mod command;
 pub mod elf_arch;
 pub mod lines;
-pub mod log;
-pub mod log_subscriber;
 pub mod qemu;
 pub mod qemu_config;
 pub mod serial;
@@ -26,9 +24,12 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
+/// The bridge's logger lives in [`crate::log`], below the device links and the bridge alike.
+pub use crate::log;
+pub use crate::log::subscriber as log_subscriber;
+pub use crate::log::Logger;
 pub use child::ChildGuard;
 pub use command::split_command_line;
-pub use log::Logger;
 pub use qemu_config::{Machine, QemuConfig, QemuWiring};
 
 /// Where the device is.

@@ -7,6 +7,7 @@ use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
 use super::{FullOptions, FullValidator, SchemaError, ValidationFailure};
+use crate::wire::wrapping;
 
 struct OutputSchema {
     compiled: Result<FullValidator, SchemaError>,
@@ -224,8 +225,8 @@ impl ToolChecker {
                 ),
             ));
         };
-        if legacy && !output.object_root {
-            let Some(value) = structured.get("result") else {
+        if legacy && wrapping::is_wrapped(output.object_root) {
+            let Some(value) = structured.get(wrapping::MEMBER) else {
                 return Err(ValidationFailure::rule(
                     "required",
                     format!(

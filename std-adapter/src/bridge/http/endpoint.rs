@@ -10,7 +10,7 @@ use super::reply::Reply;
 use super::request::Request;
 use super::{legacy, stateless};
 use crate::bridge::message::{self, Message, INVALID_REQUEST, PARSE_ERROR};
-use crate::device::client::META_PROTOCOL_VERSION;
+use crate::wire::meta::PROTOCOL_VERSION as META_PROTOCOL_VERSION;
 
 /// The path the front serves.
 const ENDPOINT: &str = "/mcp";

@@ -10,7 +10,7 @@ use super::multiplex::Multiplex;
 use super::param_headers::ToolHeaders;
 use super::request::Request;
 use super::session_table::Sessions;
-use crate::device::Logger;
+use crate::log::Logger;
 
 /// Everything the requests share.
 pub(super) struct FrontState {

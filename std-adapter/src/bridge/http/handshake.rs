@@ -62,7 +62,7 @@ impl Handshake {
                 "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
             }
         });
-        let Ok(mut ticket) = mux.forward(request, own()) else {
+        let Ok(mut ticket) = mux.forward(request.to_string().as_bytes(), own()) else {
             return Learnt::Error(error(CONNECTION_CLOSED, "the bridge stopped"));
         };
         let Some(response) = answer(mux, &mut ticket, wait).await else {
@@ -137,7 +137,7 @@ async fn list_tools(mux: &Multiplex, wait: Duration) {
         if let Some(cursor) = cursor.take() {
             request["params"] = json!({ "cursor": cursor });
         }
-        let Ok(mut ticket) = mux.forward(request, own()) else {
+        let Ok(mut ticket) = mux.forward(request.to_string().as_bytes(), own()) else {
             return;
         };
         let Some(line) = answer(mux, &mut ticket, wait).await else {

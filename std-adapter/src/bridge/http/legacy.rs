@@ -22,9 +22,11 @@ use super::reply::Reply;
 use super::request::Request;
 use super::session_table::{InUse, LegacySession, OpenError};
 use crate::bridge::message::{
-    Class, Id, Message, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
+    splice, Class, Id, Message, CONNECTION_CLOSED, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,
 };
-use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::wire::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
 
 /// A POST without `Mcp-Session-Id` in a legacy era: only `initialize` may come so.
 pub(super) async fn post_without_session(
@@ -235,10 +237,10 @@ pub(super) fn post(
                     id_key: id.key.clone(),
                     log_level: Some(session.log_level.clone()),
                 };
-                let request = if session.translate {
-                    self_contained(&msg.value, &session)
+                let line = if session.translate {
+                    self_contained(&request.body, &session)
                 } else {
-                    msg.value.clone()
+                    request.body.clone()
                 };
                 let in_use = InUse::new(session.clone());
                 // A call that may need a person's answer: through the shim, which asks on the
@@ -249,12 +251,13 @@ pub(super) fn post(
                             &session,
                             session_id,
                             &msg.value,
+                            &request.body,
                             id,
                             owner.clone(),
                         )
                     })
                     .flatten();
-                match shimmed.unwrap_or_else(|| front.mux.forward(request, owner)) {
+                match shimmed.unwrap_or_else(|| front.mux.forward(&line, owner)) {
                     Ok(ticket) => Reply::Wait {
                         ticket,
                         sse: accepts.sse,
@@ -333,23 +336,16 @@ fn set_level(session: &LegacySession, msg: &Message, id: &Id) -> Reply {
     }
 }
 
-/// `value` with the session's protocol version and client capabilities in `params._meta`
-/// (keys the client set itself are kept).
-fn self_contained(value: &Value, session: &LegacySession) -> Value {
-    let mut value = value.clone();
-    if let Some(object) = value.as_object_mut() {
-        let params = object.entry("params").or_insert_with(|| json!({}));
-        if let Some(params) = params.as_object_mut() {
-            let meta = params.entry("_meta").or_insert_with(|| json!({}));
-            if let Some(meta) = meta.as_object_mut() {
-                meta.entry(META_PROTOCOL_VERSION)
-                    .or_insert_with(|| json!(session.version.as_str()));
-                meta.entry(META_CLIENT_CAPABILITIES)
-                    .or_insert_with(|| session.capabilities.clone());
-            }
-        }
-    }
-    value
+/// The request `line` with the session's protocol version and client capabilities added to
+/// `params._meta` (keys the client set itself are kept, and no other byte changes).
+fn self_contained(line: &[u8], session: &LegacySession) -> Vec<u8> {
+    let version = format!("\"{}\"", session.version.as_str());
+    let capabilities = session.capabilities.to_string();
+    let members = [
+        (META_PROTOCOL_VERSION, version.as_str()),
+        (META_CLIENT_CAPABILITIES, capabilities.as_str()),
+    ];
+    splice::with_meta_defaults(line, &members).unwrap_or_else(|| line.to_vec())
 }
 
 /// GET with `Mcp-Session-Id`: the session's stream of messages tied to no request (the

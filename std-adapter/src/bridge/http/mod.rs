@@ -1,9 +1,10 @@
 //! The HTTP front of the bridge (`embedded-mcp bridge --http ADDR:PORT`): MCP Streamable HTTP at
 //! `/mcp` for any number of clients, in front of one device (or a hub of devices).
 //!
-//! It is a layer on top of the routing loop, not a part of it: the routing loop runs exactly as
-//! for a stdio host, on a thread of its own, and the front is its one host, talking to it
-//! through a line pipe (`router_pipe`). HTTP/1.1 itself is hyper's, on tokio.
+//! The routing loop (the sans-IO router or hub and its shell) runs as a task on the front's own
+//! tokio runtime, beside hyper's connections: every client is a client of that one engine, the
+//! multiplexer handing it request lines over a channel and filing each line it writes under
+//! the request it belongs to. No thread and no pipe stand between them.
 //!
 //! ```text
 //!  clients ──TCP──> server (accept, connection table: slots, connection_limit; linger)
@@ -12,7 +13,7 @@
 //!                                                 └─ stateless (2026-07-28 headers:
 //!                                                      param_headers, header_text)
 //!                     answers: reply ──> reply_body (JSON, or SSE: sse)
-//!  multiplex (ids, tokens, splice) <──router_pipe──> the routing loop ──> device(s)
+//!  multiplex (ids, tokens, splice) <──channels──> the routing loop (a task) ──> device(s)
 //! ```
 //!
 //! What is per client lives here:
@@ -33,6 +34,7 @@
 //!   connection that waits (idle, or still sending) gives its place to a newer one at the
 //!   connection bound (`slots`); refusals close lingeringly so the client reads them (`linger`).
 
+mod clock;
 mod connection_limit;
 mod doors;
 mod endpoint;
@@ -47,12 +49,10 @@ mod param_headers;
 mod reply;
 mod reply_body;
 mod request;
-mod router_pipe;
 mod server;
 mod session_table;
 mod shim_calls;
 mod slots;
-mod splice;
 mod sse;
 mod stateless;
 mod task_lines;
@@ -62,21 +62,22 @@ pub use doors::Token;
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
-use std::sync::mpsc::channel;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::Notify;
+use tokio::sync::mpsc::{channel, unbounded_channel};
 
 use super::{BridgeConfig, BridgeError};
-use crate::device::Logger;
+use crate::log::Logger;
 use exchange::BodyLimits;
 use front_state::FrontState;
 use handshake::Handshake;
 use multiplex::Multiplex;
-use router_pipe::{PipeIn, PipeOut};
 use server::Bounds;
 use session_table::Sessions;
+
+/// Lines the routing loop may have written for its host before the multiplexer files them.
+const ROUTER_QUEUE: usize = 256;
 
 /// Default bound of a request body (1 MiB): a longer one gets 413.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
@@ -201,7 +202,7 @@ pub fn serve_on(
     let mut bridge = bridge;
     bridge.tasks.status_lines = crate::bridge::tasks::StatusLines::Front;
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
-    let (to_router, router_in) = channel();
+    let (to_router, router_in) = unbounded_channel();
     let front = Arc::new(FrontState {
         mux: Multiplex::new(to_router, log.clone()).with_input_timeout(bridge.input_timeout),
         sessions: Sessions::new(http.max_sessions),
@@ -211,23 +212,6 @@ pub fn serve_on(
         reply_idle,
         log: log.clone(),
     });
-    let stopped = Arc::new(Notify::new());
-    let router = {
-        let (log, stopped) = (log.clone(), stopped.clone());
-        let receiver = front.clone();
-        let router_out = PipeOut::new(Box::new(move |line| {
-            receiver.mux.on_router_line(line);
-            true
-        }));
-        std::thread::Builder::new()
-            .name("router".into())
-            .spawn(move || {
-                let result = super::run(bridge, PipeIn::new(router_in), router_out, log);
-                stopped.notify_one();
-                result
-            })
-            .map_err(HttpError::Thread)?
-    };
     let bounds = Bounds {
         max_connections: http.max_connections,
         max_head: http.max_head,
@@ -237,8 +221,26 @@ pub fn serve_on(
             deadline: http.body_timeout,
         },
     };
-    let served = runtime.block_on(async {
-        let listener = tokio::net::TcpListener::from_std(listener)?;
+    let (served, routed) = runtime.block_on(async {
+        let listener = match tokio::net::TcpListener::from_std(listener) {
+            Ok(listener) => listener,
+            Err(e) => return (Err(e), Ok(())),
+        };
+        // The routing loop runs on this runtime, its host lines coming from the multiplexer
+        // and every line it writes for its host filed by the multiplexer under its request.
+        let (router_out, mut host_lines) = channel(ROUTER_QUEUE);
+        let router = tokio::spawn(super::shell::serve(
+            bridge,
+            router_in,
+            router_out,
+            log.clone(),
+        ));
+        let receiver = front.clone();
+        tokio::spawn(async move {
+            while let Some(line) = host_lines.recv().await {
+                receiver.mux.on_router_line(line);
+            }
+        });
         // Learn the latest legacy handshake now, so the device is up when the first client comes.
         let learner = front.clone();
         tokio::spawn(async move {
@@ -248,19 +250,16 @@ pub fn serve_on(
                 .await;
         });
         log.note("listening", format_args!("http://{bound}/mcp"));
-        tokio::select! {
-            () = server::accept(listener, front, bounds) => {}
-            () = stopped.notified() => {}
-        }
-        Ok::<(), io::Error>(())
+        let mut router = router;
+        let routed = tokio::select! {
+            () = server::accept(listener, front, bounds) => Ok(()),
+            done = &mut router => done.unwrap_or(Ok(())),
+        };
+        (Ok(()), routed)
     });
     runtime.shutdown_timeout(Duration::from_secs(1));
     served.map_err(|e| HttpError::Bind(bound, e))?;
-    match router.join() {
-        Ok(Ok(())) => Ok(()),
-        Ok(Err(e)) => Err(HttpError::Router(e)),
-        Err(_) => Ok(()),
-    }
+    routed.map_err(HttpError::Router)
 }
 
 #[cfg(test)]

@@ -16,9 +16,8 @@
 //! - Anything else (a device's own requests) is logged and dropped: it has no HTTP stream to go
 //!   to.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
-use std::sync::mpsc::Sender;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -26,13 +25,13 @@ use embedded_mcp::protocol::LogLevel;
 use serde_json::{json, Value};
 use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
-use super::splice;
 use super::task_lines::TaskLines;
+use crate::bridge::clients::ids::Ids;
 use crate::bridge::input_shim::{InputShim, DEFAULT_INPUT_TIMEOUT};
-use crate::bridge::message::{self, Class, Id};
+use crate::bridge::message::{self, splice, Class, Id};
 use crate::bridge::subscriptions::{tagged, Filter, Subscriptions};
-use crate::device::log::preview;
-use crate::device::Logger;
+use crate::log::preview;
+use crate::log::Logger;
 
 /// Bytes of a line shown in a log message.
 const PREVIEW: usize = 200;
@@ -86,14 +85,8 @@ pub(super) struct Route {
     shim: bool,
 }
 
-#[derive(Default)]
-pub(super) struct State {
-    next: u64,
-    pub(super) routes: HashMap<u64, Route>,
-    pub(super) by_client: HashMap<(String, String), u64>,
-    /// Forwarded requests in the order the router got them (answered ones are skipped lazily).
-    order: VecDeque<u64>,
-}
+/// The id table of the front's clients ([`crate::bridge::clients::ids`]).
+pub(super) type State = Ids<Route>;
 
 /// One session's GET stream.
 struct Listener {
@@ -103,7 +96,7 @@ struct Listener {
 
 /// The id map between the HTTP clients and the router.
 pub(super) struct Multiplex {
-    pub(super) to_router: Sender<Vec<u8>>,
+    pub(super) to_router: UnboundedSender<Vec<u8>>,
     state: Mutex<State>,
     /// How many `notifications/tools/list_changed` the router has written.
     list_generation: AtomicU64,
@@ -129,13 +122,10 @@ pub(super) fn client_key(owner: &Owner) -> (String, String) {
 
 impl Multiplex {
     /// A multiplexer writing request lines to `to_router`.
-    pub(super) fn new(to_router: Sender<Vec<u8>>, log: Logger) -> Self {
+    pub(super) fn new(to_router: UnboundedSender<Vec<u8>>, log: Logger) -> Self {
         Self {
             to_router,
-            state: Mutex::new(State {
-                next: 1,
-                ..State::default()
-            }),
+            state: Mutex::new(State::default()),
             list_generation: AtomicU64::new(0),
             listeners: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(Subscriptions::default()),
@@ -158,57 +148,43 @@ impl Multiplex {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Sends `request` (a JSON-RPC request object) to the router under a new id.
-    pub(super) fn forward(&self, request: Value, owner: Owner) -> Result<Ticket, ForwardError> {
+    /// Sends `request` (a JSON-RPC request line, exactly as the client wrote it) to the router
+    /// under a new id; only the id and the progress token are spliced, every other byte stays.
+    pub(super) fn forward(&self, request: &[u8], owner: Owner) -> Result<Ticket, ForwardError> {
         self.forward_with(request, owner, false)
     }
 
     /// [`Multiplex::forward`], for a call the shim drives when `shim` is set.
     pub(super) fn forward_with(
         &self,
-        mut request: Value,
+        request: &[u8],
         owner: Owner,
         shim: bool,
     ) -> Result<Ticket, ForwardError> {
         let mut state = self.state();
-        let key = client_key(&owner);
         // Stateless requests are never cancelled by id (closing the stream cancels them), so
         // only session ids are kept here.
-        let keyed = owner.session.is_some();
-        if keyed && state.by_client.contains_key(&key) {
+        let key = owner.session.is_some().then(|| client_key(&owner));
+        if key.as_ref().is_some_and(|k| state.in_use(k)) {
             return Err(ForwardError::DuplicateId);
         }
-        let id = state.next;
-        state.next += 1;
-        request["id"] = json!(id);
-        let token = request
-            .get_mut("params")
-            .and_then(|p| p.get_mut("_meta"))
-            .and_then(|m| m.get_mut("progressToken"))
-            .map(|t| {
-                let text = t.to_string();
-                *t = json!(id);
-                text
-            });
-        let line = serde_json::to_vec(&request).map_err(|_| ForwardError::RouterGone)?;
+        let id_text = state.next_id().to_string();
+        let (line, token) = splice::with_id_and_token(request, &id_text, &id_text)
+            .ok_or(ForwardError::RouterGone)?;
         if self.to_router.send(line).is_err() {
             return Err(ForwardError::RouterGone);
         }
         let (tx, lines) = unbounded_channel();
         let client_id = owner.id_raw.clone();
-        if keyed {
-            state.by_client.insert(key, id);
-        }
-        state.routes.insert(
-            id,
-            Route {
-                tx,
-                owner,
-                token,
-                shim,
-            },
-        );
-        state.order.push_back(id);
+        let route = Route {
+            tx,
+            owner,
+            token,
+            shim,
+        };
+        let id = state
+            .file(key, route)
+            .map_err(|_| ForwardError::DuplicateId)?;
         Ok(Ticket {
             id,
             client_id,
@@ -227,9 +203,7 @@ impl Multiplex {
     /// Stops waiting for request `id`: the device is told (`notifications/cancelled`) unless
     /// it answered already.
     pub(super) fn cancel(&self, id: u64, reason: &str) {
-        let mut state = self.state();
-        if let Some(route) = state.routes.remove(&id) {
-            state.by_client.remove(&client_key(&route.owner));
+        if self.state().remove(id).is_some() {
             let cancel = json!({
                 "jsonrpc": "2.0",
                 "method": "notifications/cancelled",
@@ -247,7 +221,7 @@ impl Multiplex {
             return;
         }
         let key = (session.unwrap_or_default().to_owned(), id_key.to_owned());
-        let id = self.state().by_client.get(&key).copied();
+        let id = self.state().id_of(&key);
         if let Some(id) = id {
             self.cancel(id, reason);
         }
@@ -255,10 +229,7 @@ impl Multiplex {
 
     /// Forgets request `id` without telling anyone (its response will be dropped).
     pub(super) fn forget(&self, id: u64) {
-        let mut state = self.state();
-        if let Some(route) = state.routes.remove(&id) {
-            state.by_client.remove(&client_key(&route.owner));
-        }
+        self.state().remove(id);
     }
 
     /// Opens `session`'s GET stream (ending the one it had): the lines tied to no request.
@@ -365,7 +336,7 @@ impl Multiplex {
     /// Requests waiting for an answer.
     #[cfg(test)]
     pub(super) fn in_flight(&self) -> usize {
-        self.state().routes.len()
+        self.state().len()
     }
 
     /// One line the router wrote to its host.
@@ -391,11 +362,7 @@ impl Multiplex {
 
     fn on_response(&self, key: &str, line: &[u8]) {
         let mut state = self.state();
-        let route = key
-            .parse::<u64>()
-            .ok()
-            .and_then(|id| state.routes.remove(&id));
-        let Some(route) = route else {
+        let Some((id, route)) = State::parse(key).and_then(|id| Some((id, state.get(id)?))) else {
             self.log.info(format_args!(
                 "dropped the answer to a request nobody waits for: {}",
                 preview(line, PREVIEW)
@@ -405,14 +372,13 @@ impl Multiplex {
         if route.shim {
             // The shim decides: another round, a question to the client, or the answer.
             let owner = route.owner.clone();
-            if let Ok(id) = key.parse::<u64>() {
-                state.routes.insert(id, route);
-            }
             drop(state);
             self.on_shim_answer(&owner, line);
             return;
         }
-        state.by_client.remove(&client_key(&route.owner));
+        let Some(route) = state.remove(id) else {
+            return;
+        };
         drop(state);
         match splice::with_id(line, &route.owner.id_raw) {
             Some(out) => {
@@ -443,11 +409,11 @@ impl Multiplex {
                 .get("params")
                 .and_then(|p| p.get("progressToken"))
                 .and_then(Value::as_u64)
-                .filter(|id| state.routes.contains_key(id)),
-            "notifications/message" => current(&mut state),
+                .filter(|&id| state.contains(id)),
+            "notifications/message" => state.current(),
             _ => None,
         };
-        let Some(route) = target.and_then(|id| state.routes.get(&id)) else {
+        let Some(route) = target.and_then(|id| state.get(id)) else {
             drop(state);
             let unrelated = matches!(
                 method,
@@ -478,17 +444,6 @@ impl Multiplex {
     }
 }
 
-/// The oldest forwarded request still waiting: the one the device is serving.
-fn current(state: &mut State) -> Option<u64> {
-    while let Some(&id) = state.order.front() {
-        if state.routes.contains_key(&id) {
-            return Some(id);
-        }
-        state.order.pop_front();
-    }
-    None
-}
-
 /// True when the session's threshold (if any) admits the log message `value`.
 fn admits(threshold: Option<&AtomicU8>, value: &Value) -> bool {
     let Some(threshold) = threshold.map(|t| t.load(Ordering::Relaxed)) else {
@@ -505,7 +460,7 @@ fn admits(threshold: Option<&AtomicU8>, value: &Value) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::mpsc::{channel, Receiver};
+    use tokio::sync::mpsc::UnboundedReceiver as Receiver;
 
     fn owner(session: &str, id: &str, level: Option<u8>) -> Owner {
         Owner {
@@ -517,7 +472,7 @@ mod tests {
     }
 
     fn multiplex() -> (Multiplex, Receiver<Vec<u8>>) {
-        let (tx, rx) = channel();
+        let (tx, rx) = unbounded_channel();
         (
             Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink()))),
             rx,
@@ -530,30 +485,30 @@ mod tests {
 
     #[test]
     fn ids_and_tokens_are_mapped_both_ways() {
-        let (mux, router) = multiplex();
+        let (mux, mut router) = multiplex();
         let mut a = mux
             .forward(
-                json!({"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}),
+                br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":"t"}}}"#,
                 owner("A", "1", None),
             )
             .unwrap();
         let mut b = mux
             .forward(
-                json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
                 owner("B", "1", None),
             )
             .unwrap();
         assert_eq!(
-            router.recv().unwrap(),
-            br#"{"id":1,"jsonrpc":"2.0","method":"tools/call","params":{"_meta":{"progressToken":1},"name":"x"}}"#.to_vec()
+            router.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x","_meta":{"progressToken":1}}}"#.to_vec()
         );
         assert_eq!(
-            router.recv().unwrap(),
-            br#"{"id":2,"jsonrpc":"2.0","method":"ping"}"#.to_vec()
+            router.try_recv().unwrap(),
+            br#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#.to_vec()
         );
         assert_eq!(
             mux.forward(
-                json!({"jsonrpc":"2.0","id":1,"method":"ping"}),
+                br#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
                 owner("A", "1", None)
             )
             .err(),
@@ -584,22 +539,22 @@ mod tests {
 
     #[test]
     fn logs_are_filtered_by_the_session_level_and_cancel_reaches_the_router() {
-        let (mux, router) = multiplex();
+        let (mux, mut router) = multiplex();
         // Threshold "warning" (4).
         let mut a = mux
             .forward(
-                json!({"jsonrpc":"2.0","id":"q","method":"tools/call"}),
+                br#"{"jsonrpc":"2.0","id":"q","method":"tools/call"}"#,
                 owner("A", "\"q\"", Some(4)),
             )
             .unwrap();
-        router.recv().unwrap();
+        router.try_recv().unwrap();
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":1}}"#.to_vec());
         mux.on_router_line(br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"error","data":2}}"#.to_vec());
         let got = drain(&mut a);
         assert_eq!(got.len(), 1);
         mux.cancel_client(Some("A"), "\"q\"", "user");
         assert_eq!(
-            router.recv().unwrap(),
+            router.try_recv().unwrap(),
             br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"reason":"user","requestId":1}}"#.to_vec()
         );
         // The late answer is dropped.
@@ -617,7 +572,7 @@ mod tests {
 
     #[test]
     fn listen_streams_get_their_acknowledgement_then_tagged_list_changes_until_closed() {
-        let (mux, router) = multiplex();
+        let (mux, mut router) = multiplex();
         let on = Filter {
             tools_list_changed: true,
             task_ids: None,

@@ -14,11 +14,15 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 
+use super::clock::now;
 use super::handshake::{answer, own};
 use super::header_text;
 use super::multiplex::Multiplex;
 use super::request::Request;
-use crate::device::client::{MAX_PAGES, META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::wire::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
+use crate::wire::MAX_PAGES;
 
 /// The prefix of the headers, lower-case (header names are compared case-insensitively).
 const PREFIX: &str = "mcp-param-";
@@ -183,19 +187,12 @@ impl ToolHeaders {
         };
         let mut cache = self.cache.lock().await;
         let generation = mux.list_generation();
-        let stale = match cache.learnt {
-            None => true,
-            Some((at, seen)) => {
-                seen != generation
-                    || at.elapsed() > FRESH_FOR
-                    || (!cache.tools.contains_key(name) && at.elapsed() > UNKNOWN_TOOL_RETRY)
-            }
-        };
-        if stale {
+        let known = cache.tools.contains_key(name);
+        if is_stale(cache.learnt, now(), generation, known) {
             if let Some(tools) = list(mux, wait).await {
                 *cache = Cache {
                     tools,
-                    learnt: Some((Instant::now(), generation)),
+                    learnt: Some((now(), generation)),
                 };
             }
         }
@@ -204,6 +201,18 @@ impl ToolHeaders {
             Some(Err(_)) | None => Ok(()),
         }
     }
+}
+
+/// True at `now` when a listing learnt at `learnt` (its time and the multiplexer's list
+/// generation then) must be renewed before checking a call of a tool (`known`: the listing has
+/// it), the list generation being `generation` now: never learnt, the device said its list
+/// changed, [`FRESH_FOR`] passed, or the tool is unknown and [`UNKNOWN_TOOL_RETRY`] passed.
+fn is_stale(learnt: Option<(Instant, u64)>, now: Instant, generation: u64, known: bool) -> bool {
+    let Some((at, seen)) = learnt else {
+        return true;
+    };
+    let age = now.saturating_duration_since(at);
+    seen != generation || age > FRESH_FOR || (!known && age > UNKNOWN_TOOL_RETRY)
 }
 
 /// Every page of the device's 2026-07-28 `tools/list`, as marks per tool (`None`: the device
@@ -223,7 +232,7 @@ async fn list(
             params["cursor"] = cursor;
         }
         let request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list", "params": params});
-        let mut ticket = mux.forward(request, own()).ok()?;
+        let mut ticket = mux.forward(request.to_string().as_bytes(), own()).ok()?;
         let line = answer(mux, &mut ticket, wait).await?;
         let page: Value = serde_json::from_slice(&line).ok()?;
         let result = page.get("result")?;
@@ -381,5 +390,24 @@ mod tests {
             ),
             Err("Mcp-Param-Count is sent but the argument /count is absent".to_owned())
         );
+    }
+
+    #[test]
+    fn a_listing_is_renewed_on_a_list_change_after_a_while_or_for_an_unknown_tool() {
+        let t0 = Instant::now();
+        let s = Duration::from_secs;
+        assert!(is_stale(None, t0, 0, false));
+        let learnt = Some((t0, 3));
+        assert!(!is_stale(learnt, t0 + s(30), 3, true));
+        assert!(is_stale(learnt, t0 + s(31), 3, true));
+        assert!(
+            is_stale(learnt, t0 + s(1), 4, true),
+            "the device said its list changed"
+        );
+        assert!(
+            !is_stale(learnt, t0 + s(1), 3, false),
+            "at most once a second"
+        );
+        assert!(is_stale(learnt, t0 + s(2), 3, false));
     }
 }

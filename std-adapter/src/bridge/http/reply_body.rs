@@ -15,11 +15,13 @@ use hyper::body::{Body, Frame};
 use tokio::sync::mpsc::UnboundedReceiver;
 use tokio::time::{Instant, Sleep};
 
+use super::clock::now;
 use super::connection_limit::Working;
 use super::front_state::FrontState;
 use super::multiplex::{Delivery, Ticket};
 use super::session_table::InUse;
 use super::sse;
+use crate::bridge::clients::deadlines::{KeepAlive, ReplyWait, Waited};
 use crate::bridge::message::{error_response, CONNECTION_CLOSED, REQUEST_TIMEOUT};
 
 /// A GET stream silent this long gets a keep-alive comment.
@@ -35,6 +37,8 @@ pub(super) struct Waiting {
     /// The session the request belongs to, if any: busy while this lives.
     _session: Option<InUse>,
     answered: bool,
+    /// How long it waits ([`crate::bridge::clients::deadlines`]).
+    wait: ReplyWait,
 }
 
 /// What the router said next about a waited request.
@@ -53,22 +57,23 @@ impl Waiting {
         stateless: bool,
         session: Option<InUse>,
     ) -> Self {
+        let wait = ReplyWait::new(front.reply_idle, now());
         Self {
             front,
             ticket,
             stateless,
             _session: session,
             answered: false,
+            wait,
         }
     }
 
-    /// The next line, or `Pending`; `idle` is the deadline of the router's silence (restarted
-    /// here by every line).
+    /// The next line, or `Pending`; `idle` sleeps until the instant the request's
+    /// [`ReplyWait`] decides to look again.
     fn poll_next(&mut self, cx: &mut Context<'_>, idle: &mut Pin<Box<Sleep>>) -> Poll<Next> {
-        let idle_for = self.front.reply_idle;
         match self.ticket.lines.poll_recv(cx) {
             Poll::Ready(Some(Delivery::Notification(line))) => {
-                idle.as_mut().reset(Instant::now() + idle_for);
+                self.wait.on_line(now());
                 Poll::Ready(Next::Notification(line))
             }
             Poll::Ready(Some(Delivery::Response(line))) => {
@@ -88,31 +93,45 @@ impl Waiting {
                 )))
             }
             Poll::Pending => {
-                if idle.as_mut().poll(cx).is_pending() {
-                    return Poll::Pending;
+                // Past an instant the sleep said has come, whatever the clock's granularity.
+                let mut reached = None;
+                loop {
+                    let now = now();
+                    let now = reached.map_or(now, |at: std::time::Instant| now.max(at));
+                    let person = self.front.mux.person_deadline(self.ticket.id);
+                    match self.wait.decide(now, person) {
+                        Waited::Until(at) => {
+                            let at = Instant::from_std(at);
+                            if idle.deadline() != at {
+                                idle.as_mut().reset(at);
+                            }
+                            if idle.as_mut().poll(cx).is_pending() {
+                                return Poll::Pending;
+                            }
+                            reached = Some(at.into_std());
+                        }
+                        Waited::PersonLate => {
+                            // The shim answers the call on `lines`.
+                            self.front.mux.person_late(self.ticket.id, now);
+                            self.wait.on_line(now);
+                            cx.waker().wake_by_ref();
+                            return Poll::Pending;
+                        }
+                        Waited::GiveUp => {
+                            self.answered = true;
+                            self.front.mux.forget(self.ticket.id);
+                            self.front.log.warn(format_args!(
+                                "request {} got no answer from the router",
+                                self.ticket.id
+                            ));
+                            return Poll::Ready(Next::Response(error_response(
+                                Some(&self.ticket.client_id),
+                                REQUEST_TIMEOUT,
+                                "Request timed out: the device did not answer",
+                            )));
+                        }
+                    }
                 }
-                // A person answers the shim's question: the router has nothing to say meanwhile,
-                // and a person who did not answer in time gets the call answered (on `lines`).
-                if let Some(deadline) = self.front.mux.person_deadline(self.ticket.id) {
-                    let now = std::time::Instant::now();
-                    let wait = deadline.saturating_duration_since(now);
-                    let wait = if wait.is_zero() { idle_for } else { wait };
-                    idle.as_mut()
-                        .reset(Instant::now() + wait + Duration::from_millis(10));
-                    cx.waker().wake_by_ref();
-                    return Poll::Pending;
-                }
-                self.answered = true;
-                self.front.mux.forget(self.ticket.id);
-                self.front.log.warn(format_args!(
-                    "request {} got no answer from the router",
-                    self.ticket.id
-                ));
-                Poll::Ready(Next::Response(error_response(
-                    Some(&self.ticket.client_id),
-                    REQUEST_TIMEOUT,
-                    "Request timed out: the device did not answer",
-                )))
             }
         }
     }
@@ -151,6 +170,7 @@ enum Source {
     },
     Listen {
         lines: UnboundedReceiver<Vec<u8>>,
+        clock: KeepAlive,
         keep_alive: Pin<Box<Sleep>>,
     },
 }
@@ -187,6 +207,7 @@ impl ReplyBody {
         Self {
             source: Source::Listen {
                 lines,
+                clock: KeepAlive::new(KEEP_ALIVE, now()),
                 keep_alive: Box::pin(tokio::time::sleep(KEEP_ALIVE)),
             },
             _working: working,
@@ -229,17 +250,28 @@ impl Body for ReplyBody {
                     }
                 }
             }
-            Source::Listen { lines, keep_alive } => match lines.poll_recv(cx) {
+            Source::Listen {
+                lines,
+                clock,
+                keep_alive,
+            } => match lines.poll_recv(cx) {
                 Poll::Ready(Some(line)) => {
-                    keep_alive.as_mut().reset(Instant::now() + KEEP_ALIVE);
+                    clock.sent(now());
                     frame(sse::event(&line))
                 }
                 Poll::Ready(None) => Poll::Ready(None),
                 Poll::Pending => {
-                    if keep_alive.as_mut().poll(cx).is_pending() {
-                        return Poll::Pending;
+                    let now = now();
+                    if !clock.is_due(now) {
+                        let due = Instant::from_std(clock.due());
+                        if keep_alive.deadline() != due {
+                            keep_alive.as_mut().reset(due);
+                        }
+                        if keep_alive.as_mut().poll(cx).is_pending() {
+                            return Poll::Pending;
+                        }
                     }
-                    keep_alive.as_mut().reset(Instant::now() + KEEP_ALIVE);
+                    clock.sent(now.max(clock.due()));
                     frame(sse::comment("keep-alive"))
                 }
             },
@@ -268,12 +300,12 @@ mod tests {
     use crate::bridge::http::multiplex::{Multiplex, Owner};
     use crate::bridge::http::param_headers::ToolHeaders;
     use crate::bridge::http::session_table::Sessions;
-    use crate::device::Logger;
+    use crate::log::Logger;
     use serde_json::json;
 
     /// A front whose router is this test: lines sent to it are dropped.
     fn front(reply_idle: Duration) -> Arc<FrontState> {
-        let (to_router, router) = std::sync::mpsc::channel();
+        let (to_router, router) = tokio::sync::mpsc::unbounded_channel();
         std::mem::forget(router);
         Arc::new(FrontState {
             mux: Multiplex::new(
@@ -298,7 +330,10 @@ mod tests {
         };
         let request = json!({"jsonrpc":"2.0","id":"c","method":"tools/call",
             "params":{"name":"slow","_meta":{"progressToken":"p"}}});
-        let ticket = front.mux.forward(request, owner).unwrap();
+        let ticket = front
+            .mux
+            .forward(request.to_string().as_bytes(), owner)
+            .unwrap();
         Waiting::new(front.clone(), ticket, true, None)
     }
 
@@ -340,6 +375,78 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":"c","result":{"content":[]}}"#
         );
         assert_eq!(start.elapsed(), Duration::from_secs(620));
+    }
+
+    /// A person asked through the input shim who never answers: the call's wait holds past the
+    /// router's silence bound until the person's deadline, and then, not a moment later, the
+    /// shim answers the call with a tool error (simulated time).
+    #[tokio::test(start_paused = true)]
+    async fn a_person_who_never_answers_gets_the_call_answered_at_the_input_timeout() {
+        let (to_router, mut router) = tokio::sync::mpsc::unbounded_channel();
+        let log = || Logger::to_writer(0, "t", Box::new(std::io::sink()));
+        let front = Arc::new(FrontState {
+            mux: Multiplex::new(to_router, log()).with_input_timeout(Duration::from_secs(120)),
+            sessions: Sessions::new(1),
+            handshake: Handshake::new(),
+            tool_headers: ToolHeaders::new(),
+            doors: Doors::new("127.0.0.1:1".parse().unwrap(), &[], None),
+            reply_idle: Duration::from_secs(25),
+            log: log(),
+        });
+        let opened = front
+            .sessions
+            .open(
+                embedded_mcp::protocol::Version::V2025_11_25,
+                json!({"elicitation": {}}),
+                false,
+                now(),
+            )
+            .unwrap();
+        let session = front.sessions.get(&opened.id, now()).unwrap();
+        let request = br#"{"jsonrpc":"2.0","id":"c","method":"tools/call","params":{"name":"set_relay","arguments":{}}}"#;
+        let value: serde_json::Value = serde_json::from_slice(request).unwrap();
+        let id = crate::bridge::message::Id {
+            raw: "\"c\"".into(),
+            key: "\"c\"".into(),
+        };
+        let owner = Owner {
+            session: Some(opened.id.clone()),
+            id_raw: id.raw.clone(),
+            id_key: id.key.clone(),
+            log_level: Some(session.log_level.clone()),
+        };
+        let ticket = front
+            .mux
+            .forward_shimmed(&session, &opened.id, &value, request, &id, owner)
+            .expect("the shim takes it")
+            .unwrap();
+        assert!(router.try_recv().is_ok(), "the first round");
+        front.mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"m","requestedSchema":{"type":"object"}}}},"requestState":"s"}}"#.to_vec());
+        let mut waiting = Waiting::new(front.clone(), ticket, false, None);
+        let start = Instant::now();
+        let mut idle = Box::pin(tokio::time::sleep(front.reply_idle));
+        let Next::Notification(ask) = waiting.next(&mut idle).await else {
+            panic!("the question first");
+        };
+        assert!(ask.starts_with(br#"{"id":"embedded-mcp-bridge-input-1""#));
+        // At the deadline the question is withdrawn, then the call is answered.
+        let Next::Notification(withdrawn) = waiting.next(&mut idle).await else {
+            panic!("the question withdrawn");
+        };
+        assert!(
+            withdrawn.starts_with(br#"{"jsonrpc":"2.0","method":"notifications/cancelled""#),
+            "{}",
+            String::from_utf8_lossy(&withdrawn)
+        );
+        assert_eq!(start.elapsed(), Duration::from_secs(120));
+        let Next::Response(line) = waiting.next(&mut idle).await else {
+            panic!("then the answer");
+        };
+        assert_eq!(start.elapsed(), Duration::from_secs(120));
+        let answer: serde_json::Value = serde_json::from_slice(&line).unwrap();
+        assert_eq!(answer["id"], "c");
+        assert_eq!(answer["result"]["isError"], true, "{answer}");
+        assert_eq!(front.mux.in_flight(), 0);
     }
 
     /// A router silent past the idle bound: the client gets -32001 and the request is forgotten.

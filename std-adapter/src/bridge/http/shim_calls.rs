@@ -12,10 +12,11 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::clock::now;
 use super::multiplex::{Delivery, ForwardError, Multiplex, Owner, Ticket};
 use super::session_table::LegacySession;
 use crate::bridge::input_shim::{Action, InputShim};
-use crate::bridge::message::{self, Id};
+use crate::bridge::message::{splice, Id};
 
 /// Prefix of the front's ids for its questions to a client.
 const ASK_PREFIX: &str = "embedded-mcp-bridge-input-";
@@ -33,11 +34,12 @@ impl Multiplex {
         session: &LegacySession,
         session_id: &str,
         request: &Value,
+        line: &[u8],
         id: &Id,
         owner: Owner,
     ) -> Option<Result<Ticket, ForwardError>> {
         let params = request.get("params");
-        let line = {
+        let modern = {
             let mut shims = self.shims();
             let shim = shims.entry(session_id.to_owned()).or_insert_with(|| {
                 let mut shim = InputShim::new(self.input_timeout, ASK_PREFIX);
@@ -51,10 +53,9 @@ impl Multiplex {
             // The front filters log messages by the session's level: the device sends them all.
             let level = session.log_level.load(std::sync::atomic::Ordering::Relaxed);
             shim.set_log_level((level != 0).then_some("debug"));
-            shim.begin(id, params)?
+            shim.begin(id, splice::member_text(line, "params"))?
         };
-        let modern: Value = serde_json::from_slice(&line).ok()?;
-        Some(self.forward_with(modern, owner, true))
+        Some(self.forward_with(&modern, owner, true))
     }
 
     /// The router answered a round of shim call `bridge_id` with `line`.
@@ -63,7 +64,7 @@ impl Multiplex {
         let actions = self
             .shims()
             .get_mut(&session)
-            .map(|s| s.on_device_answer(&owner.id_key, line, Instant::now()))
+            .map(|s| s.on_device_answer(&owner.id_key, line, now()))
             .unwrap_or_default();
         self.run_shim_actions(&session, actions);
     }
@@ -91,37 +92,41 @@ impl Multiplex {
         };
         self.run_shim_actions(session, actions);
         let mut state = self.state();
-        if let Some(bridge_id) = state
-            .by_client
-            .remove(&(session.to_owned(), key.to_owned()))
-        {
-            state.routes.remove(&bridge_id);
+        if let Some(bridge_id) = state.id_of(&(session.to_owned(), key.to_owned())) {
+            state.remove(bridge_id);
         }
         true
     }
 
-    /// While a person answers call `bridge_id`: the shim's deadline. When it has passed, the
-    /// call is answered first (its answer is on the call's stream).
+    /// The session and the client's id key of shim call `bridge_id`, while a person is asked.
+    fn asked(&self, bridge_id: u64) -> Option<(String, String)> {
+        let owner = self.state().get(bridge_id)?.owner.clone();
+        let session = owner.session?;
+        let asking = self
+            .shims()
+            .get(&session)
+            .is_some_and(|shim| shim.asking(&owner.id_key));
+        asking.then_some((session, owner.id_key))
+    }
+
+    /// While a person answers call `bridge_id`: the shim's deadline.
     pub(super) fn person_deadline(&self, bridge_id: u64) -> Option<Instant> {
-        let owner = self.state().routes.get(&bridge_id)?.owner.clone();
-        let session = owner.session.clone()?;
-        let now = Instant::now();
-        let (deadline, late) = {
-            let mut shims = self.shims();
-            let shim = shims.get_mut(&session)?;
-            if !shim.asking(&owner.id_key) {
-                return None;
-            }
-            let deadline = shim.next_deadline()?;
-            let late = if deadline <= now {
-                shim.on_timeout(now)
-            } else {
-                Vec::new()
-            };
-            (deadline, late)
+        let (session, _) = self.asked(bridge_id)?;
+        self.shims().get(&session)?.next_deadline()
+    }
+
+    /// The person asked for call `bridge_id` did not answer by the shim's deadline (`now` is
+    /// past it): the shim answers the call (on the call's stream).
+    pub(super) fn person_late(&self, bridge_id: u64, now: Instant) {
+        let Some((session, _)) = self.asked(bridge_id) else {
+            return;
         };
+        let late = self
+            .shims()
+            .get_mut(&session)
+            .map(|shim| shim.on_timeout(now))
+            .unwrap_or_default();
         self.run_shim_actions(&session, late);
-        Some(deadline)
     }
 
     /// Forgets the shim of `session` (the session ended).
@@ -139,20 +144,20 @@ impl Multiplex {
             };
             let mut state = self.state();
             let client = (session.to_owned(), key);
-            let Some(bridge_id) = state.by_client.get(&client).copied() else {
+            let Some(bridge_id) = state.id_of(&client) else {
                 continue;
             };
-            let Some(route) = state.routes.get(&bridge_id) else {
+            let Some(route) = state.get(bridge_id) else {
                 continue;
             };
+            let tx = route.tx.clone();
             match action {
                 Action::Host { line, .. } => {
-                    let _ = route.tx.send(Delivery::Notification(line));
+                    let _ = tx.send(Delivery::Notification(line));
                 }
                 Action::Device { line, .. } => {
-                    let token = route.token.is_some();
                     drop(state);
-                    self.send_round(bridge_id, token, &line);
+                    self.send_round(bridge_id, &line);
                 }
                 Action::Complete { id, result, .. } => {
                     let mut line = b"{\"jsonrpc\":\"2.0\",\"id\":".to_vec();
@@ -160,36 +165,22 @@ impl Multiplex {
                     line.extend_from_slice(b",\"result\":");
                     line.extend_from_slice(&result);
                     line.push(b'}');
-                    let _ = route.tx.send(Delivery::Response(line));
-                    state.routes.remove(&bridge_id);
-                    state.by_client.remove(&client);
+                    let _ = tx.send(Delivery::Response(line));
+                    state.remove(bridge_id);
                 }
                 Action::Answer { line, .. } => {
-                    let _ = route.tx.send(Delivery::Response(line));
-                    state.routes.remove(&bridge_id);
-                    state.by_client.remove(&client);
+                    let _ = tx.send(Delivery::Response(line));
+                    state.remove(bridge_id);
                 }
             }
         }
     }
 
     /// A later round of call `bridge_id` to the router, under the same bridge-side id (and
-    /// progress token, when the call has one).
-    fn send_round(&self, bridge_id: u64, token: bool, line: &[u8]) {
-        let Some(mut request) = message::parse(line).map(|m| m.value) else {
-            return;
-        };
-        request["id"] = json!(bridge_id);
-        if token {
-            if let Some(t) = request
-                .get_mut("params")
-                .and_then(|p| p.get_mut("_meta"))
-                .and_then(|m| m.get_mut("progressToken"))
-            {
-                *t = json!(bridge_id);
-            }
-        }
-        if let Ok(line) = serde_json::to_vec(&request) {
+    /// progress token, when the call has one); every other byte is the shim's line.
+    fn send_round(&self, bridge_id: u64, line: &[u8]) {
+        let id = bridge_id.to_string();
+        if let Some((line, _)) = splice::with_id_and_token(line, &id, &id) {
             let _ = self.to_router.send(line);
         }
     }
@@ -197,21 +188,21 @@ impl Multiplex {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::mpsc::{channel, Receiver};
+    use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver as Receiver};
 
     use embedded_mcp::protocol::Version;
 
     use super::super::session_table::Sessions;
     use super::*;
-    use crate::device::Logger;
+    use crate::log::Logger;
 
-    fn sent(router: &Receiver<Vec<u8>>) -> Value {
+    fn sent(router: &mut Receiver<Vec<u8>>) -> Value {
         serde_json::from_slice(&router.try_recv().expect("a line for the router")).unwrap()
     }
 
     #[test]
     fn a_session_call_asks_on_its_stream_and_every_round_keeps_its_bridge_id() {
-        let (tx, router) = channel();
+        let (tx, mut router) = unbounded_channel();
         let mux = Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink())));
         let sessions = Sessions::new(4);
         let caps = json!({"elicitation": {}});
@@ -232,10 +223,17 @@ mod tests {
             log_level: Some(session.log_level.clone()),
         };
         let mut ticket = mux
-            .forward_shimmed(&session, &opened.id, &request, &id, owner)
+            .forward_shimmed(
+                &session,
+                &opened.id,
+                &request,
+                request.to_string().as_bytes(),
+                &id,
+                owner,
+            )
             .expect("the shim takes it")
             .unwrap();
-        let first = sent(&router);
+        let first = sent(&mut router);
         assert_eq!(first["id"], 1);
         assert_eq!(
             first["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"],
@@ -254,7 +252,7 @@ mod tests {
         let accept = json!({"jsonrpc": "2.0", "id": "embedded-mcp-bridge-input-1",
             "result": {"action": "accept", "content": {"approve": true}}});
         assert!(mux.on_client_answer(&opened.id, "\"embedded-mcp-bridge-input-1\"", &accept));
-        let second = sent(&router);
+        let second = sent(&mut router);
         assert_eq!(second["id"], 1, "the same bridge-side id");
         assert_eq!(second["params"]["requestState"], "s");
         assert_eq!(
@@ -276,7 +274,7 @@ mod tests {
 
     #[test]
     fn a_session_that_cancels_while_the_person_thinks_gets_its_question_withdrawn() {
-        let (tx, router) = channel();
+        let (tx, mut router) = unbounded_channel();
         let mux = Multiplex::new(tx, Logger::to_writer(0, "t", Box::new(std::io::sink())));
         let sessions = Sessions::new(4);
         let opened = sessions
@@ -301,10 +299,17 @@ mod tests {
             log_level: None,
         };
         let mut ticket = mux
-            .forward_shimmed(&session, &opened.id, &request, &id, owner)
+            .forward_shimmed(
+                &session,
+                &opened.id,
+                &request,
+                request.to_string().as_bytes(),
+                &id,
+                owner,
+            )
             .unwrap()
             .unwrap();
-        sent(&router);
+        sent(&mut router);
         mux.on_router_line(br#"{"jsonrpc":"2.0","id":1,"result":{"resultType":"input_required","inputRequests":{"a":{"method":"elicitation/create","params":{"message":"m","requestedSchema":{"type":"object"}}}}}}"#.to_vec());
         assert!(matches!(
             ticket.lines.try_recv(),

@@ -19,7 +19,9 @@ use crate::bridge::message::{
 };
 use crate::bridge::subscriptions::Filter;
 use crate::bridge::tasks::{missing_capability, EXTENSION};
-use crate::device::client::{META_CLIENT_CAPABILITIES, META_PROTOCOL_VERSION};
+use crate::wire::meta::{
+    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
+};
 
 /// Legacy methods that do not exist in 2026-07-28 (answered 404 + -32601 here, whatever the
 /// device would say).
@@ -42,7 +44,7 @@ pub(super) async fn post(
                     .check(&front.mux, front.reply_idle, request, params)
                     .await
                 {
-                    Ok(()) => forward(front, msg, id, accepts),
+                    Ok(()) => forward(front, request, id, accepts),
                     Err(why) => Reply::error(
                         400,
                         Some(&id.raw),
@@ -54,7 +56,7 @@ pub(super) async fn post(
             Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => {
                 listen(front, msg, id, accepts).await
             }
-            Ok(()) => forward(front, msg, id, accepts),
+            Ok(()) => forward(front, request, id, accepts),
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
         Class::Notification { .. } => Reply::empty(202),
@@ -79,14 +81,14 @@ pub(super) async fn post(
     }
 }
 
-fn forward(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+fn forward(front: &FrontState, request: &Request, id: &Id, accepts: Accepts) -> Reply {
     let owner = Owner {
         session: None,
         id_raw: id.raw.clone(),
         id_key: id.key.clone(),
         log_level: None,
     };
-    match front.mux.forward(msg.value.clone(), owner) {
+    match front.mux.forward(&request.body, owner) {
         Ok(ticket) => Reply::Wait {
             ticket,
             sse: accepts.sse,

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 
 use super::{tools, Hub, Job, PREVIEW};
 use crate::bridge::message::{self, error_response, method, Class, Id, METHOD_NOT_FOUND};
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Hub {
     pub(super) fn on_device_line(&mut self, index: usize, line: Vec<u8>) {

@@ -7,11 +7,11 @@ use serde_json::{json, Value};
 use super::{tools, Hub, Job, PREVIEW};
 use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
-    self, error_response, meta, method, Class, Id, INVALID_PARAMS, INVALID_REQUEST,
+    self, error_response, meta, method, splice, Class, Id, INVALID_PARAMS, INVALID_REQUEST,
     METHOD_NOT_FOUND,
 };
 use crate::bridge::old_revisions::{is_batch, BatchStart};
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Hub {
     pub(super) fn on_host_line(&mut self, line: Vec<u8>) {
@@ -49,7 +49,8 @@ impl Hub {
         match msg.class {
             Class::Request { id, method: name } => {
                 self.revisions.request(&id.key, &name, params);
-                self.on_host_request(id, &name, params);
+                let raw_params = splice::member_text(line, "params");
+                self.on_host_request(id, &name, params, raw_params);
             }
             Class::Notification { method: name } => {
                 if name == method::CANCELLED {
@@ -71,7 +72,13 @@ impl Hub {
         }
     }
 
-    fn on_host_request(&mut self, id: Id, name: &str, params: Option<&Value>) {
+    fn on_host_request(
+        &mut self,
+        id: Id,
+        name: &str,
+        params: Option<&Value>,
+        raw_params: Option<&str>,
+    ) {
         let meta_version = params
             .and_then(|p| p.get(meta::KEY))
             .and_then(|m| m.get(meta::PROTOCOL_VERSION))
@@ -107,7 +114,7 @@ impl Hub {
                     .as_deref()
                     .and_then(embedded_mcp::protocol::Version::parse)
                     .is_some_and(|v| !v.is_legacy());
-                self.route_call(id, params, modern);
+                self.route_call(id, params, raw_params, modern);
             }
             _ => self.emit(error_response(
                 Some(&id.raw),
@@ -117,7 +124,7 @@ impl Hub {
         }
     }
 
-    fn route_call(&mut self, id: Id, params: Option<&Value>, modern: bool) {
+    fn route_call(&mut self, id: Id, params: Option<&Value>, raw: Option<&str>, modern: bool) {
         let name = params
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
@@ -131,18 +138,20 @@ impl Hub {
             self.emit(error_response(Some(&id.raw), INVALID_PARAMS, &text));
             return;
         };
-        let mut params = params.cloned().unwrap_or(json!({}));
-        if let Some(object) = params.as_object_mut() {
-            object.insert("name".into(), json!(tool));
-            // A 2026-07-28 call keeps its `_meta` (revision, client capabilities, log level):
-            // the device then asks for input (`input_required`) of a host that can answer,
-            // and refuses one that cannot; a retry's `inputResponses` and `requestState` pass
-            // as they are, in the params.
-            if !modern {
-                tools::drop_modern_meta(object);
-            }
-        }
-        if !modern && self.begin_shim_call(index, &id, &params) {
+        // The device's own tool name in the host's params, every other byte kept. A
+        // 2026-07-28 call keeps its `_meta` (revision, client capabilities, log level): the
+        // device then asks for input (`input_required`) of a host that can answer, and refuses
+        // one that cannot; a retry's `inputResponses` and `requestState` pass as they are. An
+        // older call loses the 2026-07-28 keys of its `_meta` (the hub calls its devices in
+        // the legacy revision).
+        let tool_text = json!(tool).to_string();
+        let drop = (!modern).then_some(meta::PROTOCOL_PREFIX);
+        let Some(text) = splice::with_member(raw.unwrap_or("{}"), "name", &tool_text, drop) else {
+            let text = "Invalid params: tools/call params must be an object";
+            self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
+            return;
+        };
+        if !modern && self.begin_shim_call(index, &id, &text) {
             return;
         }
         let job = Job::Host {
@@ -150,7 +159,7 @@ impl Hub {
             modern,
             shim: false,
         };
-        self.send_job(index, job, method::TOOLS_CALL, params);
+        self.send_job_text(index, job, method::TOOLS_CALL, &text);
     }
 
     fn forward_cancel(&mut self, params: Option<&Value>) {

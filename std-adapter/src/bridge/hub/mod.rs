@@ -35,17 +35,17 @@ use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::config::{BridgeConfig, Pages};
 use super::input_shim::InputShim;
 use super::machine::{Input, Machine, Output};
 use super::message::{
-    error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST,
+    self, error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST,
 };
 use super::old_revisions::RevisionAdapter;
 use super::router::Router;
 use super::subscriptions::Subscriptions;
-use super::{BridgeConfig, Pages};
-use crate::device::log::preview;
-use crate::device::Logger;
+use crate::log::preview;
+use crate::log::Logger;
 
 /// Bytes of a line shown in a log message.
 const PREVIEW: usize = 200;
@@ -203,17 +203,24 @@ impl Hub {
 
     /// Sends a request to device `index`'s router under a fresh hub id.
     fn send_job(&mut self, index: usize, job: Job, name: &str, params: Value) {
+        self.send_job_text(index, job, name, &params.to_string());
+    }
+
+    /// Sends request `name` with `params` (exact JSON text, kept byte for byte) to device
+    /// `index` under a hub id.
+    fn send_job_text(&mut self, index: usize, job: Job, name: &str, params: &str) {
         let hub_id = format!("\"hub-{}\"", self.next_id);
         self.next_id += 1;
-        let id = hub_id.trim_matches('"').to_owned();
-        let request = json!({"jsonrpc": "2.0", "id": id, "method": name, "params": params});
-        match serde_json::to_vec(&request) {
-            Ok(line) if index < self.slots.len() => {
-                self.jobs.insert(hub_id, job);
-                self.send_to_router(index, line);
-            }
-            _ => self.on_job_failed(job, "the request could not be made"),
+        if index >= self.slots.len() {
+            return self.on_job_failed(job, "the request could not be made");
         }
+        let mut line = format!("{{\"jsonrpc\":\"2.0\",\"id\":{hub_id},\"method\":").into_bytes();
+        message::push_json_string(&mut line, name);
+        line.extend_from_slice(b",\"params\":");
+        line.extend_from_slice(params.as_bytes());
+        line.push(b'}');
+        self.jobs.insert(hub_id, job);
+        self.send_to_router(index, line);
     }
 
     fn on_job_failed(&mut self, job: Job, why: &str) {

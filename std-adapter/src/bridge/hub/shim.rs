@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use super::{Hub, Job};
 use crate::bridge::input_shim::Action;
-use crate::bridge::message::{self, method, Class, Id};
+use crate::bridge::message::{self, method, splice, Class, Id};
 
 /// Prefix of the hub's ids for its questions to the host.
 pub(super) const ASK_PREFIX: &str = "embedded-mcp-hub-input-";
@@ -14,8 +14,9 @@ pub(super) const ASK_PREFIX: &str = "embedded-mcp-hub-input-";
 impl Hub {
     /// Starts a shim call `id` of device `index` with `params` (the device's tool name in them):
     /// false when the shim does not take it.
-    pub(super) fn begin_shim_call(&mut self, index: usize, id: &Id, params: &Value) -> bool {
-        if !self.shim.wants(Some(params)) {
+    pub(super) fn begin_shim_call(&mut self, index: usize, id: &Id, params: &str) -> bool {
+        let value = serde_json::from_str::<Value>(params).ok();
+        if !self.shim.wants(value.as_ref()) {
             return false;
         }
         let Some(line) = self.shim.begin(id, Some(params)) else {
@@ -28,15 +29,13 @@ impl Hub {
 
     /// Sends a round (a request line under the host's id) to device `index` under a hub id.
     fn send_round(&mut self, index: usize, id: Id, line: &[u8]) {
-        let params = message::parse(line)
-            .and_then(|m| m.value.get("params").cloned())
-            .unwrap_or_default();
+        let params = splice::member_text(line, "params").unwrap_or("{}");
         let job = Job::Host {
             id,
             modern: false,
             shim: true,
         };
-        self.send_job(index, job, method::TOOLS_CALL, params);
+        self.send_job_text(index, job, method::TOOLS_CALL, params);
     }
 
     /// Device `index` answered a round of shim call `id` with `line`.

@@ -75,9 +75,14 @@ fn tools_list(sim: &mut Sim<Hub>) -> Vec<String> {
 fn calls_go_to_the_device_their_prefix_names_and_come_back_under_the_host_id() {
     let mut sim = hub();
     assert_eq!(tools_list(&mut sim), ["m1.a", "m2.b"]);
-    sim.host_line(r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"m2.b","arguments":{"n":1.50}}}"#);
+    sim.host_line(r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"m2.b","arguments":{"z":1.50,"a":18446744073709551617,"s":"\u00e9"}}}"#);
     let (device, gen, line) = sim.device.pop().unwrap();
     assert_eq!((device, gen), (1, 1));
+    // The host's arguments byte for byte, only the tool's name changed.
+    assert!(
+        line.ends_with(r#","method":"tools/call","params":{"name":"b","arguments":{"z":1.50,"a":18446744073709551617,"s":"\u00e9"}}}"#),
+        "{line}"
+    );
     let sent: Value = serde_json::from_str(&line).unwrap();
     assert_eq!(sent["params"]["name"], "b");
     let id = sent["id"].to_string();

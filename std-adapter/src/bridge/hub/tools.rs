@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::bridge::message::meta;
 use crate::bridge::message::typed::ToolEntry;
+use crate::bridge::message::wrapping::{wrapped_result, wrapped_structured, ResultType};
 
 /// Legacy revisions the hub answers in their own terms.
 const LEGACY: [&str; 4] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
@@ -74,18 +75,6 @@ pub(super) fn prefixed(device: &str, tools: Vec<Value>) -> Vec<Value> {
         .collect()
 }
 
-/// Removes the 2026-07-28 keys from a call's `_meta` (and `_meta` if nothing is left): the hub
-/// calls its devices in the legacy revision.
-pub(super) fn drop_modern_meta(params: &mut serde_json::Map<String, Value>) {
-    let Some(request_meta) = params.get_mut(meta::KEY).and_then(Value::as_object_mut) else {
-        return;
-    };
-    request_meta.retain(|key, _| !key.starts_with(meta::PROTOCOL_PREFIX));
-    if request_meta.is_empty() {
-        params.remove(meta::KEY);
-    }
-}
-
 /// The bytes of a legacy `result` object as a 2026-07-28 one: `"resultType":"complete"` put
 /// first unless it has one; the device's bytes are kept.
 pub(super) fn as_modern_result(result: &RawValue<'_>) -> Vec<u8> {
@@ -101,24 +90,6 @@ pub(super) fn as_modern_result(result: &RawValue<'_>) -> Vec<u8> {
     }
     out.extend_from_slice(rest);
     out
-}
-
-/// A 2026-07-28 result whose `structuredContent` is not an object (the device answers a
-/// 2026-07-28 call unwrapped), as the hub's list shows it: `{"result": value}`, the legacy
-/// wrapping of the tool's `outputSchema`; `None` when there is nothing to wrap.
-fn legacy_structured(result: &RawValue<'_>) -> Option<Vec<u8>> {
-    let structured = result.get("structuredContent")?;
-    if structured.raw().trim_start().starts_with('{') {
-        return None;
-    }
-    let mut value: Value = serde_json::from_str(result.raw()).ok()?;
-    let object = value.as_object_mut()?;
-    let inner = object.remove("structuredContent")?;
-    object.insert("structuredContent".into(), json!({ "result": inner }));
-    if !object.contains_key("resultType") {
-        object.insert("resultType".into(), json!("complete"));
-    }
-    serde_json::to_vec(&value).ok()
 }
 
 /// A device router's response with the host's id (`raw_id`, exactly as the host wrote it); the
@@ -138,9 +109,12 @@ pub(super) fn reply_as(line: &[u8], raw_id: &str, modern: bool) -> Option<Vec<u8
     out.extend_from_slice(raw_id.as_bytes());
     out.extend_from_slice(format!(",\"{key}\":").as_bytes());
     if modern && key == "result" {
-        match legacy_structured(&body) {
-            Some(wrapped) => out.extend_from_slice(&wrapped),
-            None => out.extend_from_slice(&as_modern_result(&body)),
+        // A 2026-07-28 result whose `structuredContent` is not an object (the device answers a
+        // 2026-07-28 call unwrapped) shows it as the hub's list does: the legacy wrapping.
+        if wrapped_structured(&body).is_some() {
+            out.extend_from_slice(&wrapped_result(&body, ResultType::Ensure, false));
+        } else {
+            out.extend_from_slice(&as_modern_result(&body));
         }
     } else {
         out.extend_from_slice(body.raw().as_bytes());
@@ -155,15 +129,19 @@ mod tests {
 
     #[test]
     fn modern_meta_is_dropped_and_the_rest_kept() {
-        let mut params = json!({"name": "t", "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {}, "progressToken": 3}});
-        drop_modern_meta(params.as_object_mut().unwrap());
-        assert_eq!(params, json!({"name": "t", "_meta": {"progressToken": 3}}));
-        let mut bare = json!({"name": "t", "_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28"}});
-        drop_modern_meta(bare.as_object_mut().unwrap());
-        assert_eq!(bare, json!({"name": "t"}));
+        use crate::bridge::message::splice::with_member;
+        let params = r#"{"name":"d.t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"progressToken":3}}"#;
+        let drop = Some(meta::PROTOCOL_PREFIX);
+        assert_eq!(
+            with_member(params, "name", r#""t""#, drop).unwrap(),
+            r#"{"name":"t","_meta":{"progressToken":3}}"#
+        );
+        let bare =
+            r#"{"name":"d.t","_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28"}}"#;
+        assert_eq!(
+            with_member(bare, "name", r#""t""#, drop).unwrap(),
+            r#"{"name":"t"}"#
+        );
     }
 
     #[test]
@@ -187,10 +165,16 @@ mod tests {
             reply_as(error, "9", true).unwrap(),
             br#"{"jsonrpc":"2.0","id":9,"error":{"code":-32000,"message":"x"}}"#.to_vec()
         );
-        let array = br#"{"jsonrpc":"2.0","id":"hub-6","result":{"resultType":"complete","content":[],"structuredContent":[1,2]}}"#;
+        let array = br#"{"jsonrpc":"2.0","id":"hub-6","result":{"resultType":"complete","content":[],"structuredContent":[1.0e2,18446744073709551617]}}"#;
         assert_eq!(
             String::from_utf8(reply_as(array, "10", true).unwrap()).unwrap(),
-            r#"{"jsonrpc":"2.0","id":10,"result":{"content":[],"resultType":"complete","structuredContent":{"result":[1,2]}}}"#
+            r#"{"jsonrpc":"2.0","id":10,"result":{"resultType":"complete","content":[],"structuredContent":{"result":[1.0e2,18446744073709551617]}}}"#
+        );
+        // Without a `resultType`, it is put first.
+        let bare = br#"{"jsonrpc":"2.0","id":"hub-7","result":{"structuredContent":"x"}}"#;
+        assert_eq!(
+            String::from_utf8(reply_as(bare, "11", true).unwrap()).unwrap(),
+            r#"{"jsonrpc":"2.0","id":11,"result":{"resultType":"complete","structuredContent":{"result":"x"}}}"#
         );
         let tools = prefixed("m1", vec![json!({"name": "t", "inputSchema": {}})]);
         assert_eq!(tools, vec![json!({"name": "m1.t", "inputSchema": {}})]);

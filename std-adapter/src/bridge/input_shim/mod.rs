@@ -21,7 +21,7 @@ mod wire;
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::message::{self, tool_error_response, Id};
 use wire::{host_can, host_request, modern_params, read_device_answer, round_line, DeviceAnswer};
@@ -95,8 +95,8 @@ enum Phase {
 struct Call {
     id: Id,
     tool: String,
-    /// Its 2026-07-28 `params`, without the answers of any round.
-    params: Map<String, Value>,
+    /// Its 2026-07-28 `params` (JSON text), without the answers of any round.
+    params: String,
     /// Rounds the device asked for so far.
     rounds: u32,
     /// The device's last `requestState` (exact JSON text).
@@ -146,7 +146,7 @@ impl InputShim {
             .and_then(|p| p.get("capabilities"))
             .filter(|c| c.is_object())
             .cloned()
-            .unwrap_or_else(|| Value::Object(Map::new()));
+            .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         let legacy = embedded_mcp::protocol::Version::parse(version).is_none_or(|v| v.is_legacy());
         self.host = (legacy
             && capabilities
@@ -173,17 +173,17 @@ impl InputShim {
         self.host.is_some() && !names_revision
     }
 
-    /// Starts call `id` (a `tools/call` with `params`): returns its first round's line for the
-    /// device (in 2026-07-28 form, under the host's id).
-    pub fn begin(&mut self, id: &Id, params: Option<&Value>) -> Option<Vec<u8>> {
+    /// Starts call `id` (a `tools/call` with `params`, their exact JSON text): returns its first
+    /// round's line for the device (in 2026-07-28 form, under the host's id, the host's members
+    /// byte for byte).
+    pub fn begin(&mut self, id: &Id, params: Option<&str>) -> Option<Vec<u8>> {
         let host = self.host.as_ref()?;
         let params = modern_params(params, &host.capabilities, self.log_level.as_deref());
         let line = round_line(&id.raw, &params, None, None)?;
-        let tool = params
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+        let tool = serde_json::from_str::<Value>(&params)
+            .ok()
+            .and_then(|p| p.get("name").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_default();
         self.forget(&id.key);
         self.calls.insert(
             id.key.clone(),

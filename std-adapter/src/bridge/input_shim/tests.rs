@@ -11,7 +11,7 @@ use crate::bridge::BridgeConfig;
 const INIT_ANSWER: &str = r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"d","version":"1"}}}"#;
 const CALL: &str = r#"{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"set_relay","arguments":{"relay":1,"on":true}}}"#;
 /// The call as the device gets it.
-const ROUND_1: &str = r#"{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/protocolVersion":"2026-07-28"},"arguments":{"on":true,"relay":1},"name":"set_relay"}}"#;
+const ROUND_1: &str = r#"{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{"name":"set_relay","arguments":{"relay":1,"on":true},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}}"#;
 const ASK: &str = r#"{"jsonrpc":"2.0","id":"c1","result":{"resultType":"input_required","inputRequests":{"approval":{"method":"elicitation/create","params":{"mode":"form","message":"Switch relay 1 on?","requestedSchema":{"type":"object","properties":{"approve":{"type":"boolean"}},"required":["approve"]}}}},"requestState":"st\/1"}}"#;
 /// The question as the host gets it.
 const ELICIT_1: &str = r#"{"id":"embedded-mcp-bridge-input-1","jsonrpc":"2.0","method":"elicitation/create","params":{"message":"Switch relay 1 on?","mode":"form","requestedSchema":{"properties":{"approve":{"type":"boolean"}},"required":["approve"],"type":"object"}}}"#;
@@ -31,7 +31,7 @@ fn accept(id: u32) -> String {
 /// The retry of round 1 with `answer` (the host's `ElicitResult`) and state `st\/1`.
 fn round_2(answer: &str) -> String {
     format!(
-        r#"{{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{{"_meta":{{"io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{}}}},"io.modelcontextprotocol/protocolVersion":"2026-07-28"}},"arguments":{{"on":true,"relay":1}},"name":"set_relay","inputResponses":{{"approval":{answer}}},"requestState":"st\/1"}}}}"#
+        r#"{{"jsonrpc":"2.0","id":"c1","method":"tools/call","params":{{"name":"set_relay","arguments":{{"relay":1,"on":true}},"_meta":{{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{"elicitation":{{}}}}}},"inputResponses":{{"approval":{answer}}},"requestState":"st\/1"}}}}"#
     )
 }
 

@@ -4,52 +4,88 @@
 
 use embedded_mcp::json::{Kind, Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
+use crate::bridge::message::wrapping::{wrapped_result, ResultType};
 use crate::bridge::message::{meta, method, push_json_string, MISSING_CLIENT_CAPABILITY};
 
-/// `params` of a legacy host's `tools/call` as a 2026-07-28 request: `_meta` gains that
-/// revision, the host's `initialize` capabilities and, when the host set one with
-/// `logging/setLevel`, its log level (keys the host put in `_meta` itself are kept).
+/// `params` (the exact JSON text of a legacy host's `tools/call` params) as 2026-07-28 params
+/// text: `_meta` (put last) gains that revision, the host's `initialize` capabilities and, when
+/// the host set one with `logging/setLevel`, its log level (other keys the host put in `_meta`
+/// are kept); a retry's members (`inputResponses`, `requestState`) are dropped, being the
+/// shim's to add. Every other member is the host's text, byte for byte.
 pub(super) fn modern_params(
-    params: Option<&Value>,
+    params: Option<&str>,
     capabilities: &Value,
     log_level: Option<&str>,
-) -> Map<String, Value> {
-    let mut params = params
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    // A retry's members are the shim's to add.
-    params.remove("inputResponses");
-    params.remove("requestState");
-    let entry = params.entry(meta::KEY).or_insert_with(|| json!({}));
-    if !entry.is_object() {
-        *entry = json!({});
-    }
-    if let Some(request_meta) = entry.as_object_mut() {
-        request_meta.insert(
-            meta::PROTOCOL_VERSION.into(),
-            json!(Version::V2026_07_28.as_str()),
-        );
-        request_meta.insert(meta::CLIENT_CAPABILITIES.into(), capabilities.clone());
-        if let Some(level) = log_level {
-            request_meta.insert(meta::LOG_LEVEL.into(), json!(level));
+) -> String {
+    let parsed = params.and_then(|p| RawValue::parse_with(p.as_bytes(), limits()).ok());
+    let mut out = String::with_capacity(params.map_or(0, str::len) + 160);
+    out.push('{');
+    let mut host_meta = None;
+    if let Some(members) = parsed.as_ref().and_then(RawValue::members) {
+        for (key, value) in members {
+            if key.eq_str(meta::KEY) {
+                host_meta = Some(value);
+                continue;
+            }
+            if key.eq_str("inputResponses") || key.eq_str("requestState") {
+                continue;
+            }
+            push_member(&mut out, key.raw(), value.raw());
         }
     }
-    params
+    push_member(&mut out, meta::KEY, "{");
+    let ours = [
+        meta::PROTOCOL_VERSION,
+        meta::CLIENT_CAPABILITIES,
+        meta::LOG_LEVEL,
+    ];
+    if let Some(members) = host_meta.as_ref().and_then(RawValue::members) {
+        for (key, value) in members {
+            if !ours.iter().any(|k| key.eq_str(k)) {
+                push_member(&mut out, key.raw(), value.raw());
+            }
+        }
+    }
+    let version = format!("\"{}\"", Version::V2026_07_28.as_str());
+    push_member(&mut out, meta::PROTOCOL_VERSION, &version);
+    push_member(
+        &mut out,
+        meta::CLIENT_CAPABILITIES,
+        &capabilities.to_string(),
+    );
+    if let Some(level) = log_level {
+        let mut text = Vec::new();
+        push_json_string(&mut text, level);
+        push_member(&mut out, meta::LOG_LEVEL, &String::from_utf8_lossy(&text));
+    }
+    out.push_str("}}");
+    out
+}
+
+/// Appends `"key":value` to the object being written in `out` (`key` as raw string content,
+/// `value` exact JSON text, or `{` to open an object), with a comma when it is not the first.
+fn push_member(out: &mut String, key: &str, value: &str) {
+    if !out.ends_with('{') {
+        out.push(',');
+    }
+    out.push('"');
+    out.push_str(key);
+    out.push_str("\":");
+    out.push_str(value);
 }
 
 /// One round's request line under the host's id (`id_raw`, exactly as the host wrote it): the
-/// call's `params`, then `inputResponses` (JSON text) and `requestState` (the device's exact
-/// JSON text) when the round answers an earlier one.
+/// call's `params` (JSON text), then `inputResponses` (JSON text) and `requestState` (the
+/// device's exact JSON text) when the round answers an earlier one.
 pub(super) fn round_line(
     id_raw: &str,
-    params: &Map<String, Value>,
+    params: &str,
     responses: Option<&str>,
     state: Option<&str>,
 ) -> Option<Vec<u8>> {
-    let body = serde_json::to_vec(params).ok()?;
+    let body = params.as_bytes();
     let mut out = Vec::with_capacity(body.len() + 96);
     out.extend_from_slice(b"{\"jsonrpc\":\"2.0\",\"id\":");
     out.extend_from_slice(id_raw.as_bytes());
@@ -165,75 +201,10 @@ pub(super) fn read_device_answer(line: &[u8]) -> DeviceAnswer {
 }
 
 /// A 2026-07-28 `CallToolResult` as the legacy revisions have it: no `resultType`, and a
-/// `structuredContent` that is not an object wrapped as `{"result": …}` in both channels (as the
-/// device writes it for a legacy request). Every other byte is the device's.
+/// `structuredContent` that is not an object wrapped in both channels
+/// ([`crate::bridge::message::wrapping`]). Every other byte is the device's.
 pub(super) fn legacy_result(result: &RawValue<'_>) -> Vec<u8> {
-    let Some(members) = result.members() else {
-        return result.raw().as_bytes().to_vec();
-    };
-    let structured = result
-        .get("structuredContent")
-        .filter(|s| s.kind() != Kind::Object);
-    let mut out = Vec::with_capacity(result.raw().len() + 32);
-    out.push(b'{');
-    let mut first = true;
-    for (key, value) in members {
-        if key.eq_str("resultType") {
-            continue;
-        }
-        if !first {
-            out.push(b',');
-        }
-        first = false;
-        out.push(b'"');
-        out.extend_from_slice(key.raw().as_bytes());
-        out.extend_from_slice(b"\":");
-        match structured {
-            Some(s) if key.eq_str("structuredContent") => {
-                out.extend_from_slice(b"{\"result\":");
-                out.extend_from_slice(s.raw().as_bytes());
-                out.push(b'}');
-            }
-            Some(s) if key.eq_str("content") => wrap_text_block(&mut out, &value, s.raw()),
-            _ => out.extend_from_slice(value.raw().as_bytes()),
-        }
-    }
-    out.push(b'}');
-    out
-}
-
-/// Content blocks with the text block that carries the structured value `structured` (the
-/// first `text` block whose text is that JSON) rewritten to carry `{"result": …}`.
-fn wrap_text_block(out: &mut Vec<u8>, content: &RawValue<'_>, structured: &str) {
-    let Some(blocks) = content.elements() else {
-        out.extend_from_slice(content.raw().as_bytes());
-        return;
-    };
-    let same = |block: &RawValue<'_>| {
-        let text: Option<String> = block
-            .get("text")
-            .and_then(|t| t.as_str())
-            .map(|t| t.chars().collect());
-        let parsed = text.and_then(|t| serde_json::from_str::<Value>(&t).ok());
-        parsed.is_some() && parsed == serde_json::from_str::<Value>(structured).ok()
-    };
-    let mut done = false;
-    out.push(b'[');
-    for (n, block) in blocks.enumerate() {
-        if n > 0 {
-            out.push(b',');
-        }
-        if !done && same(&block) {
-            done = true;
-            let text = format!("{{\"result\":{structured}}}");
-            out.extend_from_slice(b"{\"type\":\"text\",\"text\":");
-            push_json_string(out, &text);
-            out.push(b'}');
-        } else {
-            out.extend_from_slice(block.raw().as_bytes());
-        }
-    }
-    out.push(b']');
+    wrapped_result(result, ResultType::Drop, true)
 }
 
 /// The client capability an input request needs (`None`: a kind the shim does not know), as a
@@ -303,17 +274,20 @@ mod tests {
 
     #[test]
     fn a_call_becomes_a_2026_request_and_its_retry_echoes_the_state_byte_for_byte() {
-        let params = json!({"name": "set_relay", "arguments": {"relay": 1, "on": true},
-            "_meta": {"progressToken": 4}, "requestState": "forged"});
+        let params = r#"{"name":"set_relay","arguments":{"relay":1,"on":true,"n":18446744073709551617},"_meta":{"progressToken":4,"io.modelcontextprotocol/protocolVersion":"2025-11-25"},"requestState":"forged"}"#;
         let caps = json!({"elicitation": {}});
-        let modern = modern_params(Some(&params), &caps, Some("info"));
+        let modern = modern_params(Some(params), &caps, Some("info"));
         assert_eq!(
             String::from_utf8(round_line("\"a\\u0062\"", &modern, None, None).unwrap()).unwrap(),
-            r#"{"jsonrpc":"2.0","id":"a\u0062","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/logLevel":"info","io.modelcontextprotocol/protocolVersion":"2026-07-28","progressToken":4},"arguments":{"on":true,"relay":1},"name":"set_relay"}}"#
+            r#"{"jsonrpc":"2.0","id":"a\u0062","method":"tools/call","params":{"name":"set_relay","arguments":{"relay":1,"on":true,"n":18446744073709551617},"_meta":{"progressToken":4,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"io.modelcontextprotocol/logLevel":"info"}}}"#
+        );
+        assert_eq!(
+            modern_params(None, &caps, None),
+            r#"{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}}}"#
         );
         let retry = round_line(
             "7",
-            &Map::new(),
+            "{}",
             Some(r#"{"approval":{"action":"accept","content":{"approve":true}}}"#),
             Some(r#""ab\/c""#),
         )

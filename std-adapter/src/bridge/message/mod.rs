@@ -8,9 +8,10 @@
 //! method names ([`method`]), `_meta` keys ([`meta`]), and the typed view of the messages the
 //! bridge reads ([`typed`]).
 
-pub mod meta;
-pub mod method;
+pub use crate::wire::{meta, method};
+pub mod splice;
 pub mod typed;
+pub mod wrapping;
 
 use serde_json::Value;
 

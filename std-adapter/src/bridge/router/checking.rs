@@ -9,9 +9,10 @@ use super::own_requests::tools_list_params;
 use super::pages::CachedList;
 use super::Router;
 use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
+use crate::bridge::config::OnInvalid;
 use crate::bridge::message::{method, tool_error_response, Id};
-use crate::bridge::OnInvalid;
 use crate::full::ValidationFailure;
+use crate::wire::wrapping::{is_wrapped, wrap};
 
 /// Revision assumed for result checks when the session never said (no `initialize` seen).
 const DEFAULT_REVISION: &str = Version::LATEST_LEGACY.as_str();
@@ -202,13 +203,17 @@ impl Router {
 /// the tool's schema once wrapped as a legacy session shows it (`{"result": value}`).
 fn legacy_wrapped_valid(check: &Checking, version: &str, tool: &str, result: &Value) -> bool {
     let modern = embedded_mcp::protocol::Version::parse(version).is_some_and(|v| !v.is_legacy());
-    let Some(structured) = result.get("structuredContent").filter(|v| !v.is_object()) else {
+    let structured = result.get("structuredContent");
+    let Some(structured) = structured.filter(|v| is_wrapped(v.is_object())) else {
         return false;
     };
     if !modern {
         return false;
     }
+    let Ok(structured) = serde_json::from_str::<Value>(&wrap(&structured.to_string())) else {
+        return false;
+    };
     let mut wrapped = result.clone();
-    wrapped["structuredContent"] = serde_json::json!({ "result": structured });
+    wrapped["structuredContent"] = structured;
     check.catalog.check(version, tool, &wrapped) == Verdict::Valid
 }

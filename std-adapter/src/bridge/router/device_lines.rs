@@ -5,11 +5,11 @@ use serde_json::Value;
 use super::flight::Pending;
 use super::link::LinkState;
 use super::{Router, PREVIEW};
+use crate::bridge::config::OnInvalid;
 use crate::bridge::message::typed::{read, Progress};
 use crate::bridge::message::{self, method, Class};
 use crate::bridge::rewrite::drop_unsafe_icons;
-use crate::bridge::OnInvalid;
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Router {
     pub(super) fn on_device_line(&mut self, gen: u64, line: Vec<u8>) {

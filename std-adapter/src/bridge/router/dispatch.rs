@@ -4,10 +4,10 @@
 use super::flight::{Queued, Sent};
 use super::link::LinkState;
 use super::{Router, PREVIEW, RESENDABLE};
+use crate::bridge::config::STARTUP_RESENDS;
 use crate::bridge::machine::LinkAction;
 use crate::bridge::message::{error_response, CONNECTION_CLOSED};
-use crate::bridge::STARTUP_RESENDS;
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Router {
     /// Sends a host message now if the link is ready, else queues it (and starts connecting if

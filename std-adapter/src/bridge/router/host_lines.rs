@@ -4,14 +4,14 @@ use serde_json::{json, Value};
 
 use super::flight::{Merging, Pending};
 use super::{Router, PREVIEW};
+use crate::bridge::config::Pages;
 use crate::bridge::machine::Output;
 use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
-    self, error_response, meta, method, Class, Id, INVALID_REQUEST, PARSE_ERROR,
+    self, error_response, meta, method, splice, Class, Id, INVALID_REQUEST, PARSE_ERROR,
 };
 use crate::bridge::old_revisions::{is_batch, BatchStart};
-use crate::bridge::Pages;
-use crate::device::log::preview;
+use crate::log::preview;
 
 impl Router {
     /// Sends a line to the host, reshaped for its revision (or held for its batch).
@@ -132,7 +132,7 @@ impl Router {
             self.shim.set_log_level(level);
         }
         let modern = (name == method::TOOLS_CALL && self.shim.wants(params))
-            .then(|| self.shim.begin(&id, params))
+            .then(|| self.shim.begin(&id, splice::member_text(&line, "params")))
             .flatten();
         let shimmed = modern.is_some();
         // A shim call goes to the device in its 2026-07-28 form (the host's line otherwise).

@@ -28,13 +28,13 @@ mod timers;
 use std::collections::VecDeque;
 use std::time::Instant;
 
+use super::config::BridgeConfig;
 use super::input_shim::InputShim;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::message::{error_response, INVALID_REQUEST};
 use super::old_revisions::RevisionAdapter;
-use super::BridgeConfig;
-use crate::device::log::preview;
-use crate::device::Logger;
+use crate::log::preview;
+use crate::log::Logger;
 use checking::Checking;
 use flight::InFlight;
 use handshake::Handshake;

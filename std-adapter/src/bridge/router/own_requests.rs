@@ -7,10 +7,10 @@ use super::flight::{Internal, InternalKind, Sent};
 use super::link::LinkState;
 use super::Router;
 use crate::bridge::catalog::rules_revision;
+use crate::bridge::config::STARTUP_RESENDS;
 use crate::bridge::message::typed::{read, ListPage};
 use crate::bridge::message::{meta, method};
-use crate::bridge::STARTUP_RESENDS;
-use crate::device::client::MAX_PAGES;
+use crate::wire::MAX_PAGES;
 
 impl Router {
     pub(super) fn send_internal(

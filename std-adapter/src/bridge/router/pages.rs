@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use super::flight::Pending;
 use super::Router;
 use crate::bridge::message::{method, success_line};
-use crate::device::client::MAX_PAGES;
+use crate::wire::MAX_PAGES;
 
 /// The last complete one-page listing, for the session era it was made in.
 pub(super) struct CachedList {

@@ -6,9 +6,9 @@ use serde_json::Value;
 
 use super::flight::Pending;
 use super::Router;
+use crate::bridge::config::OnInvalid;
 use crate::bridge::input_shim::Action;
 use crate::bridge::message::method;
-use crate::bridge::OnInvalid;
 
 /// Prefix of the shim's ids toward the host (never used by the router's own requests).
 pub(super) const ASK_PREFIX: &str = "embedded-mcp-bridge-input-";

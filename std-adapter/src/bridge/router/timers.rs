@@ -8,7 +8,7 @@ use super::flight::InternalKind;
 use super::link::LinkState;
 use super::{Router, PREVIEW};
 use crate::bridge::message::{self, error_response, REQUEST_TIMEOUT};
-use crate::device::log::preview;
+use crate::log::preview;
 
 fn millis(d: Duration) -> u128 {
     d.as_millis()

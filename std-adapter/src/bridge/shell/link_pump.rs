@@ -16,7 +16,8 @@ use tokio::sync::mpsc::{channel, error::TrySendError, Sender};
 use super::Event;
 use crate::bridge::machine::{Input, LinkEvent};
 use crate::device::lines::{Frame, LineReader};
-use crate::device::{Closer, Endpoint, Link, Logger};
+use crate::device::{Closer, Endpoint, Link};
+use crate::log::Logger;
 
 /// Lines queued for one device's writer before the device counts as not reading.
 const WRITE_QUEUE: usize = 256;

@@ -22,7 +22,8 @@ use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
 use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
-use crate::device::{Endpoint, Link, Logger};
+use crate::device::{Endpoint, Link};
+use crate::log::Logger;
 use link_pump::{OpenLink, Written};
 
 /// Capacity of the shell's inbox and of the host writer's queue.
@@ -64,11 +65,30 @@ where
     result
 }
 
+/// Where [`serve`] takes the host's lines from: a bounded or an unbounded tokio channel (the
+/// HTTP front's clients write into an unbounded one, bounded by its connection and body limits).
+pub(super) trait HostLines: Send + 'static {
+    /// The next line; `None` when the host closed its input.
+    fn next_line(&mut self) -> impl std::future::Future<Output = Option<Vec<u8>>> + Send;
+}
+
+impl HostLines for Receiver<Vec<u8>> {
+    async fn next_line(&mut self) -> Option<Vec<u8>> {
+        self.recv().await
+    }
+}
+
+impl HostLines for tokio::sync::mpsc::UnboundedReceiver<Vec<u8>> {
+    async fn next_line(&mut self) -> Option<Vec<u8>> {
+        self.recv().await
+    }
+}
+
 /// Runs the bridge in the caller's tokio runtime (see [`crate::bridge::serve`]): host lines from
 /// `host_in` (its end is the host's end of input), answers into `host_out`.
 pub(super) async fn serve(
     cfg: BridgeConfig,
-    mut host_in: Receiver<Vec<u8>>,
+    mut host_in: impl HostLines,
     host_out: Sender<Vec<u8>>,
     log: Logger,
 ) -> Result<(), BridgeError> {
@@ -76,7 +96,7 @@ pub(super) async fn serve(
     let forward = events.clone();
     let max_line = cfg.max_line;
     tokio::spawn(async move {
-        while let Some(line) = host_in.recv().await {
+        while let Some(line) = host_in.next_line().await {
             let input = if line.len() > max_line {
                 Input::HostOverlong(line.len())
             } else {

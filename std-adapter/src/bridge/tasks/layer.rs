@@ -16,7 +16,9 @@ use std::time::{Instant, SystemTime};
 use serde_json::Value;
 
 use super::calls::{carries_input, declares_extension, TaskCall, CALL_ID_PREFIX};
-use super::lines::{canonical, contains, is_modern, quoted, raw_member, with_extension, with_id};
+use super::lines::{
+    canonical, declares_extension_raw, is_modern, look, quoted, raw_member, with_extension, with_id,
+};
 use super::listen::Listens;
 use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
@@ -26,6 +28,7 @@ use crate::bridge::message::typed::{read, Cancelled, Progress};
 use crate::bridge::message::{
     self, error_response, method, Class, Id, INTERNAL_ERROR, METHOD_NOT_FOUND,
 };
+use embedded_mcp::json::Kind;
 
 /// Most `tools/list` and `server/discover` answers awaited at once.
 const MAX_WATCHED: usize = 256;
@@ -160,14 +163,25 @@ impl<M: Machine> TaskLayer<M> {
         }
     }
 
-    /// Keys of the calls on their way whose id appears in a line written to a device (the
-    /// router writes the call as it came; the hub under its own id, with the same token).
+    /// Keys of the calls on their way that a line written to a device carries, as its id or
+    /// as its progress token (the router writes the call as it came; the hub under its own id,
+    /// with the same token).
     fn written_calls(&self, line: &[u8]) -> Vec<String> {
-        self.creating
-            .keys()
-            .filter(|key| contains(line, key.as_bytes()))
-            .cloned()
-            .collect()
+        let Some(doc) = look(line) else {
+            return Vec::new();
+        };
+        let token = doc
+            .get("params")
+            .and_then(|p| p.get(message::meta::KEY))
+            .and_then(|m| m.get(message::meta::PROGRESS_TOKEN));
+        let mut keys: Vec<String> = [doc.get("id"), token]
+            .into_iter()
+            .flatten()
+            .map(|v| canonical(v.raw()))
+            .filter(|key| self.creating.contains_key(key))
+            .collect();
+        keys.dedup();
+        keys
     }
 
     /// The device has call `key`: its task exists from now on.
@@ -227,21 +241,29 @@ impl<M: Machine> TaskLayer<M> {
         }
     }
 
-    /// A cheap look at a host line: false when the layer surely has nothing to do with it.
+    /// A cheap look at a host line (its method and the members that matter, read in place):
+    /// false when the layer surely has nothing to do with it.
     fn may_concern_tasks(&self, line: &[u8]) -> bool {
-        if line.first() == Some(&b'[') {
-            return false; // a batch: legacy revisions only
+        // Not JSON, or a batch (legacy revisions only): nothing for the layer.
+        let Some(doc) = look(line).filter(|d| d.kind() == Kind::Object) else {
+            return false;
+        };
+        let Some(name) = doc.get("method").and_then(|m| m.as_str()) else {
+            return false;
+        };
+        let name: String = name.chars().collect();
+        let params = doc.get("params");
+        match name.as_str() {
+            // A call matters when it declares the extension, or may be refused for not doing so.
+            method::TOOLS_CALL => self.any_required() || declares_extension_raw(params),
+            method::TOOLS_LIST | method::DISCOVER => true,
+            method::SUBSCRIPTIONS_LISTEN => params
+                .and_then(|p| p.get("notifications"))
+                .and_then(|n| n.get("taskIds"))
+                .is_some(),
+            method::CANCELLED => !self.creating.is_empty() || self.listens.any(),
+            other => other.starts_with("tasks/"),
         }
-        // A call matters when it declares the extension, or may be refused for not doing so.
-        let call = contains(line, method::TOOLS_CALL.as_bytes())
-            && (contains(line, EXTENSION.as_bytes()) || self.any_required());
-        call || contains(line, b"\"tasks/")
-            || contains(line, method::TOOLS_LIST.as_bytes())
-            || contains(line, method::DISCOVER.as_bytes())
-            || (contains(line, method::SUBSCRIPTIONS_LISTEN.as_bytes())
-                && contains(line, b"taskIds"))
-            || ((!self.creating.is_empty() || self.listens.any())
-                && contains(line, method::CANCELLED.as_bytes()))
     }
 
     /// Some tool runs only as a task (so a call without the extension may be refused).
@@ -345,7 +367,7 @@ impl<M: Machine> TaskLayer<M> {
     /// A line the machine writes to the host: the layer's own are kept, watched answers
     /// edited, the rest passes.
     fn take_out(&mut self, line: Vec<u8>) -> Option<Vec<u8>> {
-        let ours = contains(&line, CALL_ID_PREFIX.as_bytes());
+        let ours = names_a_task_call(&line);
         if !ours && self.watched.is_empty() && !self.listens.any() {
             return Some(line);
         }
@@ -543,4 +565,22 @@ impl<M: Machine> Machine for TaskLayer<M> {
         self.inner.stop();
         self.pump();
     }
+}
+
+/// True when `line` names one of the layer's calls (an id of its own, `embedded-mcp-task-N`) as
+/// its id, its progress token or the request it cancels, read in place.
+fn names_a_task_call(line: &[u8]) -> bool {
+    let Some(doc) = look(line) else {
+        return false;
+    };
+    let params = doc.get("params");
+    let named = [
+        doc.get("id"),
+        params.and_then(|p| p.get("progressToken")),
+        params.and_then(|p| p.get("requestId")),
+    ];
+    named.into_iter().flatten().any(|v| {
+        v.as_str()
+            .is_some_and(|s| s.chars().collect::<String>().starts_with(CALL_ID_PREFIX))
+    })
 }

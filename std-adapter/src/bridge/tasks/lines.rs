@@ -5,7 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::EXTENSION;
-use crate::bridge::message::{self, push_json_string};
+use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
+
+use crate::bridge::message::{self, push_json_string, splice};
 
 /// True when a request's `_meta` names 2026-07-28 or a later revision.
 pub(super) fn is_modern(params: Option<&Value>) -> bool {
@@ -29,35 +31,44 @@ pub(super) fn canonical(raw: &str) -> String {
         .unwrap_or_default()
 }
 
-pub(super) fn contains(haystack: &[u8], needle: &[u8]) -> bool {
-    !needle.is_empty() && haystack.windows(needle.len()).any(|w| w == needle)
+/// A look at `line` without building it (the core's zero-copy reader); `None` if it is not
+/// JSON.
+pub(super) fn look(line: &[u8]) -> Option<RawValue<'_>> {
+    RawValue::parse_with(
+        line,
+        Limits {
+            max_depth: MAX_DEPTH_LIMIT,
+        },
+    )
+    .ok()
+}
+
+/// True when a request's raw `params` declare the extension in their client capabilities
+/// (the raw reading of [`super::calls::declares_extension`]).
+pub(super) fn declares_extension_raw(params: Option<RawValue<'_>>) -> bool {
+    params
+        .and_then(|p| p.get(message::meta::KEY))
+        .and_then(|m| m.get(message::meta::CLIENT_CAPABILITIES))
+        .and_then(|c| c.get("extensions"))
+        .and_then(|e| e.get(EXTENSION))
+        .is_some_and(|v| !v.is_null())
 }
 
 /// The exact bytes of a top-level member of a JSON object (a JSON-RPC line).
 pub(super) fn raw_member(line: &[u8], name: &str) -> Option<Vec<u8>> {
-    use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
-    let limits = Limits {
-        max_depth: MAX_DEPTH_LIMIT,
-    };
-    let doc = RawValue::parse_with(line, limits).ok()?;
-    Some(doc.get(name)?.raw().as_bytes().to_vec())
+    Some(look(line)?.get(name)?.raw().as_bytes().to_vec())
 }
 
 /// A response `line` whose id (exact text `from`) becomes `to` (exact text); every other byte
-/// is kept.
+/// is kept. A line whose id is not `from` is kept whole.
 pub(super) fn with_id(line: &[u8], from: &str, to: &str) -> Vec<u8> {
-    let needle = [b"\"id\":", from.as_bytes()].concat();
-    let Some(at) = line
-        .windows(needle.len())
-        .position(|w| w == needle.as_slice())
-    else {
-        return line.to_vec();
-    };
-    let mut out = line[..at].to_vec();
-    out.extend_from_slice(b"\"id\":");
-    out.extend_from_slice(to.as_bytes());
-    out.extend_from_slice(&line[at + needle.len()..]);
-    out
+    let is_from = look(line)
+        .and_then(|doc| doc.get("id"))
+        .is_some_and(|id| id.raw() == from);
+    is_from
+        .then(|| splice::with_id(line, to))
+        .flatten()
+        .unwrap_or_else(|| line.to_vec())
 }
 
 /// A `server/discover` answer with the extension in `capabilities.extensions`: spliced in

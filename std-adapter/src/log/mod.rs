@@ -6,8 +6,10 @@ use std::sync::Arc;
 
 use tracing::Dispatch;
 
-pub use super::log_subscriber::Verbosity;
-use super::log_subscriber::{self, NOTE_TARGET, TARGET};
+pub mod subscriber;
+
+pub use subscriber::Verbosity;
+use subscriber::{NOTE_TARGET, TARGET};
 
 /// A cheap, clonable logger: each line is a `tracing` event (target `embedded_mcp`, the prefix
 /// in its `prefix` field) sent to the logger's own dispatcher, which writes it to one shared
@@ -35,16 +37,16 @@ impl Logger {
     /// A logger writing to stderr at `level`; when `RUST_LOG` is set (and not empty) its filter
     /// decides instead.
     pub fn stderr(level: Verbosity, prefix: &str) -> Self {
-        let filter = log_subscriber::stderr_filter(level);
-        let dispatch = log_subscriber::line_dispatch(filter, Box::new(std::io::stderr()));
+        let filter = subscriber::stderr_filter(level);
+        let dispatch = subscriber::line_dispatch(filter, Box::new(std::io::stderr()));
         Self::with_dispatch(prefix, dispatch)
     }
 
     /// A logger writing to `out` at `level`, whatever `RUST_LOG` says (tests capture logs this
     /// way).
     pub fn to_writer(level: Verbosity, prefix: &str, out: Box<dyn Write + Send>) -> Self {
-        let filter = tracing_subscriber::EnvFilter::new(log_subscriber::verbosity_filter(level));
-        Self::with_dispatch(prefix, log_subscriber::line_dispatch(filter, out))
+        let filter = tracing_subscriber::EnvFilter::new(subscriber::verbosity_filter(level));
+        Self::with_dispatch(prefix, subscriber::line_dispatch(filter, out))
     }
 
     /// A logger sending its events to `dispatch` under `prefix`.
