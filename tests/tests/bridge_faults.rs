@@ -98,7 +98,14 @@ fn reset_mid_session_fails_pending_reconnects_and_replays_the_handshake() {
     let read = call("12", "read_temp");
     let answer = b.request(&read);
     assert!(answer.contains("21.50"), "{answer}");
-    assert_eq!(dev.conn(1).received[2], read);
+    // As the lean hop sends it (BRIDGE.md, "The lean hop").
+    assert_eq!(
+        dev.conn(1).received[2],
+        read.replace(
+            r#""params":{"#,
+            r#""params":{"_meta":{"embedded-mcp/lean":true},"#
+        )
+    );
     // The replayed handshake's answer did not reach the host.
     assert_eq!(b.try_recv(Duration::from_millis(200)), None);
     b.log.wait_for("handshake replayed");
@@ -133,7 +140,14 @@ fn modern_sessions_reconnect_without_a_handshake() {
     // No handshake: the first line of the new boot is the host's request (then the bridge lists
     // the tools again, since the device may have changed).
     let received = dev.conn(1).received;
-    assert_eq!(received[0], read);
+    // As the lean hop sends it (BRIDGE.md, "The lean hop").
+    assert_eq!(
+        received[0],
+        read.replace(
+            r#""io.modelcontextprotocol/clientCapabilities":{}"#,
+            r#""embedded-mcp/lean":true"#
+        )
+    );
     assert!(
         !received.iter().any(|l| l.contains("initialize")),
         "{received:?}"

@@ -12,6 +12,7 @@ mod bridge_support;
 use std::time::Duration;
 
 use bridge_support::*;
+use embedded_mcp_std::bridge::lean_hop::{for_device, Hop};
 use embedded_mcp_std::bridge::{OnInvalid, Pages};
 use embedded_mcp_std::device::Endpoint;
 
@@ -31,14 +32,31 @@ fn start_with(on_invalid: OnInvalid) -> (SocketDevice, Bridge) {
     (dev, Bridge::start(c))
 }
 
+/// `request` as the lean hop may send it, with or without the client's info (BRIDGE.md, "The
+/// lean hop"; it edits only `_meta`).
+fn hop_forms(request: &str) -> Vec<String> {
+    [true, false]
+        .map(|client_info| {
+            let hop = Hop {
+                client_info,
+                call_capabilities: false,
+            };
+            for_device(request.as_bytes(), hop)
+                .line
+                .map_or(request.to_owned(), |l| String::from_utf8(l).unwrap())
+        })
+        .to_vec()
+}
+
 /// The line the device wrote in answer to `request` (each request it got has one answer).
 fn device_answer(dev: &SocketDevice, request: &str) -> String {
     let conn = dev.conn(0);
+    let forms = hop_forms(request);
     let at = conn
         .received
         .iter()
         .filter(|l| !l.contains("\"notifications/"))
-        .position(|l| l == request)
+        .position(|l| forms.contains(l))
         .unwrap_or_else(|| {
             panic!(
                 "the device never received {request}; it got {:?}",

@@ -5,7 +5,7 @@ use crate::json::{check_utf8, DecodeError, JsonStr, Limits, Observer, Scanner, V
 
 use super::message::{Invalid, InvalidReason, Message};
 use super::meta::{
-    declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
+    declared_from, MetaError, CLIENT_CAPABILITIES_KEY, LEAN_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
     PROTOCOL_VERSION_KEY,
 };
 use super::Version;
@@ -44,6 +44,8 @@ pub struct Envelope<'a> {
     pub progress_token: Option<Value<'a>>,
     /// `params._meta["io.modelcontextprotocol/logLevel"]`.
     pub meta_log_level: Option<Value<'a>>,
+    /// `params._meta["embedded-mcp/lean"]` (a request of a bridge's lean hop).
+    pub meta_lean: Option<Value<'a>>,
     /// `params.requestId` (`notifications/cancelled`).
     pub request_id: Option<Value<'a>>,
     /// `params.level` (`logging/setLevel`).
@@ -78,6 +80,7 @@ impl<'a> Envelope<'a> {
                 meta_capabilities: None,
                 progress_token: None,
                 meta_log_level: None,
+                meta_lean: None,
                 request_id: None,
                 level: None,
             },
@@ -105,6 +108,7 @@ impl<'a> Envelope<'a> {
             META_CAPABILITIES => &mut self.meta_capabilities,
             PROGRESS_TOKEN => &mut self.progress_token,
             META_LOG_LEVEL => &mut self.meta_log_level,
+            META_LEAN => &mut self.meta_lean,
             REQUEST_ID => &mut self.request_id,
             LEVEL => &mut self.level,
             _ => return None,
@@ -128,8 +132,19 @@ impl<'a> Envelope<'a> {
     /// The protocol version the request declares in `params._meta`, as
     /// [`declared_version`](super::declared_version) of [`Envelope::meta`] gives it (`params`
     /// members are read only when `params` is an object).
+    ///
+    /// A request of the lean hop ([`Envelope::lean`]) may leave out an empty
+    /// `clientCapabilities`: a bridge sends only the capabilities the request needs.
     pub fn declared_version(&self) -> Result<Option<Version>, MetaError<'a>> {
-        declared_from(self.meta_version, self.meta_capabilities)
+        let none = || self.lean().then(|| Value::from_checked("{}"));
+        declared_from(self.meta_version, self.meta_capabilities.or_else(none))
+    }
+
+    /// The request comes over a bridge's lean hop (`_meta["embedded-mcp/lean"]` is `true`, see
+    /// [`LEAN_KEY`]): a structured `tools/call` result goes without its text twin, and an empty
+    /// `clientCapabilities` may be left out.
+    pub fn lean(&self) -> bool {
+        self.meta_lean.is_some_and(|v| v.as_bool() == Some(true))
     }
 }
 
@@ -158,6 +173,7 @@ const PROGRESS_TOKEN: usize = 11;
 const META_LOG_LEVEL: usize = 12;
 const REQUEST_ID: usize = 13;
 const LEVEL: usize = 14;
+const META_LEAN: usize = 15;
 
 /// A key that is not looked for, or whose first occurrence was already found.
 const OTHER: u8 = u8::MAX;
@@ -168,7 +184,7 @@ const REPLY: u8 = u8::MAX - 1;
 /// [`keys_at`]), with their slots. Tables scanned in order rather than a `match`: the `match`
 /// compiled to a chain of comparisons about three times the size (flash first; a request has
 /// few keys, and each level's table is short).
-const KEYS: [(&str, u8); 17] = [
+const KEYS: [(&str, u8); 18] = [
     ("jsonrpc", JSONRPC as u8),
     ("id", ID as u8),
     ("method", METHOD as u8),
@@ -186,6 +202,7 @@ const KEYS: [(&str, u8); 17] = [
     (CLIENT_CAPABILITIES_KEY, META_CAPABILITIES as u8),
     (PROGRESS_TOKEN_KEY, PROGRESS_TOKEN as u8),
     (LOG_LEVEL_KEY, META_LOG_LEVEL as u8),
+    (LEAN_KEY, META_LEAN as u8),
 ];
 
 /// The part of [`KEYS`] looked for at `level`.
@@ -193,7 +210,7 @@ fn keys_at(level: u32) -> &'static [(&'static str, u8)] {
     let range = match level {
         1 => 0..6,
         2 => 6..13,
-        3 => 13..17,
+        3 => 13..18,
         _ => 0..0,
     };
     KEYS.get(range).unwrap_or_default()
@@ -313,6 +330,22 @@ mod tests {
 
     fn raw(v: Option<Value<'_>>) -> Option<&str> {
         v.map(|v| v.raw())
+    }
+
+    #[test]
+    fn a_lean_hop_request_may_leave_out_empty_capabilities() {
+        let lean = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","embedded-mcp/lean":true}}}"#;
+        let e = parse(lean);
+        assert!(e.lean());
+        assert_eq!(e.declared_version(), Ok(Some(Version::V2026_07_28)));
+        for other in [
+            lean.replace("true", "false"),
+            lean.replace(r#","embedded-mcp/lean":true"#, ""),
+        ] {
+            let e = parse(&other);
+            assert!(!e.lean());
+            assert_eq!(e.declared_version(), Err(MetaError::MissingCapabilities));
+        }
     }
 
     #[test]

@@ -12,6 +12,10 @@ pub const CLIENT_CAPABILITIES_KEY: &str = "io.modelcontextprotocol/clientCapabil
 pub const LOG_LEVEL_KEY: &str = "io.modelcontextprotocol/logLevel";
 /// `_meta` key of the token progress notifications echo (every revision).
 pub const PROGRESS_TOKEN_KEY: &str = "progressToken";
+/// This project's `_meta` key marking a request of a bridge's lean hop (value `true`): a
+/// structured `tools/call` result goes without its text twin (see
+/// [`crate::result::drop_text_twin`]), and an empty `clientCapabilities` may be left out.
+pub const LEAN_KEY: &str = "embedded-mcp/lean";
 /// Result `_meta` key identifying the server (2026-07-28).
 pub const SERVER_INFO_KEY: &str = "io.modelcontextprotocol/serverInfo";
 

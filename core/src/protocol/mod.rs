@@ -27,8 +27,8 @@ pub use error::ErrorCode;
 pub use level::LogLevel;
 pub use message::{Invalid, InvalidReason, Message, RequestId};
 pub use meta::{
-    declared_version, MetaError, CLIENT_CAPABILITIES_KEY, LOG_LEVEL_KEY, PROGRESS_TOKEN_KEY,
-    PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
+    declared_version, MetaError, CLIENT_CAPABILITIES_KEY, LEAN_KEY, LOG_LEVEL_KEY,
+    PROGRESS_TOKEN_KEY, PROTOCOL_VERSION_KEY, SERVER_INFO_KEY,
 };
 pub use notification::{write_log, write_log_json, write_progress};
 pub(crate) use response::{code_text, SUPPORTED_VERSIONS, UNSUPPORTED_VERSION_MESSAGE};

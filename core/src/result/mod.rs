@@ -48,6 +48,9 @@
 //! that is too small gives [`EncodeError::BufferTooSmall`](crate::json::EncodeError) with the
 //! exact size needed; the buffer's content is then unspecified and must not be sent.
 //!
+//! A bridge may ask for the [lean](lean) form, without the text twin, and restore it for its
+//! host ([`drop_text_twin`]).
+//!
 //! # Decoding
 //!
 //! [`ResultView::parse`] checks a result of any revision once (strict JSON, bounded nesting,
@@ -59,6 +62,7 @@
 mod encode;
 mod error;
 mod escaping;
+mod lean;
 mod view;
 mod writer;
 
@@ -69,6 +73,7 @@ pub use encode::{
 };
 pub use error::ResultError;
 pub use escaping::EscapingSink;
+pub use lean::{drop_text_twin, text_twin_span};
 pub use view::{ContentBlock, ContentBlocks, ResultView};
 pub use writer::ResultWriter;
 pub(crate) use writer::{Json, Payload, Ser};

@@ -50,6 +50,8 @@ pub(super) struct Prepared<'l> {
     pub(super) progress_token: Option<&'l str>,
     /// The least severe log level sent for this request.
     pub(super) log_level: Option<LogLevel>,
+    /// A bridge asked for the lean result (`_meta["embedded-mcp/lean"]: true`): no text twin.
+    lean: bool,
 }
 
 impl Prepared<'_> {
@@ -147,6 +149,7 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
             head,
             progress_token: progress_token(params),
             log_level,
+            lean: params.meta_lean.is_some_and(|v| v.as_bool() == Some(true)),
         };
         if let Err(violation) = self.checks.input(index, arguments) {
             let Some(body) = prepared.output(out) else {
@@ -226,9 +229,15 @@ impl<'a, H, const TOOLS: usize> Server<'a, H, TOOLS> {
     /// none); the line's length.
     fn close(&self, prepared: &Prepared<'_>, len: Option<usize>, out: &mut [u8]) -> Option<usize> {
         let id = Some(prepared.id);
-        let Some(len) = len else {
+        let Some(mut len) = len else {
             return fallback(out, id);
         };
+        if prepared.lean {
+            let end = prepared.head.saturating_add(len);
+            if let Some(result) = out.get_mut(prepared.head..end) {
+                len = crate::result::drop_text_twin(result);
+            }
+        }
         // Saturating: an end past `out` is refused by `get_mut` below, like any too-long line.
         let close = prepared.head.saturating_add(len);
         match out

@@ -128,6 +128,10 @@ pub struct BridgeConfig {
     /// input-required shim ([`input_shim`], `--input-timeout-ms`, default
     /// [`input_shim::DEFAULT_INPUT_TIMEOUT`]); no device deadline runs meanwhile.
     pub input_timeout: Duration,
+    /// The lean hop ([`super::lean_hop`], default on): requests carry the `_meta` the device
+    /// reads, `tools/call` asks for the result without its text twin, which the bridge restores
+    /// for the host byte for byte. Off, the host's lines go to the device as they are.
+    pub lean_hop: bool,
 }
 
 /// Re-sends of an idempotent request while a fresh link is silent (see
@@ -150,6 +154,7 @@ impl BridgeConfig {
             devices: Vec::new(),
             tasks: tasks::TaskConfig::default(),
             input_timeout: input_shim::DEFAULT_INPUT_TIMEOUT,
+            lean_hop: true,
         }
     }
 

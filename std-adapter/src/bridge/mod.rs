@@ -45,6 +45,7 @@ pub mod config;
 pub mod http;
 pub mod hub;
 pub mod input_shim;
+pub mod lean_hop;
 pub mod machine;
 pub mod message;
 mod old_revisions;

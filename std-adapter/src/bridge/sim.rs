@@ -26,14 +26,18 @@ pub(crate) fn quiet() -> Logger {
     Logger::to_writer(0, "sim", Box::new(std::io::sink()))
 }
 
-/// The default configuration for a device the shell is never asked to reach.
+/// The default configuration for a device the shell is never asked to reach, without the
+/// lean hop: these simulations follow the host's lines to the device byte for byte (the lean
+/// hop's own simulations turn it on).
 pub(crate) fn config() -> BridgeConfig {
-    BridgeConfig::new(Endpoint::Tcp("simulated:1".into()))
+    let mut cfg = BridgeConfig::new(Endpoint::Tcp("simulated:1".into()));
+    cfg.lean_hop = false;
+    cfg
 }
 
-/// A hub configuration of devices named `names`.
+/// A hub configuration of devices named `names` (without the lean hop, as [`config`]).
 pub(crate) fn hub_config(names: &[&str]) -> BridgeConfig {
-    BridgeConfig::hub(
+    let mut cfg = BridgeConfig::hub(
         names
             .iter()
             .map(|n| HubDevice {
@@ -41,7 +45,9 @@ pub(crate) fn hub_config(names: &[&str]) -> BridgeConfig {
                 endpoint: Endpoint::Tcp(format!("{n}:1")),
             })
             .collect(),
-    )
+    );
+    cfg.lean_hop = false;
+    cfg
 }
 
 impl<M: Machine> Sim<M> {

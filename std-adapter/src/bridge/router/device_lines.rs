@@ -43,7 +43,9 @@ impl Router {
                     self.on_internal_response(req, &msg.value);
                 } else if self.flight.awaits_on(&id.key, gen) {
                     if let Some(p) = self.flight.pending.remove(&id.key) {
-                        self.on_response(p, line, msg.value);
+                        if let Some((p, line, value)) = self.lean_for_host(p, line, msg.value) {
+                            self.on_response(p, line, value);
+                        }
                     }
                 } else {
                     self.log.warn(format_args!(

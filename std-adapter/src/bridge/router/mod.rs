@@ -16,6 +16,7 @@ mod dispatch;
 mod flight;
 mod handshake;
 mod host_lines;
+mod lean;
 mod link;
 mod own_requests;
 mod pages;
@@ -72,6 +73,8 @@ pub struct Router {
     was_up: bool,
     /// The legacy input-required shim.
     shim: InputShim,
+    /// The lean hop's knowledge of the link and the tools.
+    lean: lean::LeanLink,
 }
 
 impl Router {
@@ -92,6 +95,7 @@ impl Router {
             announce_links,
             was_up: false,
             shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
+            lean: lean::LeanLink::default(),
         };
         router
             .log
