@@ -169,6 +169,9 @@ pub enum Streams {
     },
 }
 
+/// A blocking reader (bytes from the device) and writer (bytes to it).
+type BlockingHalves = (Box<dyn Read + Send>, Box<dyn Write + Send>);
+
 /// A device's opened streams and what closing them takes.
 pub struct OpenStreams {
     /// The byte streams.
@@ -194,7 +197,7 @@ impl OpenStreams {
             streams,
             mut closer,
         } = self;
-        let (reader, writer): (Box<dyn Read + Send>, Box<dyn Write + Send>) = match streams {
+        let (reader, writer): BlockingHalves = match streams {
             Streams::Tcp(stream) => socket::split(stream, &mut closer)?,
             Streams::Unix(stream) => socket::split(stream, &mut closer)?,
             Streams::Pipes { stdin, stdout } => (Box::new(stdout), Box::new(stdin)),

@@ -6,7 +6,7 @@ use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 
-use super::{CloseAction, Closer, DeviceError, OpenStreams, Streams};
+use super::{BlockingHalves, CloseAction, Closer, DeviceError, OpenStreams, Streams};
 
 /// Connects to the unix stream socket at `path`.
 pub fn open_unix(path: &Path) -> Result<OpenStreams, DeviceError> {
@@ -69,7 +69,7 @@ pub(super) fn shut_on_close<S: Socket>(stream: &S, closer: &mut Closer) -> Resul
 pub(super) fn split<S: Socket>(
     stream: S,
     closer: &mut Closer,
-) -> Result<(Box<dyn Read + Send>, Box<dyn Write + Send>), DeviceError> {
+) -> Result<BlockingHalves, DeviceError> {
     shut_on_close(&stream, closer)?;
     let writer = stream
         .duplicate()

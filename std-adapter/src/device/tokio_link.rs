@@ -7,6 +7,12 @@ use tokio::io::{AsyncRead, AsyncWrite};
 use super::socket::shut_on_close;
 use super::{Closer, DeviceError, Link, OpenStreams, Streams};
 
+/// A tokio reader (bytes from the device) and writer (bytes to it).
+type TokioHalves = (
+    Box<dyn AsyncRead + Send + Unpin>,
+    Box<dyn AsyncWrite + Send + Unpin>,
+);
+
 /// An opened link as the bridge reads it.
 pub enum TokioLink {
     /// Read and written by tasks of the caller's runtime.
@@ -49,10 +55,7 @@ impl OpenStreams {
             mut closer,
         } = self;
         let io = |e| DeviceError::io("registering the link with tokio", e);
-        let (reader, writer): (
-            Box<dyn AsyncRead + Send + Unpin>,
-            Box<dyn AsyncWrite + Send + Unpin>,
-        ) = match streams {
+        let (reader, writer): TokioHalves = match streams {
             Streams::Tcp(stream) => {
                 shut_on_close(&stream, &mut closer)?;
                 stream.set_nonblocking(true).map_err(io)?;
