@@ -105,10 +105,10 @@ where
     shell::run(config, host_in, host_out, log)
 }
 
-/// [`run`] inside the caller's tokio runtime (its time driver enabled): host lines arrive on
-/// `host_in` (without their newline; closing it is the host closing its input, and a line longer
-/// than [`BridgeConfig::max_line`] is refused as in [`run`]), and every line for the host is sent
-/// to `host_out`. Returns when the host has closed its input and every request in flight was
+/// [`run`] inside the caller's tokio runtime (its time and I/O drivers enabled): host lines
+/// arrive on `host_in` (without their newline; closing it is the host closing its input, and a
+/// line longer than [`BridgeConfig::max_line`] is refused as in [`run`]), and every line for the
+/// host is sent to `host_out`. Returns when the host has closed its input and every request in flight was
 /// answered, with the device link closed.
 pub async fn serve(
     config: BridgeConfig,

@@ -3,10 +3,10 @@
 
 use std::process::{Command, Stdio};
 
-use super::{ChildGuard, CloseAction, Closer, DeviceError, Link};
+use super::{ChildGuard, CloseAction, Closer, DeviceError, OpenStreams, Streams};
 
 /// Starts `argv` (program and arguments) with its stdin and stdout as the link.
-pub fn open(argv: &[String]) -> Result<Link, DeviceError> {
+pub fn open(argv: &[String]) -> Result<OpenStreams, DeviceError> {
     let (program, args) = argv
         .split_first()
         .ok_or_else(|| DeviceError::Config("--command needs a program".into()))?;
@@ -18,8 +18,8 @@ pub fn open(argv: &[String]) -> Result<Link, DeviceError> {
     stdio_child(cmd, &format!("`{}`", argv.join(" ")))
 }
 
-/// Starts `cmd` (stdin and stdout piped) and makes its stdio the link.
-pub(super) fn stdio_child(mut cmd: Command, what: &str) -> Result<Link, DeviceError> {
+/// Starts `cmd` (stdin and stdout piped) and makes its stdio the link's streams.
+pub(super) fn stdio_child(mut cmd: Command, what: &str) -> Result<OpenStreams, DeviceError> {
     let guard =
         ChildGuard::spawn(&mut cmd).map_err(|e| DeviceError::io(format!("starting {what}"), e))?;
     let (stdin, stdout, _) = guard.take_stdio();
@@ -28,9 +28,8 @@ pub(super) fn stdio_child(mut cmd: Command, what: &str) -> Result<Link, DeviceEr
     };
     let mut closer = Closer::default();
     closer.push(CloseAction::Child(guard));
-    Ok(Link {
-        reader: Box::new(stdout),
-        writer: Box::new(stdin),
+    Ok(OpenStreams {
+        streams: Streams::Pipes { stdin, stdout },
         closer,
     })
 }

@@ -22,10 +22,43 @@ pub enum Frame {
     Eof,
 }
 
-/// Splits a byte stream into lines of at most `max_line` bytes.
+/// Splits a byte stream into lines of at most `max_line` bytes, reading it as it goes.
 #[derive(Debug)]
 pub struct LineReader<R> {
     inner: R,
+    framer: Framer,
+}
+
+impl<R: Read> LineReader<R> {
+    /// Frames `inner` with the given bound on line length (at least 1 byte).
+    pub fn new(inner: R, max_line: usize) -> Self {
+        Self {
+            inner,
+            framer: Framer::new(max_line),
+        }
+    }
+
+    /// The next frame. I/O errors other than `Interrupted` are returned as they are.
+    pub fn next_frame(&mut self) -> io::Result<Frame> {
+        loop {
+            if let Some(frame) = self.framer.next_frame() {
+                return Ok(frame);
+            }
+            match self.inner.read(self.framer.space()) {
+                Ok(n) => self.framer.filled(n),
+                Err(e) if e.kind() == ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            }
+        }
+    }
+}
+
+/// The framing of [`LineReader`] without the stream (sans-IO): the caller reads into
+/// [`Framer::space`], reports the count with [`Framer::filled`] (0 at end of stream), and takes
+/// frames from [`Framer::next_frame`] until it says more bytes are needed. The bridge's tokio
+/// links read this way.
+#[derive(Debug)]
+pub struct Framer {
     buf: Box<[u8]>,
     start: usize,
     end: usize,
@@ -36,11 +69,10 @@ pub struct LineReader<R> {
     eof: bool,
 }
 
-impl<R: Read> LineReader<R> {
-    /// Frames `inner` with the given bound on line length (at least 1 byte).
-    pub fn new(inner: R, max_line: usize) -> Self {
+impl Framer {
+    /// A framer with the given bound on line length (at least 1 byte).
+    pub fn new(max_line: usize) -> Self {
         Self {
-            inner,
             buf: vec![0u8; 8192].into_boxed_slice(),
             start: 0,
             end: 0,
@@ -51,25 +83,13 @@ impl<R: Read> LineReader<R> {
         }
     }
 
-    /// The next frame. I/O errors other than `Interrupted` are returned as they are.
-    pub fn next_frame(&mut self) -> io::Result<Frame> {
+    /// The next frame of the bytes given so far; `None` when it needs more bytes (then read
+    /// into [`Framer::space`]). After the end of stream, an unterminated last line is still
+    /// delivered, then `Eof` on every call.
+    pub fn next_frame(&mut self) -> Option<Frame> {
         loop {
             if self.start == self.end {
-                if self.eof {
-                    return Ok(self.finish());
-                }
-                match self.inner.read(&mut self.buf) {
-                    Ok(0) => {
-                        self.eof = true;
-                        continue;
-                    }
-                    Ok(n) => {
-                        self.start = 0;
-                        self.end = n.min(self.buf.len());
-                    }
-                    Err(e) if e.kind() == ErrorKind::Interrupted => continue,
-                    Err(e) => return Err(e),
-                }
+                return self.eof.then(|| self.finish());
             }
             let chunk = self.buf.get(self.start..self.end).unwrap_or_default();
             let newline = chunk.iter().position(|&b| b == b'\n');
@@ -80,9 +100,28 @@ impl<R: Read> LineReader<R> {
             if newline.is_some() {
                 self.start += 1;
                 if let Some(frame) = self.complete() {
-                    return Ok(frame);
+                    return Some(frame);
                 }
             }
+        }
+    }
+
+    /// Where the next read goes. Only once [`Framer::next_frame`] has returned `None` (every
+    /// byte given before is framed); empty at the end of the stream.
+    pub fn space(&mut self) -> &mut [u8] {
+        if self.start < self.end || self.eof {
+            return &mut [];
+        }
+        &mut self.buf
+    }
+
+    /// `n` bytes were read into [`Framer::space`]; 0 is the end of the stream.
+    pub fn filled(&mut self, n: usize) {
+        if n == 0 {
+            self.eof = true;
+        } else {
+            self.start = 0;
+            self.end = n.min(self.buf.len());
         }
     }
 
@@ -178,6 +217,26 @@ mod tests {
                 ]
             );
         }
+    }
+
+    #[test]
+    fn the_framer_asks_for_bytes_only_when_it_has_framed_all_it_was_given() {
+        let mut framer = Framer::new(8);
+        assert_eq!(framer.next_frame(), None);
+        let data = b"ab\ncd\n0123456789\nef";
+        framer.space()[..data.len()].copy_from_slice(data);
+        framer.filled(data.len());
+        assert!(framer.space().is_empty());
+        assert_eq!(framer.next_frame(), Some(Frame::Line(b"ab".to_vec())));
+        assert_eq!(framer.next_frame(), Some(Frame::Line(b"cd".to_vec())));
+        assert_eq!(framer.next_frame(), Some(Frame::Overlong { len: 10 }));
+        assert_eq!(framer.next_frame(), None);
+        assert_eq!(framer.space().len(), 8192);
+        framer.filled(0);
+        assert!(framer.space().is_empty());
+        assert_eq!(framer.next_frame(), Some(Frame::Line(b"ef".to_vec())));
+        assert_eq!(framer.next_frame(), Some(Frame::Eof));
+        assert_eq!(framer.next_frame(), Some(Frame::Eof));
     }
 
     #[test]

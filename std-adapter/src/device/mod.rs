@@ -1,8 +1,10 @@
 //! Connections to a device that speaks MCP as newline-delimited JSON-RPC.
 //!
 //! An [`Endpoint`] says where the device is (a serial port, a unix socket, a TCP port, firmware to
-//! run under QEMU, or a child process); [`Endpoint::open`] yields a [`Link`]: a byte reader, a
+//! run under QEMU, or a child process); [`Endpoint::open_streams`] opens its byte streams
+//! ([`OpenStreams`]), and [`Endpoint::open`] makes them a blocking [`Link`]: a byte reader, a
 //! byte writer and a [`Closer`] that unblocks the reader and stops whatever process was started.
+//! The bridge makes them tokio I/O instead ([`OpenStreams::into_tokio`]).
 //! Framing of the byte stream into lines is [`lines::LineReader`]; [`client::Client`] is a small
 //! blocking MCP client on top, used by the `tools` and `call` commands.
 
@@ -16,11 +18,13 @@ pub mod qemu_config;
 pub mod serial;
 pub mod socket;
 pub mod spawner;
+pub mod tokio_link;
 
 use std::io::{self, Read, Write};
 use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::PathBuf;
+use std::process::{ChildStdin, ChildStdout};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
@@ -31,6 +35,7 @@ pub use crate::log::Logger;
 pub use child::ChildGuard;
 pub use command::split_command_line;
 pub use qemu_config::{Machine, QemuConfig, QemuWiring};
+pub use tokio_link::TokioLink;
 
 /// Where the device is.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -141,6 +146,72 @@ impl std::fmt::Debug for Link {
     }
 }
 
+/// A device's byte streams as opened, each kind as itself, so that a blocking [`Link`] and the
+/// bridge's tokio link are made from the same opening.
+#[non_exhaustive]
+pub enum Streams {
+    /// A TCP connection.
+    Tcp(TcpStream),
+    /// A unix stream socket.
+    Unix(UnixStream),
+    /// A child process's stdin (to the device) and stdout (from it).
+    Pipes {
+        /// Bytes to the device.
+        stdin: ChildStdin,
+        /// Bytes from the device.
+        stdout: ChildStdout,
+    },
+    /// Streams read and written by blocking calls only (a serial port).
+    Blocking {
+        /// Bytes from the device; end-of-file once the link is closed.
+        reader: Box<dyn Read + Send>,
+        /// Bytes to the device.
+        writer: Box<dyn Write + Send>,
+    },
+}
+
+/// A blocking reader (bytes from the device) and writer (bytes to it).
+type BlockingHalves = (Box<dyn Read + Send>, Box<dyn Write + Send>);
+
+/// A device's opened streams and what closing them takes.
+pub struct OpenStreams {
+    /// The byte streams.
+    pub streams: Streams,
+    /// Stops the process behind the streams, if any (the sockets' shutdown is added when they
+    /// are split into a link).
+    pub closer: Closer,
+}
+
+impl std::fmt::Debug for OpenStreams {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OpenStreams")
+            .field("closer", &self.closer)
+            .finish_non_exhaustive()
+    }
+}
+
+impl OpenStreams {
+    /// The blocking link over these streams: a socket is read and written through two handles,
+    /// and a third, kept by the closer, shuts it down.
+    pub fn into_link(self) -> Result<Link, DeviceError> {
+        let Self {
+            streams,
+            mut closer,
+        } = self;
+        let (reader, writer): BlockingHalves = match streams {
+            Streams::Tcp(stream) => socket::split(stream, &mut closer)?,
+            Streams::Unix(stream) => socket::split(stream, &mut closer)?,
+            Streams::Pipes { stdin, stdout } => (Box::new(stdout), Box::new(stdin)),
+            Streams::Blocking { reader, writer } => (reader, writer),
+        };
+        Ok(Link {
+            reader,
+            writer,
+            closer,
+        })
+    }
+}
+
 /// What closing one link takes: socket shutdowns, a stop flag, child processes, files to remove.
 #[derive(Debug, Default)]
 pub struct Closer {
@@ -204,8 +275,14 @@ impl Drop for Closer {
 }
 
 impl Endpoint {
-    /// Opens a link: connects, or starts the process (QEMU, command) and connects to it.
+    /// Opens a blocking link: connects, or starts the process (QEMU, command) and connects to it.
     pub fn open(&self, log: &Logger) -> Result<Link, DeviceError> {
+        self.open_streams(log)?.into_link()
+    }
+
+    /// Opens the device's byte streams (blocking: connecting, or starting the process and
+    /// waiting for its UART socket, may take seconds).
+    pub fn open_streams(&self, log: &Logger) -> Result<OpenStreams, DeviceError> {
         match self {
             Self::Serial { path, baud } => serial::open(path, *baud),
             Self::Unix(path) => socket::open_unix(path),

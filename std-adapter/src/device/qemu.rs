@@ -15,8 +15,7 @@ use std::time::{Duration, Instant};
 
 use super::command::stdio_child;
 use super::qemu_config::{QemuConfig, QemuWiring};
-use super::socket::socket_link;
-use super::{ChildGuard, CloseAction, Closer, DeviceError, Link, Logger};
+use super::{ChildGuard, CloseAction, Closer, DeviceError, Logger, OpenStreams, Streams};
 
 /// How long QEMU may take to open its UART socket.
 pub const SOCKET_WAIT: Duration = Duration::from_secs(10);
@@ -28,7 +27,7 @@ fn socket_path() -> PathBuf {
 }
 
 /// Starts QEMU and connects to its UART.
-pub fn open(config: &QemuConfig, log: &Logger) -> Result<Link, DeviceError> {
+pub fn open(config: &QemuConfig, log: &Logger) -> Result<OpenStreams, DeviceError> {
     if !config.firmware.is_file() {
         return Err(DeviceError::Config(format!(
             "firmware {} not found (build it first, see BRIDGE.md)",
@@ -78,7 +77,10 @@ pub fn open(config: &QemuConfig, log: &Logger) -> Result<Link, DeviceError> {
             closer.push(CloseAction::Child(guard));
             // QEMU keeps its listening socket open; the path is no longer needed.
             let _ = std::fs::remove_file(&path);
-            socket_link(stream, closer)
+            Ok(OpenStreams {
+                streams: Streams::Unix(stream),
+                closer,
+            })
         }
     }
 }
@@ -107,16 +109,34 @@ fn connect(path: &Path, guard: &ChildGuard, what: &str) -> Result<UnixStream, De
     }
 }
 
-/// QEMU's stdout (semihosting output of the firmware) goes to the log, never to our stdout.
+/// QEMU's stdout (semihosting output of the firmware) goes to the log, never to our stdout: read
+/// by a task of the caller's tokio runtime (the bridge's), or by a thread without one (the
+/// `tools` and `call` commands).
 fn forward_stdout(stdout: std::process::ChildStdout, log: Logger) {
+    let note = |log: &Logger, line: &[u8]| {
+        log.note(
+            "qemu",
+            format_args!("{}", String::from_utf8_lossy(line).trim_end()),
+        );
+    };
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+        let _guard = runtime.enter();
+        if let Ok(stdout) = tokio::process::ChildStdout::from_std(stdout) {
+            runtime.spawn(async move {
+                use tokio::io::AsyncBufReadExt;
+                let mut lines = tokio::io::BufReader::new(stdout).split(b'\n');
+                while let Ok(Some(line)) = lines.next_segment().await {
+                    note(&log, &line);
+                }
+            });
+        }
+        return;
+    }
     let _ = std::thread::Builder::new()
         .name("qemu-stdout".into())
         .spawn(move || {
             for line in BufReader::new(stdout).split(b'\n').map_while(Result::ok) {
-                log.note(
-                    "qemu",
-                    format_args!("{}", String::from_utf8_lossy(&line).trim_end()),
-                );
+                note(&log, &line);
             }
         });
 }

@@ -11,13 +11,13 @@ use std::time::Duration;
 
 use serialport::{SerialPort, TTYPort};
 
-use super::{CloseAction, Closer, DeviceError, Link};
+use super::{CloseAction, Closer, DeviceError, OpenStreams, Streams};
 
 /// How long one blocking read or write waits before checking the stop flag.
 pub const POLL_SLICE: Duration = Duration::from_millis(100);
 
 /// Opens `path` at `baud` 8N1, no flow control, DTR asserted (USB CDC devices want it).
-pub fn open(path: &Path, baud: u32) -> Result<Link, DeviceError> {
+pub fn open(path: &Path, baud: u32) -> Result<OpenStreams, DeviceError> {
     let name = path.to_string_lossy().into_owned();
     let mut port = serialport::new(name.as_str(), baud)
         .timeout(POLL_SLICE)
@@ -31,12 +31,14 @@ pub fn open(path: &Path, baud: u32) -> Result<Link, DeviceError> {
     let stop = Arc::new(AtomicBool::new(false));
     let mut closer = Closer::default();
     closer.push(CloseAction::Flag(Arc::clone(&stop)));
-    Ok(Link {
-        reader: Box::new(SerialReader {
-            port,
-            stop: Arc::clone(&stop),
-        }),
-        writer: Box::new(SerialWriter { port: writer, stop }),
+    Ok(OpenStreams {
+        streams: Streams::Blocking {
+            reader: Box::new(SerialReader {
+                port,
+                stop: Arc::clone(&stop),
+            }),
+            writer: Box::new(SerialWriter { port: writer, stop }),
+        },
         closer,
     })
 }

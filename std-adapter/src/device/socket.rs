@@ -6,25 +6,30 @@ use std::net::TcpStream;
 use std::os::unix::net::UnixStream;
 use std::path::Path;
 
-use super::{CloseAction, Closer, DeviceError, Link};
+use super::{BlockingHalves, CloseAction, Closer, DeviceError, OpenStreams, Streams};
 
 /// Connects to the unix stream socket at `path`.
-pub fn open_unix(path: &Path) -> Result<Link, DeviceError> {
+pub fn open_unix(path: &Path) -> Result<OpenStreams, DeviceError> {
     let stream = UnixStream::connect(path)
         .map_err(|e| DeviceError::io(format!("connecting to {}", path.display()), e))?;
-    socket_link(stream, Closer::default())
+    Ok(OpenStreams {
+        streams: Streams::Unix(stream),
+        closer: Closer::default(),
+    })
 }
 
 /// Connects to `addr` (`host:port`) over TCP.
-pub fn open_tcp(addr: &str) -> Result<Link, DeviceError> {
+pub fn open_tcp(addr: &str) -> Result<OpenStreams, DeviceError> {
     let stream = TcpStream::connect(addr)
         .map_err(|e| DeviceError::io(format!("connecting to {addr}"), e))?;
     let _ = stream.set_nodelay(true);
-    socket_link(stream, Closer::default())
+    Ok(OpenStreams {
+        streams: Streams::Tcp(stream),
+        closer: Closer::default(),
+    })
 }
 
-/// A connected socket the link reads and writes through two handles, with a third kept to shut
-/// it down.
+/// A connected socket a link reads and writes, with another handle kept to shut it down.
 pub(super) trait Socket: Read + Write + Send + Sized + 'static {
     /// Another handle to the same socket.
     fn duplicate(&self) -> io::Result<Self>;
@@ -50,19 +55,24 @@ impl Socket for TcpStream {
     }
 }
 
-/// The link over a connected socket; `closer` holds the closing steps already due (a child
-/// process, a file to remove), and the socket's shutdown is added to them.
-pub(super) fn socket_link<S: Socket>(stream: S, mut closer: Closer) -> Result<Link, DeviceError> {
-    let handle = || {
-        stream
-            .duplicate()
-            .map_err(|e| DeviceError::io("cloning socket", e))
-    };
-    let (writer, shutdown) = (handle()?, handle()?);
+/// Gives `closer` a handle that shuts the socket down (added after the closing steps already
+/// due: a child process, a file to remove).
+pub(super) fn shut_on_close<S: Socket>(stream: &S, closer: &mut Closer) -> Result<(), DeviceError> {
+    let shutdown = stream
+        .duplicate()
+        .map_err(|e| DeviceError::io("cloning socket", e))?;
     closer.push(shutdown.close_action());
-    Ok(Link {
-        reader: Box::new(stream),
-        writer: Box::new(writer),
-        closer,
-    })
+    Ok(())
+}
+
+/// The blocking reader and writer of a socket, its shutdown given to `closer`.
+pub(super) fn split<S: Socket>(
+    stream: S,
+    closer: &mut Closer,
+) -> Result<BlockingHalves, DeviceError> {
+    shut_on_close(&stream, closer)?;
+    let writer = stream
+        .duplicate()
+        .map_err(|e| DeviceError::io("cloning socket", e))?;
+    Ok((Box::new(stream), Box::new(writer)))
 }

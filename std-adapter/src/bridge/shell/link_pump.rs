@@ -1,22 +1,24 @@
 //! One device link in the shell: opening it (connecting, or starting QEMU or the child process,
-//! as [`crate::device::Endpoint::open`] does for each kind of link), and the two threads that
-//! turn its bytes into [`LinkEvent`]s and write the lines the router sends.
+//! as [`crate::device::Endpoint::open_streams`] does for each kind of link), and the two tasks
+//! that turn its bytes into [`LinkEvent`]s and write the lines the router sends.
 //!
-//! The links are blocking byte streams (serial ports through `serialport`, sockets, child
-//! pipes), so each has a reader and a writer thread rather than a tokio task: a serial port is
-//! read on a blocking thread with `serialport` rather than `tokio-serial`, whose `mio-serial`
-//! needs the port opened in its own way and brings nothing the line rate of a device needs;
-//! QEMU and `--command` children stay under [`crate::device::ChildGuard`], which kills them on
-//! SIGTERM, SIGINT and SIGHUP and (Linux) when the bridge dies.
+//! Sockets (TCP, unix, QEMU's UART socket) and child pipes (`--command`, QEMU's `-serial
+//! stdio`) are tokio I/O read and written by tasks of the shell's runtime, so a link costs no
+//! thread; opening one (a connect, or QEMU's start, which may take seconds) runs on tokio's
+//! blocking pool. A serial port is read and written by two threads of its own (see BRIDGE.md,
+//! "How it is built"). QEMU and `--command` children stay under [`crate::device::ChildGuard`], which
+//! kills and reaps them when the link closes, on SIGTERM, SIGINT and SIGHUP and (Linux) when the
+//! bridge dies.
 
 use std::io::{Read, Write};
 
-use tokio::sync::mpsc::{channel, error::TrySendError, Sender};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::sync::mpsc::{channel, error::TrySendError, Receiver, Sender};
 
 use super::Event;
 use crate::bridge::machine::{Input, LinkEvent};
-use crate::device::lines::{Frame, LineReader};
-use crate::device::{Closer, Endpoint, Link};
+use crate::device::lines::{Frame, Framer, LineReader};
+use crate::device::{Closer, Endpoint, Link, TokioLink};
 use crate::log::Logger;
 
 /// Lines queued for one device's writer before the device counts as not reading.
@@ -53,50 +55,130 @@ fn link_event(device: usize, event: LinkEvent) -> Event {
     Event::Input(Input::Link { device, event })
 }
 
-/// Opens link `gen` of device `device` on a thread of its own (connecting may take seconds);
-/// the result goes to `events`.
+/// Opens link `gen` of device `device` on tokio's blocking pool (connecting may take seconds);
+/// the result goes to `events`. Must be called inside the shell's runtime.
 pub(super) fn open(
     device: usize,
     gen: u64,
     endpoint: Endpoint,
     log: Logger,
     events: Sender<Event>,
-) -> std::io::Result<()> {
-    std::thread::Builder::new()
-        .name(format!("device-open-{device}-{gen}"))
-        .spawn(move || {
-            let event = match endpoint.open(&log) {
-                Ok(link) => Event::Opened { device, gen, link },
-                Err(e) => link_event(
-                    device,
-                    LinkEvent::OpenFailed {
-                        gen,
-                        error: e.to_string(),
-                    },
-                ),
-            };
-            // If the shell is gone, dropping the link closes it.
-            let _ = events.blocking_send(event);
-        })
-        .map(drop)
+) {
+    tokio::spawn(async move {
+        let opened = tokio::task::spawn_blocking(move || endpoint.open_streams(&log)).await;
+        let event = match opened.map(|streams| streams.map(|s| s.into_tokio())) {
+            Ok(Ok(Ok(link))) => Event::Opened { device, gen, link },
+            Ok(Ok(Err(e)) | Err(e)) => open_failed(device, gen, e.to_string()),
+            Err(e) => open_failed(device, gen, format!("the opening task failed: {e}")),
+        };
+        // If the shell is gone, dropping the link closes it.
+        let _ = events.send(event).await;
+    });
 }
 
-/// Starts the reader and writer threads of an opened link.
+fn open_failed(device: usize, gen: u64, error: String) -> Event {
+    link_event(device, LinkEvent::OpenFailed { gen, error })
+}
+
+/// Starts the reader and writer of an opened link: two tasks, or two threads for a serial port.
 pub(super) fn start(
     device: usize,
     gen: u64,
-    link: Link,
+    link: TokioLink,
     max_line: usize,
     events: &Sender<Event>,
 ) -> std::io::Result<OpenLink> {
-    let Link {
-        reader,
-        writer,
-        closer,
-    } = link;
-    spawn_reader(device, gen, reader, max_line, events.clone())?;
-    let writes = spawn_writer(device, gen, writer, events.clone())?;
+    let (writes, queue) = channel::<Vec<u8>>(WRITE_QUEUE);
+    let closer = match link {
+        TokioLink::Tokio {
+            reader,
+            writer,
+            closer,
+        } => {
+            tokio::spawn(read_lines(device, gen, reader, max_line, events.clone()));
+            tokio::spawn(write_lines(device, gen, writer, queue, events.clone()));
+            closer
+        }
+        TokioLink::Blocking(Link {
+            reader,
+            writer,
+            closer,
+        }) => {
+            spawn_reader(device, gen, reader, max_line, events.clone())?;
+            spawn_writer(device, gen, writer, queue, events.clone())?;
+            closer
+        }
+    };
     Ok(OpenLink { writes, closer })
+}
+
+/// The link event of one frame.
+fn frame_event(gen: u64, frame: std::io::Result<Frame>) -> LinkEvent {
+    match frame {
+        Ok(Frame::Line(line)) => LinkEvent::Line { gen, line },
+        Ok(Frame::Overlong { len }) => LinkEvent::Overlong { gen, len },
+        Ok(Frame::Eof) => LinkEvent::Closed {
+            gen,
+            why: "end of stream".into(),
+        },
+        Err(e) => LinkEvent::Closed {
+            gen,
+            why: e.to_string(),
+        },
+    }
+}
+
+/// Reads the device's lines (at most `max_line` bytes buffered) until the link closes.
+async fn read_lines(
+    device: usize,
+    gen: u64,
+    mut reader: Box<dyn AsyncRead + Send + Unpin>,
+    max_line: usize,
+    events: Sender<Event>,
+) {
+    let mut framer = Framer::new(max_line);
+    loop {
+        let frame = match framer.next_frame() {
+            Some(frame) => Ok(frame),
+            None => match reader.read(framer.space()).await {
+                Ok(n) => {
+                    framer.filled(n);
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => Err(e),
+            },
+        };
+        let event = frame_event(gen, frame);
+        let end = matches!(event, LinkEvent::Closed { .. });
+        if events.send(link_event(device, event)).await.is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Writes the queued lines to the device until the queue closes or a write fails.
+async fn write_lines(
+    device: usize,
+    gen: u64,
+    mut writer: Box<dyn AsyncWrite + Send + Unpin>,
+    mut queue: Receiver<Vec<u8>>,
+    events: Sender<Event>,
+) {
+    while let Some(mut line) = queue.recv().await {
+        line.push(b'\n');
+        let written = match writer.write_all(&line).await {
+            Ok(()) => writer.flush().await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = written {
+            let why = format!("writing to the device failed: {e}");
+            let _ = events
+                .send(link_event(device, LinkEvent::Closed { gen, why }))
+                .await;
+            return;
+        }
+    }
 }
 
 fn spawn_reader(
@@ -111,18 +193,7 @@ fn spawn_reader(
         .spawn(move || {
             let mut lines = LineReader::new(reader, max_line);
             loop {
-                let event = match lines.next_frame() {
-                    Ok(Frame::Line(line)) => LinkEvent::Line { gen, line },
-                    Ok(Frame::Overlong { len }) => LinkEvent::Overlong { gen, len },
-                    Ok(Frame::Eof) => LinkEvent::Closed {
-                        gen,
-                        why: "end of stream".into(),
-                    },
-                    Err(e) => LinkEvent::Closed {
-                        gen,
-                        why: e.to_string(),
-                    },
-                };
+                let event = frame_event(gen, lines.next_frame());
                 let end = matches!(event, LinkEvent::Closed { .. });
                 if events.blocking_send(link_event(device, event)).is_err() || end {
                     return;
@@ -136,13 +207,13 @@ fn spawn_writer(
     device: usize,
     gen: u64,
     mut writer: Box<dyn Write + Send>,
+    mut queue: Receiver<Vec<u8>>,
     events: Sender<Event>,
-) -> std::io::Result<Sender<Vec<u8>>> {
-    let (tx, mut rx) = channel::<Vec<u8>>(WRITE_QUEUE);
+) -> std::io::Result<()> {
     std::thread::Builder::new()
         .name(format!("device-writer-{device}-{gen}"))
         .spawn(move || {
-            while let Some(mut line) = rx.blocking_recv() {
+            while let Some(mut line) = queue.blocking_recv() {
                 line.push(b'\n');
                 if let Err(e) = writer.write_all(&line).and_then(|()| writer.flush()) {
                     let why = format!("writing to the device failed: {e}");
@@ -151,6 +222,6 @@ fn spawn_writer(
                     return;
                 }
             }
-        })?;
-    Ok(tx)
+        })
+        .map(drop)
 }

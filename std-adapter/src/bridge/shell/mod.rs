@@ -22,7 +22,7 @@ use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
 use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
-use crate::device::{Endpoint, Link};
+use crate::device::{Endpoint, TokioLink};
 use crate::log::Logger;
 use link_pump::{OpenLink, Written};
 
@@ -34,7 +34,11 @@ pub(super) enum Event {
     /// An input for the machine.
     Input(Input),
     /// Link `gen` of device `device` is open (the shell keeps the link, the machine learns of it).
-    Opened { device: usize, gen: u64, link: Link },
+    Opened {
+        device: usize,
+        gen: u64,
+        link: TokioLink,
+    },
     /// Writing to the host failed.
     HostOutputFailed(String),
 }
@@ -53,6 +57,7 @@ where
 {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
+        .enable_io()
         .build()
         .map_err(BridgeError::Runtime)?;
     let (events, inbox) = channel(QUEUE);
@@ -62,6 +67,9 @@ where
     let result = runtime.block_on(bridge(cfg, log, events, inbox, host_tx));
     // Every link is closed (QEMU and children stopped) before the host writer drains.
     let _ = writer.join();
+    // A link still opening (QEMU waiting for its UART socket) is not waited for: its opener
+    // closes what it opened when it finds the shell gone.
+    runtime.shutdown_background();
     result
 }
 
@@ -84,7 +92,8 @@ impl HostLines for tokio::sync::mpsc::UnboundedReceiver<Vec<u8>> {
     }
 }
 
-/// Runs the bridge in the caller's tokio runtime (see [`crate::bridge::serve`]): host lines from
+/// Runs the bridge in the caller's tokio runtime (time and I/O drivers enabled; see
+/// [`crate::bridge::serve`]): host lines from
 /// `host_in` (its end is the host's end of input), answers into `host_out`.
 pub(super) async fn serve(
     cfg: BridgeConfig,
@@ -169,7 +178,7 @@ struct Shell {
     devices: Vec<(Endpoint, Logger)>,
     max_line: usize,
     log: Logger,
-    /// The inbox's sending side, cloned into every thread the shell starts.
+    /// The inbox's sending side, cloned into every task and thread the shell starts.
     events: Sender<Event>,
     /// Lines for the host writer.
     host: Sender<Vec<u8>>,
@@ -233,7 +242,7 @@ impl Shell {
             Event::Input(input) => machine.handle(input, now),
             Event::Opened { device, gen, link } => {
                 if let (Some(pid), Some((_, log))) =
-                    (link.closer.child_pid(), self.devices.get(device))
+                    (link.closer().child_pid(), self.devices.get(device))
                 {
                     log.info(format_args!("device process pid {pid}"));
                 }
@@ -244,7 +253,7 @@ impl Shell {
                     }
                     Err(e) => LinkEvent::OpenFailed {
                         gen,
-                        error: format!("cannot start the device threads: {e}"),
+                        error: format!("cannot start the device link: {e}"),
                     },
                 };
                 machine.handle(Input::Link { device, event }, now);
@@ -277,14 +286,10 @@ impl Shell {
         match action {
             LinkAction::Open { gen } => {
                 let target = self.devices.get(device).cloned();
-                let opened =
-                    target
-                        .ok_or_else(|| "no such device".to_string())
-                        .and_then(|(e, log)| {
-                            link_pump::open(device, gen, e, log, self.events.clone())
-                                .map_err(|e| format!("cannot start the connector thread: {e}"))
-                        });
-                if let Err(error) = opened {
+                if let Some((endpoint, log)) = target {
+                    link_pump::open(device, gen, endpoint, log, self.events.clone());
+                } else {
+                    let error = "no such device".to_string();
                     let event = LinkEvent::OpenFailed { gen, error };
                     machine.handle(Input::Link { device, event }, Instant::now());
                 }

@@ -30,10 +30,25 @@ fn ping_device() -> String {
     addr
 }
 
+/// The names of this process's threads that serve a device link (the blocking pump's
+/// `device-reader-…` and `device-writer-…`, a serial port's).
+fn link_threads() -> Vec<String> {
+    let tasks = std::fs::read_dir("/proc/self/task").expect("/proc/self/task");
+    let names: Vec<String> = tasks
+        .flatten()
+        .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+        .collect();
+    assert!(!names.is_empty(), "no thread names read");
+    names
+        .into_iter()
+        .filter(|n| n.starts_with("device-"))
+        .collect()
+}
+
 #[test]
 fn serve_answers_in_the_callers_runtime_and_ends_with_the_host_input() {
     let runtime = tokio::runtime::Builder::new_current_thread()
-        .enable_time()
+        .enable_all()
         .build()
         .unwrap();
     let config = BridgeConfig::new(Endpoint::Tcp(ping_device()));
@@ -49,6 +64,8 @@ fn serve_answers_in_the_callers_runtime_and_ends_with_the_host_input() {
             to_bridge.send(line).await.unwrap();
             let answer = tokio::time::timeout(Duration::from_secs(10), from_bridge.recv()).await;
             answers.push(String::from_utf8(answer.unwrap().unwrap()).unwrap());
+            // The link is open and has carried a line: tasks read and write it, not threads.
+            assert_eq!(link_threads(), Vec::<String>::new());
         }
         drop(to_bridge);
         let end = tokio::time::timeout(Duration::from_secs(10), bridge).await;
