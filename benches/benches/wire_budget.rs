@@ -61,8 +61,12 @@ impl sensor_tools::Board for BenchBoard {
     fn stack_size() -> usize {
         16384
     }
-    fn approval_key() -> ([u8; 32], u32) {
-        ([7; 32], 1)
+    fn sealing() -> embedded_mcp::server::approval::Sealing {
+        embedded_mcp::server::approval::Sealing {
+            key: embedded_mcp::server::approval::Key::provisioned([7; 32]),
+            boot_salt: 1,
+            clock: Self::uptime_ms,
+        }
     }
     async fn sleep_ms(_ms: u64) {}
 }
