@@ -184,7 +184,7 @@ mod tests {
         let s = schemas_in_file(SOURCE, "Reading").unwrap();
         assert_eq!(
             s.input,
-            r#"{"description":"A reading.","type":"object","properties":{"sensor":{"description":"Which sensor.","type":"integer","minimum":0,"maximum":3},"value":{"description":"Degrees Celsius.","type":"number","minimum":-40,"maximum":125},"note":{"type":"string","maxLength":16}},"required":["sensor","value"],"additionalProperties":false}"#
+            r#"{"description":"A reading.","type":"object","properties":{"sensor":{"description":"Which sensor.","type":"integer","minimum":0,"maximum":3},"value":{"description":"Degrees Celsius.","type":"number","minimum":-40,"maximum":125},"note":{"type":["string","null"],"maxLength":16}},"required":["sensor","value"],"additionalProperties":false}"#
         );
         assert_eq!(
             s.output,
