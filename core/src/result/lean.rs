@@ -58,8 +58,8 @@ pub fn text_twin_span(result: &[u8]) -> Option<core::ops::Range<usize>> {
 /// What a 2026-07-28 result has after its `content` when it is not an error.
 const COMPLETE: &[u8] = b",\"resultType\":\"complete\"";
 
-/// Removes the `content` member holding only the text twin from the result in `result` (see
-/// the [module](self)); the length of what is left at the start of `result`. Any other result
+/// Removes the `content` member holding only the text twin from the result in `result` (a
+/// bridge asked for it with the `_meta` key `embedded-mcp/lean`); the length of what is left at the start of `result`. Any other result
 /// is left as it is.
 pub fn drop_text_twin(result: &mut [u8]) -> usize {
     let len = result.len();

@@ -48,8 +48,8 @@
 //! that is too small gives [`EncodeError::BufferTooSmall`](crate::json::EncodeError) with the
 //! exact size needed; the buffer's content is then unspecified and must not be sent.
 //!
-//! A bridge may ask for the [lean](lean) form, without the text twin, and restore it for its
-//! host ([`drop_text_twin`]).
+//! A bridge may ask for the lean form, without the text twin, and restore it for its host
+//! ([`drop_text_twin`]).
 //!
 //! # Decoding
 //!
