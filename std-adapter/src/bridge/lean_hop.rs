@@ -6,11 +6,10 @@
 //! - [`for_device`]: a request's `_meta` on its way to the device, marked
 //!   `"embedded-mcp/lean":true` ([`LEAN_KEY`]) when it is a 2026-07-28 request or a
 //!   `tools/call` of any revision. Of a 2026-07-28 request's
-//!   `io.modelcontextprotocol/clientCapabilities` it keeps the capabilities a device may ask
-//!   for during a `tools/call` (`elicitation`, `sampling`, `roots`) of a tool that asked before
-//!   (the router learns which from -32021 answers, and sends the call again with them), none
-//!   for other calls and methods, and leaves the member out when nothing is kept (the mark
-//!   allows it);
+//!   `io.modelcontextprotocol/clientCapabilities` it keeps, for a `tools/call`, the capabilities
+//!   a device may ask with (`elicitation`, `sampling`, `roots`; the router always asks for
+//!   them: a tool may read them to decide whether to ask a person), none for other methods, and
+//!   leaves the member out when nothing is kept (the mark allows it);
 //!   `io.modelcontextprotocol/clientInfo` goes once per link. Every other member is copied as
 //!   it is. The device answers a marked `tools/call` with the lean result.
 //! - [`restore_for_host`]: a lean `tools/call` result (`structuredContent` without `content`) on
@@ -51,8 +50,8 @@ pub struct ForDevice {
     pub client_info: bool,
     /// The request asks for the lean result ([`restore_for_host`] applies to its answer).
     pub lean: bool,
-    /// A `tools/call` whose host declared capabilities a device may ask for, left out
-    /// ([`Hop::call_capabilities`] false): if the device answers -32021, send it again with them.
+    /// A `tools/call` whose host declared capabilities a device may ask with, left out
+    /// ([`Hop::call_capabilities`] false): a device that needs one answers -32021.
     pub capabilities_left_out: bool,
 }
 
@@ -61,8 +60,8 @@ pub struct ForDevice {
 pub struct Hop {
     /// The link has not had the client's info yet: it goes with this request.
     pub client_info: bool,
-    /// A `tools/call` keeps the capabilities a device may ask for (the tool asked before);
-    /// otherwise it goes without any, as most tools never ask.
+    /// A `tools/call` keeps the capabilities a device may ask with (what the router does);
+    /// otherwise it goes without any (what the wire-budget bench compares).
     pub call_capabilities: bool,
 }
 

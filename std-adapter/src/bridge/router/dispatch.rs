@@ -50,7 +50,7 @@ impl Router {
         let Some(gen) = self.device.up_gen() else {
             return;
         };
-        let line = self.lean_for_device(line, gen, key.as_deref());
+        let line = self.lean_for_device(line, gen);
         if self.log.tracing() {
             self.log
                 .trace(format_args!("to device: {}", preview(&line, PREVIEW)));
