@@ -77,6 +77,14 @@ pub enum LinkEvent {
 pub enum Output {
     /// Write this line to the host (the shell adds the newline).
     Host(Vec<u8>),
+    /// Write this line to the host: a notification device `device` wrote (a hub says which of
+    /// its devices; the clients layer gives a device's log to the request in flight there).
+    HostFrom {
+        /// Which device.
+        device: usize,
+        /// The line.
+        line: Vec<u8>,
+    },
     /// Act on the link of device `device`.
     Link {
         /// Which device.

@@ -50,23 +50,22 @@ mod reply;
 mod reply_body;
 mod request;
 mod server;
-mod session_table;
-mod shim_calls;
 mod slots;
 mod sse;
 mod stateless;
-mod task_lines;
 
 pub use doors::Token;
 
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc::{channel, unbounded_channel};
+use tokio::sync::mpsc::unbounded_channel;
 
+use super::clients::ClientsConfig;
 use super::{BridgeConfig, BridgeError};
 use crate::log::Logger;
 use exchange::BodyLimits;
@@ -74,10 +73,6 @@ use front_state::FrontState;
 use handshake::Handshake;
 use multiplex::Multiplex;
 use server::Bounds;
-use session_table::Sessions;
-
-/// Lines the routing loop may have written for its host before the multiplexer files them.
-const ROUTER_QUEUE: usize = 256;
 
 /// Default bound of a request body (1 MiB): a longer one gets 413.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
@@ -202,10 +197,16 @@ pub fn serve_on(
     let mut bridge = bridge;
     bridge.tasks.status_lines = crate::bridge::tasks::StatusLines::Front;
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
-    let (to_router, router_in) = unbounded_channel();
+    let clients = ClientsConfig {
+        reply_idle,
+        input_timeout: bridge.input_timeout,
+        devices: bridge.devices.iter().map(|d| d.name.clone()).collect(),
+        max_sessions: http.max_sessions,
+    };
+    let (events, client_events) = unbounded_channel();
+    let list_generation = Arc::new(AtomicU64::new(0));
     let front = Arc::new(FrontState {
-        mux: Multiplex::new(to_router, log.clone()).with_input_timeout(bridge.input_timeout),
-        sessions: Sessions::new(http.max_sessions),
+        mux: Multiplex::new(events, list_generation.clone()),
         handshake: Handshake::new(),
         tool_headers: param_headers::ToolHeaders::new(),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
@@ -226,21 +227,16 @@ pub fn serve_on(
             Ok(listener) => listener,
             Err(e) => return (Err(e), Ok(())),
         };
-        // The routing loop runs on this runtime, its host lines coming from the multiplexer
-        // and every line it writes for its host filed by the multiplexer under its request.
-        let (router_out, mut host_lines) = channel(ROUTER_QUEUE);
-        let router = tokio::spawn(super::shell::serve(
+        // The routing loop and the clients layer run as one task of this runtime: the
+        // clients' events come on a channel, and every line the router writes for its host
+        // goes to the layer, which hands it to the request or stream it belongs to.
+        let router = tokio::spawn(super::shell::serve_clients(
             bridge,
-            router_in,
-            router_out,
+            clients,
+            client_events,
+            list_generation,
             log.clone(),
         ));
-        let receiver = front.clone();
-        tokio::spawn(async move {
-            while let Some(line) = host_lines.recv().await {
-                receiver.mux.on_router_line(line);
-            }
-        });
         // Learn the latest legacy handshake now, so the device is up when the first client comes.
         let learner = front.clone();
         tokio::spawn(async move {

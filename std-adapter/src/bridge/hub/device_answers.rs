@@ -60,7 +60,8 @@ impl Hub {
             Class::Notification { method: name } if name == method::TOOLS_LIST_CHANGED => {
                 self.list(index);
             }
-            Class::Notification { .. } | Class::ErrorWithoutId => self.emit(line),
+            Class::Notification { .. } => self.emit_from(index, line),
+            Class::ErrorWithoutId => self.emit(line),
             Class::Request { id, .. } => {
                 let answer = error_response(
                     Some(&id.raw),

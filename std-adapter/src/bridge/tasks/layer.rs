@@ -155,6 +155,11 @@ impl<M: Machine> TaskLayer<M> {
                         self.emit(line);
                     }
                 }
+                Output::HostFrom { device, line } => {
+                    if let Some(line) = self.take_out(line) {
+                        self.out.push_back(Output::HostFrom { device, line });
+                    }
+                }
                 Output::Link { device, action } => {
                     let written = match &action {
                         LinkAction::Write { line, .. } if !self.creating.is_empty() => {
