@@ -93,7 +93,7 @@ impl<R: Clone> Clients<R> {
                     self.deliver_to(route, Delivery::Answer(answer));
                 }
             }
-            Event::Notify(line) => self.to_router(line),
+            Event::Notify(line) => self.send_to_router(line),
             Event::OpenSession(new) => self.open_session(new),
             Event::SessionPost(post) => self.session_post(post),
             Event::SessionStream {
@@ -189,7 +189,7 @@ impl<R: Clone> Clients<R> {
         self.cfg.devices.iter().position(|d| d == name)
     }
 
-    pub(super) fn to_router(&mut self, line: Vec<u8>) {
+    pub(super) fn send_to_router(&mut self, line: Vec<u8>) {
         self.out.push_back(Effect::ToRouter(line));
     }
 
@@ -258,7 +258,7 @@ impl<R: Clone> Clients<R> {
         };
         if self.ids.file(ticket, key, route).is_ok() {
             self.timers.insert((timer, ticket));
-            self.to_router(line);
+            self.send_to_router(line);
         }
         Ok(())
     }
@@ -277,7 +277,7 @@ impl<R: Clone> Clients<R> {
     /// answered already.
     pub(super) fn cancel(&mut self, ticket: Ticket, reason: &str) {
         if self.finish(ticket).is_some() {
-            self.to_router(cancelled(&ticket.to_string(), reason));
+            self.send_to_router(cancelled(&ticket.to_string(), reason));
         }
     }
 

@@ -150,7 +150,7 @@ impl<R: Clone> Clients<R> {
                     // has one); every other byte is the shim's line.
                     let id = ticket.to_string();
                     if let Some((line, _)) = splice::with_id_and_token(&line, &id, &id) {
-                        self.to_router(line);
+                        self.send_to_router(line);
                     }
                 }
                 Action::Complete { id, result, .. } => {
