@@ -4,6 +4,7 @@
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::time::{Duration, Instant};
 
+use super::admission::{Admission, Limits};
 use super::deadlines::{ReplyWait, Waited};
 use super::event::{Answer, Delivery, Effect, Event, Owner, Ticket};
 use super::ids::Ids;
@@ -28,6 +29,8 @@ pub struct ClientsConfig {
     pub devices: Vec<String>,
     /// Most legacy sessions at once.
     pub max_sessions: usize,
+    /// How many requests and streams clients may hold.
+    pub limits: Limits,
 }
 
 /// A forwarded request in flight.
@@ -55,6 +58,9 @@ pub struct Clients<R> {
     pub(super) streams: Streams<R>,
     /// The input shim of each legacy session that has a call through it.
     pub(super) shims: HashMap<String, InputShim>,
+    pub(super) admission: Admission,
+    /// The client of each open stream.
+    pub(super) stream_peers: HashMap<Ticket, String>,
     out: VecDeque<Effect<R>>,
     pub(super) now: Instant,
 }
@@ -64,12 +70,14 @@ impl<R: Clone> Clients<R> {
     pub fn new(cfg: ClientsConfig, log: Logger, now: Instant) -> Self {
         Self {
             sessions: Sessions::new(cfg.max_sessions),
+            admission: Admission::new(cfg.limits),
             cfg,
             log,
             ids: Ids::default(),
             timers: BTreeSet::new(),
             streams: Streams::default(),
             shims: HashMap::new(),
+            stream_peers: HashMap::new(),
             out: VecDeque::new(),
             now,
         }
@@ -100,15 +108,22 @@ impl<R: Clone> Clients<R> {
                 ticket,
                 session,
                 version_ok,
+                peer,
                 route,
-            } => self.session_stream(ticket, &session, version_ok, route),
+            } => self.session_stream(ticket, &session, version_ok, peer, route),
             Event::CloseSession { session, route } => self.close_session(&session, route),
             Event::Listen {
                 ticket,
                 id,
                 filter,
+                peer,
                 route,
             } => {
+                if let Err(refused) = self.admission.stream(&peer) {
+                    let answer = refused.answer(Some(&id.raw), "listen streams");
+                    return self.deliver_to(route, Delivery::Answer(answer));
+                }
+                self.stream_peers.insert(ticket, peer);
                 for (sink, delivery) in self.streams.subscribe(ticket, id, filter, route) {
                     self.deliver_to(sink, delivery);
                 }
@@ -243,6 +258,9 @@ impl<R: Clone> Clients<R> {
                 "Invalid request: the request could not be read",
             ));
         };
+        if let Err(refused) = self.admission.request(&owner.peer) {
+            return Err(refused.answer(Some(&owner.id_raw), "requests in flight"));
+        }
         if let Some(session) = &owner.session {
             self.sessions.begin(session);
         }
@@ -267,6 +285,7 @@ impl<R: Clone> Clients<R> {
     pub(super) fn finish(&mut self, ticket: Ticket) -> Option<Route<R>> {
         let route = self.ids.remove(ticket)?;
         self.timers.remove(&(route.timer, ticket));
+        self.admission.request_ended(&route.owner.peer);
         if let Some(session) = &route.owner.session {
             self.sessions.end(session, self.now);
         }
@@ -285,7 +304,10 @@ impl<R: Clone> Clients<R> {
     /// is its cancel); a legacy one is forgotten (its answer will be dropped); a stream closes.
     fn dropped(&mut self, ticket: Ticket) {
         let Some(route) = self.ids.get(ticket) else {
-            self.streams.close(ticket);
+            if let Some(session) = self.streams.close(ticket) {
+                self.sessions.end(&session, self.now);
+            }
+            self.stream_closed(ticket);
             return;
         };
         match route.owner.session.clone() {
@@ -299,6 +321,13 @@ impl<R: Clone> Clients<R> {
                     }
                 }
             }
+        }
+    }
+
+    /// The stream of `ticket` is over: its client holds one less.
+    pub(super) fn stream_closed(&mut self, ticket: Ticket) {
+        if let Some(peer) = self.stream_peers.remove(&ticket) {
+            self.admission.stream_ended(&peer);
         }
     }
 }

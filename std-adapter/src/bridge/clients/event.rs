@@ -22,6 +22,8 @@ pub struct Owner {
     pub id_raw: String,
     /// The client's id, canonical.
     pub id_key: String,
+    /// The address it came from (`""`: the front's own request, not counted).
+    pub peer: String,
 }
 
 /// A legacy `initialize` the shell answered from the device's handshake: open the session.
@@ -58,6 +60,8 @@ pub struct SessionPost<R> {
     pub body: Vec<u8>,
     /// The client takes an SSE answer (it can be asked a person's questions).
     pub sse: bool,
+    /// The address it came from.
+    pub peer: String,
     /// Where the answer goes.
     pub route: R,
 }
@@ -93,6 +97,8 @@ pub enum Event<R> {
         session: String,
         /// As in [`SessionPost::version_ok`].
         version_ok: bool,
+        /// The address it came from.
+        peer: String,
         /// Where its lines go.
         route: R,
     },
@@ -111,6 +117,8 @@ pub enum Event<R> {
         id: Id,
         /// What it asks for (`tools_list_changed` already agreed to or not).
         filter: Filter,
+        /// The address it came from.
+        peer: String,
         /// Where its lines go.
         route: R,
     },

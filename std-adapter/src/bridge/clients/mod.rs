@@ -10,6 +10,8 @@
 //! holds it and hands it back in its effects.
 //!
 //! - [`ids`]: the table of ids the bridge gives forwarded requests, and the route of each.
+//! - [`admission`]: how many requests and streams each client, and all together, may hold
+//!   (what a client is: its address).
 //! - [`deadlines`]: how long a forwarded request waits (also while a person answers the input
 //!   shim), and a quiet listen stream's keep-alives.
 //! - `sessions`: legacy sessions, their bound and eviction; `session_posts`: what a request
@@ -19,6 +21,7 @@
 //! - `streams`: GET streams, 2026-07-28 listen streams and the task statuses they start with.
 //! - `questions`: the input shim of each legacy session (a person's approval).
 
+pub mod admission;
 pub mod deadlines;
 mod engine;
 mod event;

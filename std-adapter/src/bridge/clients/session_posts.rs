@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::engine::Clients;
 use super::event::{Answer, Delivery, NewSession, Owner, SessionPost, Ticket};
-use super::sessions::Session;
+use super::sessions::{Session, MAX_CAPABILITIES};
 use crate::bridge::message::{splice, Class, Id, Message, INVALID_PARAMS, INVALID_REQUEST};
 use crate::wire::meta::{
     CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
@@ -41,6 +41,15 @@ fn bad_version() -> Answer {
 impl<R: Clone> Clients<R> {
     pub(super) fn open_session(&mut self, new: NewSession<R>) {
         let now = self.now;
+        if new.capabilities.to_string().len() > MAX_CAPABILITIES {
+            let answer = Answer::error(
+                400,
+                Some(&new.id_raw),
+                INVALID_PARAMS,
+                &format!("Invalid params: capabilities longer than {MAX_CAPABILITIES} bytes"),
+            );
+            return self.deliver_to(new.route, Delivery::Answer(answer));
+        }
         let opened = self.sessions.open(
             new.id.clone(),
             new.version,
@@ -65,7 +74,7 @@ impl<R: Clone> Clients<R> {
                     503,
                     Some(&new.id_raw),
                     INVALID_REQUEST,
-                    "Service unavailable: every session has a request in flight",
+                    "Service unavailable: the session table is full of live sessions",
                 );
                 answer.headers.push(("Retry-After", "1".into()));
                 answer
@@ -75,7 +84,9 @@ impl<R: Clone> Clients<R> {
     }
 
     fn end_session(&mut self, session: &str) {
-        self.streams.end_session_stream(session);
+        if let Some(ticket) = self.streams.end_session_stream(session) {
+            self.stream_closed(ticket);
+        }
         self.forget_shim(session);
     }
 
@@ -97,6 +108,7 @@ impl<R: Clone> Clients<R> {
         ticket: Ticket,
         session: &str,
         version_ok: bool,
+        peer: String,
         route: R,
     ) {
         let now = self.now;
@@ -106,8 +118,25 @@ impl<R: Clone> Clients<R> {
         if !version_ok {
             return self.deliver_to(route, Delivery::Answer(bad_version()));
         }
+        // A new GET ends the session's stream, if it had one.
+        let replaced = self.streams.end_session_stream(session);
+        if let Some(old) = replaced {
+            self.stream_closed(old);
+        }
+        if let Err(refused) = self.admission.stream(&peer) {
+            if replaced.is_some() {
+                self.sessions.end(session, now);
+            }
+            let answer = refused.answer(None, "streams");
+            return self.deliver_to(route, Delivery::Answer(answer));
+        }
+        self.stream_peers.insert(ticket, peer);
         self.streams
             .open_session_stream(session, ticket, route.clone());
+        // An open stream keeps its session live.
+        if replaced.is_none() {
+            self.sessions.begin(session);
+        }
         self.deliver_to(route, Delivery::Opened);
     }
 
@@ -168,6 +197,7 @@ impl<R: Clone> Clients<R> {
             session: Some(post.session.clone()),
             id_raw: id.raw.clone(),
             id_key: id.key.clone(),
+            peer: post.peer.clone(),
         };
         let tool = post
             .msg

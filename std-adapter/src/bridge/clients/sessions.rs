@@ -1,13 +1,29 @@
 //! Legacy (2025-06-18, 2025-11-25) sessions: what each agreed to, and a bound on how many
-//! exist: at the bound the least recently used session with no request in flight is evicted,
-//! so sessions that clients abandoned (killed without `DELETE`) never lock a new client out.
-//! Ids are drawn by the shell (from the OS's secure random source); the table takes `now`.
+//! exist. A session is cheap (its agreement, at most [`MAX_CAPABILITIES`] bytes of the
+//! client's capabilities, a few counters), so the bound is high ([`DEFAULT_MAX_SESSIONS`]) and
+//! says how much memory sessions may take, not how many hosts may be idle at once: a host
+//! usually sits idle between tool calls, and a thousand new sessions of another client leave
+//! it alone. At the bound, only a session nobody has used for [`ABANDONED_AFTER`] (its client
+//! was killed without `DELETE`), with no request in flight and no stream open, makes room (the
+//! least recently used such one); when every session is live, the newcomer is turned away
+//! (503 with `Retry-After`) and no live host loses its session. Ids are drawn by the shell
+//! (from the OS's secure random source); the table takes `now`.
 
 use std::collections::HashMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
+
+/// Most sessions by default.
+pub const DEFAULT_MAX_SESSIONS: usize = 16_384;
+
+/// Longest `capabilities` a client may declare in `initialize`, as JSON text.
+pub const MAX_CAPABILITIES: usize = 4096;
+
+/// A session unused this long, with nothing in flight, counts as abandoned: at the bound it may
+/// make room for a new one.
+pub const ABANDONED_AFTER: Duration = Duration::from_secs(30 * 60);
 
 /// One legacy session.
 #[derive(Debug)]
@@ -20,12 +36,13 @@ pub struct Session {
     pub translate: bool,
     /// `logging/setLevel`'s threshold ([`embedded_mcp::protocol::LogLevel::rank`], 0: not set).
     pub log_level: u8,
-    /// Requests of the session not answered yet (a session with some is never evicted).
+    /// Requests and streams of the session not over yet (a session with some is never
+    /// evicted).
     in_flight: usize,
     last_used: Instant,
 }
 
-/// Every session has a request in flight: no room for a new one (503).
+/// Every session is live: no room for a new one (503).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Full;
 
@@ -36,8 +53,7 @@ pub struct Sessions {
 }
 
 impl Sessions {
-    /// At most `max` sessions; when full, the least recently used one without a request in
-    /// flight makes room.
+    /// At most `max` sessions; when full, the least recently used abandoned one makes room.
     pub fn new(max: usize) -> Self {
         Self {
             map: HashMap::new(),
@@ -60,7 +76,7 @@ impl Sessions {
             let victim = self
                 .map
                 .iter()
-                .filter(|(_, s)| s.in_flight == 0)
+                .filter(|(_, s)| s.in_flight == 0 && now >= s.last_used + ABANDONED_AFTER)
                 .min_by_key(|(_, s)| s.last_used)
                 .map(|(id, _)| id.clone())
                 .ok_or(Full)?;
@@ -91,14 +107,14 @@ impl Sessions {
         self.map.get(id)
     }
 
-    /// A request of session `id` is in flight.
+    /// A request (or a stream) of session `id` is in flight.
     pub fn begin(&mut self, id: &str) {
         if let Some(s) = self.map.get_mut(id) {
             s.in_flight += 1;
         }
     }
 
-    /// A request of session `id` ended at `now`.
+    /// A request (or a stream) of session `id` ended at `now`.
     pub fn end(&mut self, id: &str, now: Instant) {
         if let Some(s) = self.map.get_mut(id) {
             s.in_flight = s.in_flight.saturating_sub(1);
@@ -128,29 +144,35 @@ mod tests {
     use std::time::Duration;
 
     #[test]
-    fn the_least_recently_used_idle_session_makes_room() {
+    fn only_an_abandoned_session_makes_room_and_live_ones_turn_the_newcomer_away() {
         let t0 = Instant::now();
-        let at = |ms: u64| t0 + Duration::from_millis(ms);
+        let at = |secs: u64| t0 + Duration::from_secs(secs);
+        let abandoned = ABANDONED_AFTER.as_secs();
         let v = Version::V2025_11_25;
-        let mut s = Sessions::new(2);
+        let mut s = Sessions::new(3);
         let open = |s: &mut Sessions, id: &str, t| s.open(id.into(), v, Value::Null, false, t);
         assert_eq!(open(&mut s, "a", at(0)), Ok(None));
         assert_eq!(open(&mut s, "b", at(1)), Ok(None));
-        assert!(s.get("b", at(2)).is_some());
-        // Full: `a` is the least recently used, so it makes room.
-        assert_eq!(open(&mut s, "c", at(3)), Ok(Some("a".into())));
-        assert!(s.get("a", at(4)).is_none());
-        // `b` was used after `c` was opened, so `c` goes next...
-        s.get("b", at(5));
-        // ...unless it has a request in flight.
+        assert_eq!(open(&mut s, "c", at(2)), Ok(None));
+        // Full of live sessions: the newcomer is turned away, nobody is evicted.
+        assert_eq!(open(&mut s, "d", at(3)), Err(Full));
+        assert!(s.get("a", at(4)).is_some());
+        // Long after, `b` (unused since 1 s) is abandoned; `a` was used at 4 s, `c` busy.
         s.begin("c");
-        assert_eq!(open(&mut s, "d", at(6)), Ok(Some("b".into())));
-        s.begin("d");
-        assert_eq!(open(&mut s, "e", at(8)), Err(Full));
-        s.end("c", at(9));
-        assert_eq!(open(&mut s, "e", at(10)), Ok(Some("c".into())));
-        assert!(s.close("d"));
+        assert_eq!(open(&mut s, "d", at(1 + abandoned)), Ok(Some("b".into())));
+        assert_eq!(
+            open(&mut s, "e", at(2 + abandoned)),
+            Err(Full),
+            "a is not abandoned yet"
+        );
+        assert_eq!(open(&mut s, "e", at(4 + abandoned)), Ok(Some("a".into())));
+        // A request in flight keeps a session however long it lasts.
+        assert_eq!(open(&mut s, "f", at(10 * abandoned)), Ok(Some("d".into())));
+        assert_eq!(open(&mut s, "g", at(11 * abandoned)), Ok(Some("e".into())));
+        assert!(s.get("c", at(11 * abandoned)).is_some());
+        s.end("c", at(11 * abandoned));
+        assert!(s.close("c"));
         assert!(!s.close("a"));
-        assert_eq!(s.len(), 1);
+        assert_eq!(s.len(), 2);
     }
 }

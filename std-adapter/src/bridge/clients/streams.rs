@@ -30,14 +30,14 @@ impl<R> Default for Streams<R> {
 }
 
 impl<R: Clone> Streams<R> {
-    /// Opens `session`'s GET stream, ending the one it had (its route is dropped).
+    /// Opens `session`'s GET stream (it has none: [`Self::end_session_stream`] first).
     pub(super) fn open_session_stream(&mut self, session: &str, ticket: Ticket, route: R) {
         self.listeners.insert(session.to_owned(), (ticket, route));
     }
 
-    /// Ends `session`'s GET stream, if it has one.
-    pub(super) fn end_session_stream(&mut self, session: &str) {
-        self.listeners.remove(session);
+    /// Ends `session`'s GET stream, if it has one: its ticket.
+    pub(super) fn end_session_stream(&mut self, session: &str) -> Option<Ticket> {
+        self.listeners.remove(session).map(|(ticket, _)| ticket)
     }
 
     /// The GET streams: (session, route).
@@ -82,10 +82,17 @@ impl<R: Clone> Streams<R> {
         out
     }
 
-    /// The stream of `ticket` was closed by its client.
-    pub(super) fn close(&mut self, ticket: Ticket) {
-        self.listeners.retain(|_, (t, _)| *t != ticket);
+    /// The stream of `ticket` was closed by its client: the session whose GET stream it was,
+    /// if it was one.
+    pub(super) fn close(&mut self, ticket: Ticket) -> Option<String> {
         self.subscriptions.retain(|(t, _)| *t != ticket);
+        let session = self
+            .listeners
+            .iter()
+            .find(|(_, (t, _))| *t == ticket)
+            .map(|(s, _)| s.clone())?;
+        self.listeners.remove(&session);
+        Some(session)
     }
 
     /// The tool list changed: the tagged notification for each listen stream that asked.

@@ -26,6 +26,7 @@ fn config(devices: &[&str]) -> ClientsConfig {
         input_timeout: Duration::from_secs(120),
         devices: devices.iter().map(|d| d.to_string()).collect(),
         max_sessions: 4,
+        limits: admission::Limits::for_connections(512),
     }
 }
 
@@ -91,6 +92,7 @@ impl Sim {
                 session: None,
                 id_raw: id.raw,
                 id_key: id.key,
+                peer: "p".into(),
             },
             tool: tool.map(str::to_owned),
             route: ticket as u32,
@@ -118,6 +120,7 @@ impl Sim {
             msg: message::parse(line.as_bytes()).unwrap(),
             body: line.as_bytes().to_vec(),
             sse,
+            peer: "p".into(),
             route: ticket as u32,
         }));
     }
@@ -289,38 +292,58 @@ fn logs_follow_the_session_level_and_a_cancel_reaches_the_router() {
 }
 
 #[test]
-fn a_full_table_of_busy_sessions_turns_the_newcomer_away_and_idle_ones_make_room() {
+fn a_table_full_of_live_sessions_turns_the_newcomer_away_and_only_abandoned_ones_make_room() {
     let mut s = Sim::new(config(&[]));
+    // A idle, B with a GET stream, C with a call in flight, D idle.
     for (n, id) in ["A", "B", "C", "D"].iter().enumerate() {
         s.at(n as u64);
         s.open_session(id, json!({}), 0);
-        s.post(
-            10 + n as u64,
-            id,
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#,
-            false,
-        );
     }
+    s.event(Event::SessionStream {
+        ticket: 1,
+        session: "B".into(),
+        version_ok: true,
+        peer: "p".into(),
+        route: 1,
+    });
+    s.post(
+        2,
+        "C",
+        r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"x"}}"#,
+        false,
+    );
+    s.got.clear();
     s.at(5);
     let Delivery::Answer(full) = s.open_session("E", json!({}), 0) else {
         panic!("an answer")
     };
     assert_eq!(full.status, 503);
     assert!(full.headers.contains(&("Retry-After", "1".into())));
-    // B's call ends: B is the only idle session, so it makes room.
-    s.router_line(r#"{"jsonrpc":"2.0","id":11,"result":{}}"#, None);
-    s.got.clear();
-    let Delivery::Answer(ok) = s.open_session("E", json!({}), 0) else {
-        panic!("an answer")
-    };
-    assert_eq!(ok.status, 200);
-    s.post(
-        20,
-        "B",
-        r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#,
-        false,
-    );
-    assert!(text(&s.delivered(20)[0]).starts_with("404 "));
+    // Half an hour on, A and D are abandoned (A the least recently used); B and C are not.
+    let later = 5 + sessions::ABANDONED_AFTER.as_secs();
+    s.at(later);
+    assert!(matches!(s.open_session("E", json!({}), 0), Delivery::Answer(a) if a.status == 200));
+    assert!(matches!(s.open_session("F", json!({}), 0), Delivery::Answer(a) if a.status == 200));
+    assert!(matches!(s.open_session("G", json!({}), 0), Delivery::Answer(a) if a.status == 503));
+    for (ticket, session, status) in [(10, "A", 404), (11, "D", 404), (12, "C", 200)] {
+        s.post(
+            ticket,
+            session,
+            r#"{"jsonrpc":"2.0","id":"l","method":"logging/setLevel","params":{"level":"info"}}"#,
+            false,
+        );
+        assert!(
+            text(&s.delivered(ticket as u32)[0]).starts_with(&status.to_string()),
+            "{session}"
+        );
+    }
+    // B's stream closes: B is idle from now on, and abandoned half an hour later.
+    s.event(Event::Dropped { ticket: 1 });
+    s.at(later + sessions::ABANDONED_AFTER.as_secs());
+    assert!(matches!(s.open_session("G", json!({}), 0), Delivery::Answer(a) if a.status == 200));
+    // Capabilities are bounded.
+    let big = json!({"x": "y".repeat(sessions::MAX_CAPABILITIES)});
+    assert!(matches!(s.open_session("H", big, 0), Delivery::Answer(a) if a.status == 400));
 }
 
 fn listen_id(text: &str) -> Id {
@@ -343,18 +366,21 @@ fn listen_streams_get_their_acknowledgement_then_tagged_changes_until_closed() {
         ticket: 1,
         id: listen_id("1"),
         filter: on.clone(),
+        peer: "p".into(),
         route: 1,
     });
     s.event(Event::Listen {
         ticket: 2,
         id: listen_id("1"),
         filter: on,
+        peer: "p".into(),
         route: 2,
     });
     s.event(Event::Listen {
         ticket: 3,
         id: listen_id(r#""q""#),
         filter: Filter::default(),
+        peer: "p".into(),
         route: 3,
     });
     let ack = r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{"toolsListChanged":true},"_meta":{"io.modelcontextprotocol/subscriptionId":1}}}"#;
@@ -398,12 +424,14 @@ fn task_statuses_reach_the_streams_that_asked_starting_with_the_current_one() {
         ticket: 1,
         id: listen_id("1"),
         filter: asks(&["t1", "t9", "t1"]),
+        peer: "p".into(),
         route: 1,
     });
     s.event(Event::Listen {
         ticket: 2,
         id: listen_id("2"),
         filter: asks(&["t2"]),
+        peer: "p".into(),
         route: 2,
     });
     assert_eq!(
@@ -436,6 +464,7 @@ fn session_streams_take_lines_tied_to_no_request_and_a_new_get_replaces_the_old(
         ticket: 1,
         session: "A".into(),
         version_ok: true,
+        peer: "p".into(),
         route: 1,
     });
     assert_eq!(texts(&s.delivered(1)), ["opened"]);
@@ -443,6 +472,7 @@ fn session_streams_take_lines_tied_to_no_request_and_a_new_get_replaces_the_old(
         ticket: 2,
         session: "nope".into(),
         version_ok: true,
+        peer: "p".into(),
         route: 2,
     });
     assert!(text(&s.delivered(2)[0]).starts_with("404 "));
@@ -454,6 +484,7 @@ fn session_streams_take_lines_tied_to_no_request_and_a_new_get_replaces_the_old(
         ticket: 3,
         session: "A".into(),
         version_ok: true,
+        peer: "p".into(),
         route: 3,
     });
     s.got.clear();
@@ -644,4 +675,69 @@ fn a_client_that_goes_away_cancels_a_stateless_call_and_forgets_a_session_one() 
     assert!(s.router.is_empty());
     assert_eq!(s.c.in_flight(), 0);
     assert_eq!(s.c.poll_timeout(), None);
+}
+
+#[test]
+fn streams_are_bounded_per_client_apart_from_requests_and_closing_one_frees_its_place() {
+    let mut cfg = config(&[]);
+    cfg.limits = admission::Limits {
+        requests_per_client: 2,
+        requests: 10,
+        streams_per_client: 2,
+        streams: 3,
+    };
+    let mut s = Sim::new(cfg);
+    let listen = |s: &mut Sim, ticket: u64, peer: &str| {
+        s.event(Event::Listen {
+            ticket,
+            id: listen_id("1"),
+            filter: Filter::default(),
+            peer: peer.into(),
+            route: ticket as u32,
+        });
+        text(&s.delivered(ticket as u32)[0])
+    };
+    assert_eq!(listen(&mut s, 1, "x"), "opened");
+    assert_eq!(listen(&mut s, 2, "x"), "opened");
+    assert!(
+        listen(&mut s, 3, "x").starts_with("429 "),
+        "x holds its two"
+    );
+    // A stream never takes a request's place: x's calls still go.
+    s.forward(4, r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#, None);
+    s.forward(5, r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#, None);
+    assert_eq!(s.router.len(), 2);
+    // ...within their own bound ("p" is the harness's client).
+    s.forward(6, r#"{"jsonrpc":"2.0","id":3,"method":"ping"}"#, None);
+    assert!(text(&s.delivered(6)[0]).starts_with("429 "));
+    // Another client gets the last stream of all; then everyone is turned away (503).
+    s.open_session("S", json!({}), 0);
+    s.event(Event::SessionStream {
+        ticket: 7,
+        session: "S".into(),
+        version_ok: true,
+        peer: "y".into(),
+        route: 7,
+    });
+    assert_eq!(texts(&s.delivered(7)), ["opened"]);
+    assert!(listen(&mut s, 8, "z").starts_with("503 "));
+    // x closes one: z may open one.
+    s.event(Event::Dropped { ticket: 1 });
+    assert_eq!(listen(&mut s, 9, "z"), "opened");
+    // The session's stream is replaced by its next GET without counting twice.
+    s.event(Event::SessionStream {
+        ticket: 10,
+        session: "S".into(),
+        version_ok: true,
+        peer: "y".into(),
+        route: 10,
+    });
+    assert_eq!(texts(&s.delivered(10)), ["opened"]);
+    assert_eq!(s.c.admission.streams(), 3);
+    // Ending the session ends its stream.
+    s.event(Event::CloseSession {
+        session: "S".into(),
+        route: 11,
+    });
+    assert_eq!(s.c.admission.streams(), 2);
 }

@@ -39,6 +39,8 @@ pub(super) struct Exchange {
     pub(super) limit: Arc<ConnectionLimit>,
     pub(super) slot: SlotId,
     pub(super) body: BodyLimits,
+    /// The client's address (its IP).
+    pub(super) peer: String,
 }
 
 impl Exchange {
@@ -48,7 +50,7 @@ impl Exchange {
         request: hyper::Request<Incoming>,
     ) -> Result<Response<ReplyBody>, Infallible> {
         let (parts, body) = request.into_parts();
-        let Some(mut request) = head(&parts) else {
+        let Some(mut request) = head(&parts, &self.peer) else {
             return Ok(refusal(400, "Bad request: a header value is not UTF-8"));
         };
         let declared = parts
@@ -172,7 +174,7 @@ fn answered(
 }
 
 /// The request's head as the MCP logic reads it; `None` when a header value is not UTF-8.
-fn head(parts: &hyper::http::request::Parts) -> Option<Request> {
+fn head(parts: &hyper::http::request::Parts, peer: &str) -> Option<Request> {
     let mut headers = Vec::with_capacity(parts.headers.len());
     for (name, value) in &parts.headers {
         let value = std::str::from_utf8(value.as_bytes()).ok()?;
@@ -187,6 +189,7 @@ fn head(parts: &hyper::http::request::Parts) -> Option<Request> {
         path,
         headers,
         body: Vec::new(),
+        peer: peer.to_owned(),
     })
 }
 

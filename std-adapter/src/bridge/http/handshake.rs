@@ -106,6 +106,7 @@ pub(super) fn own() -> Owner {
         session: None,
         id_raw: "0".into(),
         id_key: "0".into(),
+        peer: String::new(),
     }
 }
 

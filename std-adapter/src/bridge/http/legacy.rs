@@ -211,6 +211,7 @@ pub(super) fn post(
         msg,
         body: request.body.clone(),
         sse: accepts.sse,
+        peer: request.peer.clone(),
         route,
     };
     wait(
@@ -239,6 +240,7 @@ pub(super) fn listen(front: &FrontState, request: &Request, session_id: &str) ->
         ticket: ticket.id,
         session: session_id.to_owned(),
         version_ok: version_header_ok(request),
+        peer: request.peer.clone(),
         route,
     };
     match front.mux.send(event) {

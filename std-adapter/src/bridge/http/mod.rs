@@ -65,6 +65,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::unbounded_channel;
 
+use super::clients::admission::Limits;
 use super::clients::ClientsConfig;
 use super::{BridgeConfig, BridgeError};
 use crate::log::Logger;
@@ -89,8 +90,10 @@ pub struct HttpConfig {
     pub allowed_origins: Vec<String>,
     /// Longest request body (default [`DEFAULT_MAX_BODY`]); a longer one gets 413.
     pub max_body: usize,
-    /// Most legacy sessions at once (default 64); at the bound the least recently used one
-    /// without a request in flight is evicted.
+    /// Most legacy sessions at once (default
+    /// [`crate::bridge::clients::sessions::DEFAULT_MAX_SESSIONS`]); at the bound only an
+    /// abandoned session (unused for half an hour, nothing in flight) makes room, else the
+    /// newcomer gets 503.
     pub max_sessions: usize,
     /// Most client connections at once (default 512); at the bound the connection that has
     /// waited longest (idle, or still sending its request) is closed to make room, and only
@@ -113,7 +116,7 @@ impl HttpConfig {
             token: None,
             allowed_origins: Vec::new(),
             max_body: DEFAULT_MAX_BODY,
-            max_sessions: 64,
+            max_sessions: crate::bridge::clients::sessions::DEFAULT_MAX_SESSIONS,
             max_connections: 512,
             max_head: 16 * 1024,
             head_timeout: Duration::from_secs(10),
@@ -202,6 +205,7 @@ pub fn serve_on(
         input_timeout: bridge.input_timeout,
         devices: bridge.devices.iter().map(|d| d.name.clone()).collect(),
         max_sessions: http.max_sessions,
+        limits: Limits::for_connections(http.max_connections),
     };
     let (events, client_events) = unbounded_channel();
     let list_generation = Arc::new(AtomicU64::new(0));

@@ -6,12 +6,11 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::{channel, Receiver, UnboundedSender};
 
 use crate::bridge::clients::{Delivery, Event, Owner, Ticket};
-
-/// Where a request's or a stream's deliveries go.
-pub(crate) type Sink = UnboundedSender<Delivery>;
+pub(super) use crate::bridge::shell::Sink;
+use crate::bridge::shell::DELIVERY_QUEUE;
 
 /// An event of the clients layer, as the front sends it.
 pub(crate) type ClientEvent = Event<Sink>;
@@ -21,7 +20,7 @@ pub(super) struct Awaited {
     pub(super) id: Ticket,
     /// The client's id, exact JSON text (for the front's own error answers; `null` if none).
     pub(super) client_id: String,
-    pub(super) lines: UnboundedReceiver<Delivery>,
+    pub(super) lines: Receiver<Delivery>,
 }
 
 /// Why a request could not be handed to the layer.
@@ -54,7 +53,7 @@ impl Multiplex {
 
     /// A new ticket and the channel of its deliveries.
     pub(super) fn ticket(&self, client_id: &str) -> (Awaited, Sink) {
-        let (tx, lines) = unbounded_channel();
+        let (tx, lines) = channel(DELIVERY_QUEUE);
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let client_id = client_id.to_owned();
         (
@@ -63,7 +62,7 @@ impl Multiplex {
                 client_id,
                 lines,
             },
-            tx,
+            Sink { ticket: id, tx },
         )
     }
 

@@ -55,7 +55,7 @@ pub(super) async fn post(
                 }
             }
             Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => {
-                listen(front, msg, id, accepts).await
+                listen(front, request, msg, id, accepts).await
             }
             Ok(()) => forward(front, request, msg, id, accepts),
         },
@@ -93,6 +93,7 @@ fn forward(
         session: None,
         id_raw: id.raw.clone(),
         id_key: id.key.clone(),
+        peer: request.peer.clone(),
     };
     let tool = msg
         .value
@@ -119,7 +120,13 @@ fn forward(
 /// acknowledgement and then carries the list changes asked for (and agreed to: the device, or
 /// hub, declares `tools.listChanged`); closing it is the client's cancel. The bridge never ends
 /// it but by ending the connection.
-async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+async fn listen(
+    front: &FrontState,
+    request: &Request,
+    msg: &Message,
+    id: &Id,
+    accepts: Accepts,
+) -> Reply {
     if !accepts.sse {
         return Reply::error(
             406,
@@ -153,6 +160,7 @@ async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) ->
         ticket: ticket.id,
         id: id.clone(),
         filter,
+        peer: request.peer.clone(),
         route,
     };
     match front.mux.send(event) {

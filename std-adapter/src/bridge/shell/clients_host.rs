@@ -7,13 +7,25 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
+use tokio::sync::mpsc::error::TrySendError;
+use tokio::sync::mpsc::{Sender, UnboundedReceiver};
 
-use crate::bridge::clients::{Clients, Delivery, Effect, Event};
+use crate::bridge::clients::{Clients, Delivery, Effect, Event, Ticket};
 use crate::bridge::machine::{Input, Machine};
+use crate::log::Logger;
 
-/// Where a request's or a stream's deliveries go.
-pub(crate) type Sink = UnboundedSender<Delivery>;
+/// Deliveries one request or stream may have waiting for its client: a client that stops
+/// reading loses its stream when they are all taken, the bridge keeps no more of its lines.
+pub(crate) const DELIVERY_QUEUE: usize = 256;
+
+/// Where a request's or a stream's deliveries go: a bounded channel to the HTTP exchange.
+#[derive(Debug, Clone)]
+pub(crate) struct Sink {
+    /// The exchange's ticket.
+    pub(crate) ticket: Ticket,
+    /// Its channel.
+    pub(crate) tx: Sender<Delivery>,
+}
 
 /// The clients layer and its inbox.
 pub(super) struct ClientsHost {
@@ -21,6 +33,7 @@ pub(super) struct ClientsHost {
     pub(super) events: UnboundedReceiver<Event<Sink>>,
     pub(super) list_generation: Arc<AtomicU64>,
     pub(super) max_line: usize,
+    pub(super) log: Logger,
 }
 
 impl ClientsHost {
@@ -39,9 +52,17 @@ impl ClientsHost {
                     machine.handle(input, now);
                     fed = true;
                 }
-                // A receiver gone is a client gone: the layer hears of it (`Dropped`).
+                // A receiver gone is a client gone: the layer hears of it (`Dropped`) from the
+                // exchange. A full queue is a client that stopped reading: it loses its stream.
                 Effect::Deliver(sink, delivery) => {
-                    let _ = sink.send(delivery);
+                    if let Err(TrySendError::Full(_)) = sink.tx.try_send(delivery) {
+                        self.log.info(format_args!(
+                            "closed a stream whose client stopped reading ({DELIVERY_QUEUE} lines waiting)"
+                        ));
+                        let ticket = sink.ticket;
+                        drop(sink);
+                        self.layer.handle(Event::Dropped { ticket }, now);
+                    }
                 }
                 Effect::ListChanged => {
                     self.list_generation.fetch_add(1, Ordering::Relaxed);

@@ -29,7 +29,8 @@ use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
 use crate::device::{Endpoint, TokioLink};
 use crate::log::Logger;
-use clients_host::{ClientsHost, Sink};
+use clients_host::ClientsHost;
+pub(super) use clients_host::{Sink, DELIVERY_QUEUE};
 use link_pump::{OpenLink, Written};
 
 /// Capacity of the shell's inbox and of the host writer's queue.
@@ -142,6 +143,7 @@ pub(super) async fn serve_clients(
         events: client_events,
         list_generation,
         max_line: cfg.max_line,
+        log: log.clone(),
     };
     bridge(cfg, log, events, inbox, HostSide::Clients(Box::new(host))).await
 }
