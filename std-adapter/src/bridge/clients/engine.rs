@@ -29,6 +29,9 @@ pub struct ClientsConfig {
     pub devices: Vec<String>,
     /// Most legacy sessions at once.
     pub max_sessions: usize,
+    /// A bearer token is required (`--token-file`): a request without a session is that
+    /// token's client.
+    pub bearer: bool,
     /// How many requests and streams clients may hold.
     pub limits: Limits,
 }
@@ -205,7 +208,16 @@ impl<R: Clone> Clients<R> {
     }
 
     pub(super) fn send_to_router(&mut self, line: Vec<u8>) {
-        self.out.push_back(Effect::ToRouter(line));
+        self.out.push_back(Effect::ToRouter { line, client: None });
+    }
+
+    /// The client a request of `owner` belongs to, for the tasks it makes.
+    pub(super) fn client_of(&self, owner: &Owner) -> Option<String> {
+        match &owner.session {
+            Some(session) => Some(session.clone()),
+            None if self.cfg.bearer && !owner.peer.is_empty() => Some("bearer".into()),
+            None => None,
+        }
     }
 
     pub(super) fn list_changed(&mut self) {
@@ -274,9 +286,10 @@ impl<R: Clone> Clients<R> {
             wait: ReplyWait::new(self.cfg.reply_idle, self.now),
             timer,
         };
+        let client = self.client_of(&route.owner);
         if self.ids.file(ticket, key, route).is_ok() {
             self.timers.insert((timer, ticket));
-            self.send_to_router(line);
+            self.out.push_back(Effect::ToRouter { line, client });
         }
         Ok(())
     }

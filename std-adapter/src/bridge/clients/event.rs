@@ -183,8 +183,14 @@ pub enum Delivery {
 /// Something the layer asks the shell to do.
 #[derive(Debug)]
 pub enum Effect<R> {
-    /// Hand this line to the router, as a line of its host.
-    ToRouter(Vec<u8>),
+    /// Hand this line to the router, as a line of its host (of `client`, when it names one:
+    /// the tasks it makes are that client's).
+    ToRouter {
+        /// The line.
+        line: Vec<u8>,
+        /// The client: a session's id, or `bearer` for a request let in by the token.
+        client: Option<String>,
+    },
     /// Hand this to the waiting request or stream whose route it is.
     Deliver(R, Delivery),
     /// The device said its tool list changed.

@@ -27,6 +27,7 @@ fn config(devices: &[&str]) -> ClientsConfig {
         devices: devices.iter().map(|d| d.to_string()).collect(),
         max_sessions: 4,
         limits: admission::Limits::for_connections(512),
+        bearer: false,
     }
 }
 
@@ -47,7 +48,7 @@ impl Sim {
     fn take(&mut self) {
         while let Some(effect) = self.c.poll_effect() {
             match effect {
-                Effect::ToRouter(line) => self.router.push(String::from_utf8(line).unwrap()),
+                Effect::ToRouter { line, .. } => self.router.push(String::from_utf8(line).unwrap()),
                 Effect::Deliver(route, d) => self.got.push((route, d)),
                 Effect::ListChanged => self.list_changes += 1,
             }

@@ -206,6 +206,7 @@ pub fn serve_on(
         devices: bridge.devices.iter().map(|d| d.name.clone()).collect(),
         max_sessions: http.max_sessions,
         limits: Limits::for_connections(http.max_connections),
+        bearer: http.token.is_some(),
     };
     let (events, client_events) = unbounded_channel();
     let list_generation = Arc::new(AtomicU64::new(0));

@@ -264,7 +264,7 @@ impl Machine for Hub {
     fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
         match input {
-            Input::HostLine(line) => self.on_host_line(line),
+            Input::HostLine(line) | Input::ClientLine { line, .. } => self.on_host_line(line),
             Input::HostOverlong(len) => {
                 let text = format!("Invalid request: a line of {len} bytes is too long");
                 self.emit(error_response(None, INVALID_REQUEST, &text));

@@ -43,11 +43,11 @@ impl ClientsHost {
         let mut fed = false;
         while let Some(effect) = self.layer.poll_effect() {
             match effect {
-                Effect::ToRouter(line) => {
-                    let input = if line.len() > self.max_line {
-                        Input::HostOverlong(line.len())
-                    } else {
-                        Input::HostLine(line)
+                Effect::ToRouter { line, client } => {
+                    let input = match client {
+                        _ if line.len() > self.max_line => Input::HostOverlong(line.len()),
+                        Some(client) => Input::ClientLine { line, client },
+                        None => Input::HostLine(line),
                     };
                     machine.handle(input, now);
                     fed = true;

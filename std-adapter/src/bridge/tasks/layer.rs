@@ -20,6 +20,7 @@ use super::lines::{
     canonical, declares_extension_raw, is_modern, look, quoted, raw_member, with_extension, with_id,
 };
 use super::listen::Listens;
+use super::owners::Owners;
 use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
 use super::{TaskConfig, TaskTools, EXTENSION};
@@ -61,6 +62,8 @@ struct Creating {
     host_raw: String,
     task_id: String,
     call: TaskCall,
+    /// The client that asked for it, if its line named one.
+    owner: Option<String>,
 }
 
 /// Makes task ids (unguessable in the bridge; counted in tests).
@@ -89,6 +92,7 @@ pub struct TaskLayer<M> {
     /// [`ASK_FIRST_META`]).
     marked_ask_first: HashSet<String>,
     watched: HashMap<String, Watch>,
+    pub(super) owners: Owners,
 }
 
 impl<M: Machine> TaskLayer<M> {
@@ -121,6 +125,7 @@ impl<M: Machine> TaskLayer<M> {
             marks: HashMap::new(),
             marked_ask_first: HashSet::new(),
             watched: HashMap::new(),
+            owners: Owners::default(),
         };
         layer.pump();
         layer
@@ -203,6 +208,7 @@ impl<M: Machine> TaskLayer<M> {
             return;
         };
         let task = self.table.create(c.task_id.clone(), self.now).clone();
+        self.owners.made(&c.task_id, c.owner);
         let mut call = c.call;
         call.in_flight = Some(key.to_owned());
         self.calls.insert(c.task_id.clone(), call);
@@ -351,6 +357,7 @@ impl<M: Machine> TaskLayer<M> {
             host_raw: id.raw.clone(),
             task_id: (self.new_task_id)(),
             call,
+            owner: self.owners.client(),
         };
         self.creating.insert(quoted(&call_id), creating);
         self.pass_in(round);
@@ -544,6 +551,7 @@ impl<M: Machine> TaskLayer<M> {
         for task_id in self.table.expire(self.now) {
             self.calls.remove(&task_id);
             self.rounds.retain(|_, t| *t != task_id);
+            self.owners.forget(&task_id);
         }
     }
 }
@@ -553,6 +561,11 @@ impl<M: Machine> Machine for TaskLayer<M> {
         self.now = now;
         match input {
             Input::HostLine(line) => self.on_host_line(line),
+            Input::ClientLine { line, client } => {
+                self.owners.reading(Some(client));
+                self.on_host_line(line);
+                self.owners.reading(None);
+            }
             other => {
                 self.inner.handle(other, now);
                 self.pump();
