@@ -97,14 +97,22 @@ impl Admission {
         if peer.is_empty() {
             return Ok(());
         }
-        let load = self.loads.entry(peer.to_owned()).or_default();
-        if load.requests >= self.limits.requests_per_client {
-            return Err(Refused::Client);
-        }
         if self.requests >= self.limits.requests {
             return Err(Refused::Everyone);
         }
-        load.requests += 1;
+        match self.loads.get_mut(peer) {
+            Some(load) if load.requests >= self.limits.requests_per_client => {
+                return Err(Refused::Client)
+            }
+            Some(load) => load.requests += 1,
+            None => {
+                let load = Load {
+                    requests: 1,
+                    streams: 0,
+                };
+                self.loads.insert(peer.to_owned(), load);
+            }
+        }
         self.requests += 1;
         Ok(())
     }

@@ -13,6 +13,7 @@
 //!   that asked for the task;
 //! - anything else (a device's own requests) is logged and dropped: no HTTP stream takes it.
 
+use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::LogLevel;
 use serde_json::Value;
 
@@ -33,6 +34,10 @@ impl<R: Clone> Clients<R> {
     /// router says (a hub's device notifications; one device: always device 0).
     pub fn on_router_line(&mut self, line: Vec<u8>, from: Option<usize>, now: std::time::Instant) {
         self.now = now;
+        // Most lines answer a request under one of the layer's ids: read only that, in place.
+        if let Some(ticket) = answer_ticket(&line) {
+            return self.on_response(Some(ticket), line);
+        }
         let Some(msg) = message::parse(&line) else {
             self.log.warn(format_args!(
                 "the router wrote a line that is not JSON: {}",
@@ -42,7 +47,7 @@ impl<R: Clone> Clients<R> {
         };
         let from = from.or(self.cfg.devices.is_empty().then_some(0));
         match msg.class {
-            Class::Response { id } => self.on_response(&id.key, line),
+            Class::Response { id } => self.on_response(Ids::<()>::parse(&id.key), line),
             Class::Notification { method } => self.on_notification(&method, &msg.value, line, from),
             Class::ErrorWithoutId | Class::Invalid { .. } | Class::Request { .. } => {
                 self.log.warn(format_args!(
@@ -53,8 +58,8 @@ impl<R: Clone> Clients<R> {
         }
     }
 
-    fn on_response(&mut self, key: &str, line: Vec<u8>) {
-        let Some(ticket) = Ids::<()>::parse(key).filter(|&t| self.ids.contains(t)) else {
+    fn on_response(&mut self, ticket: Option<u64>, line: Vec<u8>) {
+        let Some(ticket) = ticket.filter(|&t| self.ids.contains(t)) else {
             self.log.info(format_args!(
                 "dropped the answer to a request nobody waits for: {}",
                 preview(&line, PREVIEW)
@@ -167,6 +172,19 @@ impl<R: Clone> Clients<R> {
             preview(line, PREVIEW)
         ));
     }
+}
+
+/// The ticket a response line answers, read in place (no tree is built): `None` when the line
+/// is no response, or its id is not a number (then not one of the layer's).
+fn answer_ticket(line: &[u8]) -> Option<u64> {
+    let limits = Limits {
+        max_depth: MAX_DEPTH_LIMIT,
+    };
+    let doc = RawValue::parse_with(line, limits).ok()?;
+    if doc.get("method").is_some() || (doc.get("result").is_none() && doc.get("error").is_none()) {
+        return None;
+    }
+    Ids::<()>::parse(doc.get("id")?.raw())
 }
 
 /// True when a session's threshold (`None`: no session, 0: none set) admits the log message

@@ -65,7 +65,7 @@ use std::time::Duration;
 
 use tokio::sync::mpsc::unbounded_channel;
 
-use super::clients::admission::Limits;
+pub use super::clients::admission::Limits;
 use super::clients::ClientsConfig;
 use super::{BridgeConfig, BridgeError};
 use crate::log::Logger;
@@ -106,6 +106,9 @@ pub struct HttpConfig {
     pub head_timeout: Duration,
     /// Longest time to receive a request body once its head arrived (default 10 s); 408 past it.
     pub body_timeout: Duration,
+    /// How many requests in flight and open streams a client, and all clients, may hold
+    /// (default `None`: [`Limits::for_connections`] of `max_connections`).
+    pub limits: Option<Limits>,
 }
 
 impl HttpConfig {
@@ -121,6 +124,7 @@ impl HttpConfig {
             max_head: 16 * 1024,
             head_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
+            limits: None,
         }
     }
 
@@ -205,7 +209,9 @@ pub fn serve_on(
         input_timeout: bridge.input_timeout,
         devices: bridge.devices.iter().map(|d| d.name.clone()).collect(),
         max_sessions: http.max_sessions,
-        limits: Limits::for_connections(http.max_connections),
+        limits: http
+            .limits
+            .unwrap_or_else(|| Limits::for_connections(http.max_connections)),
         bearer: http.token.is_some(),
     };
     let (events, client_events) = unbounded_channel();
