@@ -5,7 +5,7 @@
 use serde_json::{json, Value};
 
 use super::{tools, Hub, Job, PREVIEW};
-use crate::bridge::message::{self, error_response, method, Class, Id, METHOD_NOT_FOUND};
+use crate::bridge::message::{self, method, Class, Id};
 use crate::log::preview;
 
 impl Hub {
@@ -60,15 +60,9 @@ impl Hub {
             Class::Notification { method: name } if name == method::TOOLS_LIST_CHANGED => {
                 self.list(index);
             }
+            // Each device's router let through only what the device may say (its
+            // `device_rules`): progress of its own calls, no task statuses, no requests.
             Class::Notification { .. } | Class::ErrorWithoutId => self.emit(line),
-            Class::Request { id, .. } => {
-                let answer = error_response(
-                    Some(&id.raw),
-                    METHOD_NOT_FOUND,
-                    "the embedded-mcp hub does not pass device requests to the host",
-                );
-                self.send_to_router(index, answer);
-            }
             _ => {}
         }
     }
