@@ -182,9 +182,9 @@ impl std::error::Error for HttpError {}
 /// ends the process). Logs `listening: http://ADDR:PORT/mcp` (always) once it accepts.
 /// Refuses a non-loopback address without a token before anything is bound.
 pub fn serve(bridge: BridgeConfig, http: HttpConfig, log: Logger) -> Result<(), HttpError> {
-    admit(http.bind, &http, &log)?;
+    exposure(http.bind, &http)?;
     let listener = TcpListener::bind(http.bind).map_err(|e| HttpError::Bind(http.bind, e))?;
-    serve_admitted(listener, bridge, http, log)
+    serve_on(listener, bridge, http, log)
 }
 
 /// [`serve`] on a listener bound already (its address is the one `Host` is checked against,
@@ -199,33 +199,11 @@ pub fn serve_on(
     let bound = listener
         .local_addr()
         .map_err(|e| HttpError::Bind(http.bind, e))?;
-    admit(bound, &http, &log)?;
-    serve_admitted(listener, bridge, http, log)
-}
-
-/// "Non-loopback binds need a key" ([`Exposure`]): an error, a warning, or nothing.
-fn admit(addr: SocketAddr, http: &HttpConfig, log: &Logger) -> Result<(), HttpError> {
-    match Exposure::of(addr.ip(), http.token.is_some(), http.allow_unauthenticated) {
-        None => Err(HttpError::Unauthenticated(addr)),
-        Some(Exposure::Unauthenticated) => {
-            log.warn(format_args!(
-                "listening on {addr}, which is not loopback, without a token (--allow-unauthenticated): any machine that reaches it can drive the device"
-            ));
-            Ok(())
-        }
-        Some(Exposure::Loopback | Exposure::Keyed) => Ok(()),
+    if exposure(bound, &http)? == Exposure::Unauthenticated {
+        log.warn(format_args!(
+            "listening on {bound}, which is not loopback, without a token (--allow-unauthenticated): any machine that reaches it can drive the device"
+        ));
     }
-}
-
-fn serve_admitted(
-    listener: TcpListener,
-    bridge: BridgeConfig,
-    http: HttpConfig,
-    log: Logger,
-) -> Result<(), HttpError> {
-    let bound = listener
-        .local_addr()
-        .map_err(|e| HttpError::Bind(http.bind, e))?;
     listener
         .set_nonblocking(true)
         .map_err(|e| HttpError::Bind(http.bind, e))?;
@@ -300,6 +278,12 @@ fn serve_admitted(
     runtime.shutdown_timeout(Duration::from_secs(1));
     served.map_err(|e| HttpError::Bind(bound, e))?;
     routed.map_err(HttpError::Router)
+}
+
+/// "Non-loopback binds need a key" ([`Exposure`]) for a front on `addr`.
+fn exposure(addr: SocketAddr, http: &HttpConfig) -> Result<Exposure, HttpError> {
+    Exposure::of(addr.ip(), http.token.is_some(), http.allow_unauthenticated)
+        .ok_or(HttpError::Unauthenticated(addr))
 }
 
 #[cfg(test)]
