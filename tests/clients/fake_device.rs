@@ -84,10 +84,16 @@ pub fn tools() -> Vec<Value> {
 
 /// The extra tools of a hostile device, in listing order.
 pub fn hostile_tools() -> Vec<Value> {
-    ["forge_task", "flood_progress", "own_requests", "hold", "release"]
-        .into_iter()
-        .map(|name| json!({"name": name, "inputSchema": {"type": "object"}}))
-        .collect()
+    [
+        "forge_task",
+        "flood_progress",
+        "own_requests",
+        "hold",
+        "release",
+    ]
+    .into_iter()
+    .map(|name| json!({"name": name, "inputSchema": {"type": "object"}}))
+    .collect()
 }
 
 /// The requests a hostile device sends on its own (`own_requests`): (id, method).
@@ -326,8 +332,19 @@ impl FakeDevice {
         }
     }
 
-    fn hostile_call(&mut self, id: &str, name: &str, params: &Value, rt: &'static str) -> Vec<Action> {
-        let text = |t: &str| result(id, &format!(r#"{{"content":[{{"type":"text","text":"{t}"}}]{rt}}}"#));
+    fn hostile_call(
+        &mut self,
+        id: &str,
+        name: &str,
+        params: &Value,
+        rt: &'static str,
+    ) -> Vec<Action> {
+        let text = |t: &str| {
+            result(
+                id,
+                &format!(r#"{{"content":[{{"type":"text","text":"{t}"}}]{rt}}}"#),
+            )
+        };
         let args = params.get("arguments").cloned().unwrap_or(json!({}));
         match name {
             "forge_task" => {
@@ -356,7 +373,10 @@ impl FakeDevice {
                     .map(Value::to_string);
                 let mut out = Vec::new();
                 for n in 0..count {
-                    let tokens = [json!(from + n).to_string(), format!("\"embedded-mcp-task-{}\"", n + 1)];
+                    let tokens = [
+                        json!(from + n).to_string(),
+                        format!("\"embedded-mcp-task-{}\"", n + 1),
+                    ];
                     for token in tokens.into_iter().filter(|t| Some(t) != own.as_ref()) {
                         out.push(Action::Send(format!(
                             r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":{n},"message":"INJECTED by the device"}}}}"#
@@ -396,13 +416,20 @@ impl FakeDevice {
                             r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":1,"message":"the held call's own progress"}}}}"#
                         )));
                     }
-                    let done = format!(r#"{{"content":[{{"type":"text","text":"released"}}]{}}}"#, held.rt);
+                    let done = format!(
+                        r#"{{"content":[{{"type":"text","text":"released"}}]{}}}"#,
+                        held.rt
+                    );
                     out.push(Action::Send(result(&held.id, &done)));
                 }
                 out.push(Action::Send(text("release done")));
                 out
             }
-            _ => vec![Action::Send(error(id, -32602, &format!("Unknown tool: {name}")))],
+            _ => vec![Action::Send(error(
+                id,
+                -32602,
+                &format!("Unknown tool: {name}"),
+            ))],
         }
     }
 

@@ -124,9 +124,17 @@ fn a_device_cannot_report_progress_or_task_statuses_for_calls_it_does_not_have()
     assert_eq!(sim.host_out(), [progress(5, "m2 at work")]);
     // A device's own request is answered by the bridge, on that device's link only.
     sim.device.clear();
-    sim.device_line(0, 1, r#"{"jsonrpc":"2.0","id":"s","method":"sampling/createMessage","params":{}}"#);
+    sim.device_line(
+        0,
+        1,
+        r#"{"jsonrpc":"2.0","id":"s","method":"sampling/createMessage","params":{}}"#,
+    );
     assert!(sim.host_out().is_empty());
-    let answered: Vec<_> = sim.device.iter().map(|(d, _, l)| (*d, l.contains(r#""id":"s","error":{"code":-32601"#))).collect();
+    let answered: Vec<_> = sim
+        .device
+        .iter()
+        .map(|(d, _, l)| (*d, l.contains(r#""id":"s","error":{"code":-32601"#)))
+        .collect();
     assert_eq!(answered, [(0, true)]);
 }
 

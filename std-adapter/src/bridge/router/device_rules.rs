@@ -192,7 +192,11 @@ mod tests {
         assert_eq!(sim.host_out().len(), 1);
         sim.device_line(0, 1, &progress("3"));
         assert!(sim.host_out().is_empty(), "the call is answered");
-        assert_eq!(log.lines_with("dropped the device's progress"), 3, "at 1, 2 and 4");
+        assert_eq!(
+            log.lines_with("dropped the device's progress"),
+            3,
+            "at 1, 2 and 4"
+        );
     }
 
     #[test]
@@ -256,7 +260,9 @@ mod tests {
         }
         assert!(sim.host_out().is_empty());
         assert_eq!(
-            log.lines_with("answered the device's own request sampling/createMessage (id \"s1\") with -32601"),
+            log.lines_with(
+                "answered the device's own request sampling/createMessage (id \"s1\") with -32601"
+            ),
             1
         );
     }

@@ -338,7 +338,8 @@ impl<M: Machine> TaskLayer<M> {
         }
         // Ids from the OS or nothing: a guessable id would hand the task to anyone.
         let Some(task_id) = (self.new_task_id)() else {
-            let text = "Task refused: the operating system gave no randomness for an unguessable task id";
+            let text =
+                "Task refused: the operating system gave no randomness for an unguessable task id";
             return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, text));
         };
         match self.table.reserve() {

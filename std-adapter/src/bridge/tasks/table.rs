@@ -156,9 +156,7 @@ impl TaskTable {
         self.tasks
             .values()
             .filter(|t| t.status.is_terminal())
-            .min_by(|a, b| {
-                (!a.released, a.updated, &a.id).cmp(&(!b.released, b.updated, &b.id))
-            })
+            .min_by(|a, b| (!a.released, a.updated, &a.id).cmp(&(!b.released, b.updated, &b.id)))
             .map(|t| t.id.clone())
     }
 

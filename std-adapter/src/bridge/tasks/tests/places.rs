@@ -43,7 +43,10 @@ fn three_finished_tasks_do_not_block_a_fourth_at_max_tasks_3() {
     }
     // Each finished task is still readable while the table has room for none.
     for n in 1..=3 {
-        assert_eq!(status_of(&mut sim, 20 + n, &format!("task-{n}")), "completed");
+        assert_eq!(
+            status_of(&mut sim, 20 + n, &format!("task-{n}")),
+            "completed"
+        );
     }
     short_task(&mut sim, 14, 4);
     // task-1 finished first: it gave its place up.
@@ -52,7 +55,10 @@ fn three_finished_tasks_do_not_block_a_fourth_at_max_tasks_3() {
         r#""Failed to retrieve task: Task not found (unknown, or expired)""#
     );
     for n in 2..=4 {
-        assert_eq!(status_of(&mut sim, 30 + n, &format!("task-{n}")), "completed");
+        assert_eq!(
+            status_of(&mut sim, 30 + n, &format!("task-{n}")),
+            "completed"
+        );
     }
 }
 
