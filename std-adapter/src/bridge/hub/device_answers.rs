@@ -61,8 +61,20 @@ impl Hub {
                 self.list(index);
             }
             // Each device's router let through only what the device may say (its
-            // `device_rules`): progress of its own calls, no task statuses, no requests.
-            Class::Notification { .. } | Class::ErrorWithoutId => self.emit(line),
+            // `device_rules`): progress of its own calls, no task statuses, no requests. Of its
+            // notifications the hub passes progress and logs; the rest would speak for the hub
+            // (its listen streams are the hub's: a device's acknowledgement or cancel of one
+            // would be forged).
+            Class::Notification { method: name }
+                if name == method::PROGRESS || name == method::LOG_MESSAGE =>
+            {
+                self.emit(line);
+            }
+            Class::Notification { method: name } => self.log.warn(format_args!(
+                "dropped the device {}'s {name}: the hub passes a device's progress and logs only",
+                self.slots.get(index).map_or("?", |s| s.name.as_str())
+            )),
+            Class::ErrorWithoutId => self.emit(line),
             _ => {}
         }
     }
