@@ -70,10 +70,16 @@ impl Hub {
             {
                 self.emit(line);
             }
-            Class::Notification { method: name } => self.log.warn(format_args!(
-                "dropped the device {}'s {name}: the hub passes a device's progress and logs only",
-                self.slots.get(index).map_or("?", |s| s.name.as_str())
-            )),
+            Class::Notification { method: name } => {
+                self.dropped_notifications += 1;
+                let count = self.dropped_notifications;
+                if count.is_power_of_two() {
+                    self.log.warn(format_args!(
+                        "dropped the device {}'s {name}: the hub passes a device's progress and logs only ({count} dropped so far)",
+                        self.slots.get(index).map_or("?", |s| s.name.as_str())
+                    ));
+                }
+            }
             Class::ErrorWithoutId => self.emit(line),
             _ => {}
         }
