@@ -42,6 +42,9 @@ impl Router {
                     self.on_internal_response(req, &msg.value);
                 } else if self.flight.awaits_on(&id.key, gen) {
                     if let Some(p) = self.flight.pending.remove(&id.key) {
+                        if self.refused_task_claim(&p, &msg.value) {
+                            return;
+                        }
                         if let Some((p, line, value)) = self.lean_for_host(p, line, msg.value) {
                             self.on_response(p, line, value);
                         }

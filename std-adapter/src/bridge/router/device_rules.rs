@@ -2,7 +2,8 @@
 //!
 //! - **Task statuses.** Tasks are the bridge's (its task table, `bridge/tasks/`); a device's
 //!   `notifications/tasks` (or any `notifications/tasks/...`) claims a task it has no part in,
-//!   and is dropped.
+//!   and is dropped; an answer of its with `"resultType":"task"` (a task of its own) is
+//!   replaced by an error, so no client is handed a task the bridge does not hold.
 //! - **Progress.** A device may report progress only for the token of a request the bridge gave
 //!   it, still in flight on this link; any other `notifications/progress` (another device's
 //!   token, another client's, a finished call's, a token never given) is dropped, so a device
@@ -17,9 +18,10 @@
 
 use serde_json::Value;
 
+use super::flight::Pending;
 use super::Router;
 use crate::bridge::message::typed::{read, Progress};
-use crate::bridge::message::{error_response, method, Id, METHOD_NOT_FOUND};
+use crate::bridge::message::{error_response, method, Id, INTERNAL_ERROR, METHOD_NOT_FOUND};
 
 /// Lines a device sent against the rules, counted by rule (for the log).
 #[derive(Debug, Default)]
@@ -73,6 +75,33 @@ impl Router {
             ));
         }
         false
+    }
+
+    /// The device answered request `p` with `value`: true when the answer claims a task of
+    /// the device's own (`"resultType":"task"`); the host then gets an error instead.
+    pub(super) fn refused_task_claim(&mut self, p: &Pending, value: &Value) -> bool {
+        let claims = value
+            .get("result")
+            .and_then(|r| r.get("resultType"))
+            .and_then(Value::as_str)
+            == Some("task");
+        if !claims {
+            return false;
+        }
+        self.dropped.task_statuses += 1;
+        let count = self.dropped.task_statuses;
+        if worth_logging(count) {
+            self.log.warn(format_args!(
+                "refused the device's answer to {} `{}`: it claims a task of its own, and tasks come only from the bridge's task table ({count} dropped so far)",
+                p.id.raw, p.method
+            ));
+        }
+        let text = format!(
+            "The device answered `{}` with a task of its own (resultType \"task\"); the bridge serves tasks itself and passes no device's",
+            p.method
+        );
+        self.emit(error_response(Some(&p.id.raw), INTERNAL_ERROR, &text));
+        true
     }
 
     /// A request the device sent on its own: answered `-32601` by the bridge, never passed to
@@ -170,6 +199,24 @@ mod tests {
         let list_changed = r#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#;
         sim.device_line(0, 1, list_changed);
         assert_eq!(sim.host_out(), [list_changed]);
+    }
+
+    #[test]
+    fn an_answer_claiming_a_task_of_the_devices_own_becomes_an_error() {
+        let (mut sim, log) = connected();
+        sim.host_line(&call(7, 3));
+        sim.device_line(
+            0,
+            1,
+            r#"{"jsonrpc":"2.0","id":7,"result":{"resultType":"task","taskId":"forged-1","status":"completed"}}"#,
+        );
+        assert_eq!(
+            sim.host_out(),
+            [
+                r#"{"jsonrpc":"2.0","id":7,"error":{"code":-32603,"message":"The device answered `tools/call` with a task of its own (resultType \"task\"); the bridge serves tasks itself and passes no device's"}}"#
+            ]
+        );
+        assert_eq!(log.lines_with("it claims a task of its own"), 1);
     }
 
     #[test]
