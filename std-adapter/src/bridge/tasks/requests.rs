@@ -28,7 +28,9 @@ impl<M: Machine> TaskLayer<M> {
             return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, &text));
         };
         // Another client's task is as unknown as one that never was.
-        if self.table.get(task_id, self.now).is_none() || !self.owners.may_see(task_id) {
+        let owner = self.owners.client_ref();
+        let theirs = self.table.get(task_id, self.now);
+        if theirs.is_none_or(|task| !task.belongs_to(owner)) {
             let text = "Failed to retrieve task: Task not found (unknown, or expired)";
             return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
         }
