@@ -1,31 +1,30 @@
 //! The HTTP front of the bridge (`embedded-mcp bridge --http ADDR:PORT`): MCP Streamable HTTP at
 //! `/mcp` for any number of clients, in front of one device (or a hub of devices).
 //!
-//! The routing loop (the sans-IO router or hub and its shell) runs as a task on the front's own
-//! tokio runtime, beside hyper's connections: every client is a client of that one engine, the
-//! multiplexer handing it request lines over a channel and filing each line it writes under
-//! the request it belongs to. No thread and no pipe stand between them.
+//! The routing loop (the sans-IO router or hub and its shell) and the clients layer
+//! ([`crate::bridge::clients`]) run as one task on the front's own tokio runtime, beside
+//! hyper's connections: every client is a client of that one engine. A handler hands the layer
+//! an event over a channel (`multiplex`, a handle with no state of any client) and answers from
+//! what the layer delivers on the request's own bounded channel. No thread, no pipe and no lock
+//! stand between them.
 //!
 //! ```text
 //!  clients ──TCP──> server (accept, connection table: slots, connection_limit; linger)
 //!                     └─ hyper HTTP/1.1 ──> exchange (body bounds) ──> endpoint (doors, path)
-//!                                                 ├─ legacy (sessions: session_table, handshake)
+//!                                                 ├─ legacy (initialize: handshake)
 //!                                                 └─ stateless (2026-07-28 headers:
 //!                                                      param_headers, header_text)
 //!                     answers: reply ──> reply_body (JSON, or SSE: sse)
-//!  multiplex (ids, tokens, splice) <──channels──> the routing loop (a task) ──> device(s)
+//!  multiplex (events) ──channel──> the engine's task: clients layer + routing loop ──> device(s)
+//!  reply_body <──a channel per request or stream── the clients layer's deliveries
 //! ```
 //!
-//! What is per client lives here:
+//! What is per client lives in the clients layer (ids, sessions, streams, the shim's
+//! questions, per-client bounds); here:
 //!
-//! - `multiplex`: each forwarded request gets a bridge-side id (and its progress token the same
-//!   number), so requests of different clients never collide on the device's one stream; every
-//!   response and notification the router writes goes back to the request it belongs to, with
-//!   the client's own id and token put back byte for byte (`splice`).
-//! - `legacy`: 2025-06-18 and 2025-11-25 sessions. The device's `InitializeResult` is learnt
-//!   once by the front's own handshake (`handshake`) and every session's `initialize` is
-//!   answered from it, so no session's handshake reaches the device. At the session bound the
-//!   least recently used idle session is evicted (`session_table`).
+//! - `legacy`: 2025-06-18 and 2025-11-25. The device's `InitializeResult` is learnt once by the
+//!   front's own handshake (`handshake`) and every session's `initialize` is answered from it,
+//!   so no session's handshake reaches the device; the session itself is the layer's.
 //! - `stateless`: 2026-07-28 requests, checked against the headers that revision adds and
 //!   forwarded as they are.
 //! - `doors`: `Host`, `Origin` and the bearer token, checked on the head, before the body.
