@@ -2,6 +2,8 @@
 //! answer now, or an exchange handed to the clients layer whose deliveries make the answer (a
 //! forwarded request, answered as JSON or as an SSE stream; or a stream).
 
+use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
+
 use super::multiplex::Awaited;
 use crate::bridge::message::{
     error_response, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
@@ -72,9 +74,13 @@ impl Reply {
 
 /// The HTTP status of a 2026-07-28 response answered as JSON, from its error code.
 pub(super) fn stateless_status(response: &[u8]) -> u16 {
-    let code = serde_json::from_slice::<serde_json::Value>(response)
+    // Read in place: a success (the usual answer) costs one scan and no tree.
+    let limits = Limits {
+        max_depth: MAX_DEPTH_LIMIT,
+    };
+    let code = RawValue::parse_with(response, limits)
         .ok()
-        .and_then(|v| v.get("error")?.get("code")?.as_i64());
+        .and_then(|v| v.get("error")?.get("code")?.raw().parse::<i64>().ok());
     match code {
         Some(METHOD_NOT_FOUND) => 404,
         Some(

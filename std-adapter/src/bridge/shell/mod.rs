@@ -239,6 +239,10 @@ impl Shell {
         mut machine: M,
         mut inbox: Receiver<Event>,
     ) -> Result<(), BridgeError> {
+        // One timer, moved only when the next deadline moves (not one per event).
+        let sleep = tokio::time::sleep_until(tokio::time::Instant::now());
+        tokio::pin!(sleep);
+        let mut armed: Option<Instant> = None;
         let result = loop {
             if let Err(e) = self.perform(&mut machine).await {
                 break Err(e);
@@ -250,12 +254,12 @@ impl Shell {
                 (Some(a), Some(b)) => Some(a.min(b)),
                 (a, b) => a.or(b),
             };
-            let sleep = async {
-                match deadline {
-                    Some(at) => tokio::time::sleep_until(at.into()).await,
-                    None => std::future::pending().await,
+            if deadline != armed {
+                if let Some(at) = deadline {
+                    sleep.as_mut().reset(at.into());
                 }
-            };
+                armed = deadline;
+            }
             tokio::select! {
                 event = inbox.recv() => match event {
                     Some(event) => {
@@ -270,7 +274,8 @@ impl Shell {
                     // The front is gone: so is every client.
                     _ => break Ok(()),
                 },
-                () = sleep => {
+                () = &mut sleep, if armed.is_some() => {
+                    armed = None;
                     let now = Instant::now();
                     if machine.poll_timeout().is_some_and(|at| at <= now) {
                         machine.handle_timeout(now);
