@@ -66,7 +66,11 @@ pub trait AsyncHandler {
     /// again at once. The default never completes and sends nothing.
     async fn idle(&mut self, cx: &mut Context<'_>) {
         let _ = cx;
-        core::future::pending::<()>().await;
+        // A loop, not one `pending().await`: a body that cannot return has no "resumed after
+        // completion" panic (see `Server::serve_async_into`).
+        loop {
+            core::future::pending::<()>().await;
+        }
     }
 }
 

@@ -1,7 +1,10 @@
 //! Writing one message over `embedded-io` byte streams, without the panic of `write_all`
 //! (which panics when `write` accepts no bytes).
 
+use core::convert::Infallible;
 use core::fmt;
+
+use crate::park::{finish, or_park, park, Slot};
 
 /// Why a message was not written whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,12 +47,23 @@ pub async fn write_message_async<W: embedded_io_async::Write>(
     writer: &mut W,
     message: &[u8],
 ) -> Result<(), WriteError<W::Error>> {
+    finish!(written => write_message_into(writer, message, &written))
+}
+
+/// [`write_message_async`] that never returns: the outcome goes into `written`, then the
+/// future stays pending (see `crate::park`).
+pub(crate) async fn write_message_into<W: embedded_io_async::Write>(
+    writer: &mut W,
+    message: &[u8],
+    written: &Slot<Result<(), WriteError<W::Error>>>,
+) -> Infallible {
     let mut rest = message;
     while !rest.is_empty() {
-        let n = writer.write(rest).await.map_err(WriteError::Io)?;
-        rest = accepted(rest, n)?;
+        let n = or_park!(writer.write(rest).await.map_err(WriteError::Io), written);
+        rest = or_park!(accepted(rest, n), written);
     }
-    writer.flush().await.map_err(WriteError::Io)
+    written.set(Some(writer.flush().await.map_err(WriteError::Io)));
+    park!()
 }
 
 /// What is left of `rest` after the stream accepted `n` of its bytes (a stream claiming more
