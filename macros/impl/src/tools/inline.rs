@@ -11,7 +11,7 @@
 use proc_macro2::{TokenStream, TokenTree};
 use quote::quote;
 use syn::visit_mut::{self, VisitMut};
-use syn::{Block, Expr, FnArg, ImplItemFn, Item, Macro, Pat, Type};
+use syn::{Block, Expr, FnArg, ImplItemFn, Item, Macro, Pat, ReturnType, Type};
 
 /// The label of an inlined body's block.
 pub(crate) fn label() -> syn::Lifetime {
@@ -24,11 +24,16 @@ pub(crate) struct Inlined {
     pub(crate) params: Vec<(Pat, Type)>,
     /// The body, with `return` and `?` breaking out of [`label`].
     pub(crate) block: Block,
+    /// The method's return type (the body's value, which `?`'s `From` needs to infer).
+    pub(crate) output: Type,
 }
 
 /// The body of `f` to inline, when `f` is async and its body can be rewritten.
 pub(crate) fn inline(f: &ImplItemFn, fallible: bool) -> Option<Inlined> {
     f.sig.asyncness?;
+    let ReturnType::Type(_, output) = &f.sig.output else {
+        return None;
+    };
     let mut block = f.block.clone();
     let mut rewrite = Rewrite { fallible, ok: true };
     rewrite.visit_block_mut(&mut block);
@@ -44,7 +49,11 @@ pub(crate) fn inline(f: &ImplItemFn, fallible: bool) -> Option<Inlined> {
             FnArg::Receiver(_) => None,
         })
         .collect();
-    Some(Inlined { params, block })
+    Some(Inlined {
+        params,
+        block,
+        output: (**output).clone(),
+    })
 }
 
 /// Rewrites `return` and `?` of the body itself (not of closures, async blocks or items in it).

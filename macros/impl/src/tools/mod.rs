@@ -262,13 +262,17 @@ fn arm(t: &ToolDef, core: &TokenStream, exit: &TokenStream) -> TokenStream {
         Param::Context => quote!(&mut *__cx),
     });
     let call = match &t.inlined {
-        Some(Inlined { params, block }) => {
+        Some(Inlined {
+            params,
+            block,
+            output,
+        }) => {
             let label = inline::label();
             let bindings = params.iter().map(|(pat, ty)| {
                 let value = values.next();
                 quote!(let #pat: #ty = #value;)
             });
-            quote!(#label: { #(#bindings)* #block })
+            quote!(#label: { #(#bindings)* let __value: #output = #block; __value })
         }
         None => quote!(#callee(#(#params),*) #awaited),
     };
