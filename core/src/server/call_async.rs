@@ -10,7 +10,7 @@ use core::task::Poll;
 use crate::json::Limits;
 use crate::park::{finish, or_park, park, Slot};
 use crate::protocol::{Envelope, Message, RequestId};
-use crate::transport::{self, Frame, LineReader, Lookahead, WriteError};
+use crate::transport::{self, LineReader, Lookahead, Split, WriteError};
 
 use super::call::Prepared;
 use super::context::{Link, Rate};
@@ -68,10 +68,8 @@ pub(super) type Ran<RE, WE> = Result<Outcome, ServeError<RE, WE>>;
 
 /// What [`Server::next_frame_idle_into`] gives: the next frame with the reader's look-ahead
 /// behind it, `None` at end of stream, or why serving stopped.
-pub(super) type Next<'r, R, WE> = Result<
-    Option<(Frame<'r>, Lookahead<'r, R>)>,
-    ServeError<<R as embedded_io::ErrorType>::Error, WE>,
->;
+pub(super) type Next<'r, R, WE> =
+    Split<'r, R, ServeError<<R as embedded_io::ErrorType>::Error, WE>>;
 
 /// Writes the mailbox's line and empties the mailbox. Never returns: the outcome goes into
 /// `sent`, then the future stays pending (see `crate::park`).
@@ -205,7 +203,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
         &mut self,
         reader: &'r mut LineReader<R, N>,
         writer: &mut W,
-        next: &Cell<Option<Next<'r, R, W::Error>>>,
+        next: &Slot<Next<'r, R, W::Error>>,
     ) -> Infallible {
         let link = Link::new();
         // Outside a call, only a legacy stream after `initialize` takes log messages.
@@ -215,8 +213,8 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
             clock: None,
         };
         let mut cx = Context::new(&link, None, level, rate);
-        let split = Cell::new(None);
-        let mut read = pin!(reader.split_frame_into(&split));
+        let arrived = Cell::new(false);
+        let mut read = pin!(reader.split_frame_into(next, ServeError::Read, &arrived));
         loop {
             let mut idle = pin!(self.handler.idle(&mut cx));
             loop {
@@ -224,8 +222,8 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
                     if let Poll::Ready(never) = read.as_mut().poll(task) {
                         match never {}
                     }
-                    if let Some(split) = split.take() {
-                        return Poll::Ready(Event::Read(split));
+                    if arrived.get() {
+                        return Poll::Ready(Event::Read(()));
                     }
                     if link.has_line() {
                         return Poll::Ready(Event::Line);
@@ -234,10 +232,8 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
                 })
                 .await;
                 match event {
-                    Event::Read(split) => {
-                        next.set(Some(split.map_err(ServeError::Read)));
-                        park!()
-                    }
+                    // `next` holds the frame, the end of stream or the read error.
+                    Event::Read(()) => park!(),
                     Event::Line => {
                         or_park!(finish!(sent => send_line_into(&link, writer, &sent)), next)
                     }

@@ -20,7 +20,7 @@ mod write;
 pub use id::{IdTracker, RecoveredId, MAX_RECOVERED_ID_LEN};
 pub use line::{FeedResult, Frame, LineBuffer, Overlong};
 pub use reader::LineReader;
-pub(crate) use reader::Lookahead;
+pub(crate) use reader::{Lookahead, Split};
 pub(crate) use write::write_message_into;
 pub use write::{write_message, write_message_async, WriteError};
 

@@ -3,7 +3,7 @@
 use core::cell::Cell;
 use core::convert::Infallible;
 
-use crate::park::{or_park, park};
+use crate::park::{or_park, park, Slot};
 
 use super::line::{Frame, LineBuffer, Tail};
 
@@ -73,17 +73,20 @@ impl<R: embedded_io_async::Read, const N: usize> LineReader<R, N> {
 }
 
 /// What [`LineReader::split_frame_into`] gives: the frame and the look-ahead behind it, `None`
-/// at end of stream, or the read error.
-type Split<'r, R> =
-    Result<Option<(Frame<'r>, Lookahead<'r, R>)>, <R as embedded_io::ErrorType>::Error>;
+/// at end of stream, or the read error (as `E`).
+pub(crate) type Split<'r, R, E> = Result<Option<(Frame<'r>, Lookahead<'r, R>)>, E>;
 
 impl<R: embedded_io_async::Read, const N: usize> LineReader<R, N> {
     /// [`LineReader::next_frame_async`], with a [`Lookahead`] that reads more input into the
     /// rest of the buffer while the frame is still in use. Never returns: the outcome goes into
-    /// `split`, then the future stays pending (see `crate::park`).
-    pub(crate) async fn split_frame_into<'r>(
+    /// `split` (a read error through `read_error`) and `arrived` turns true, then the future
+    /// stays pending (see `crate::park`). The caller's slot is filled in place: moving the
+    /// outcome through a second slot costs a `memmove` the optimiser cannot prove needless.
+    pub(crate) async fn split_frame_into<'r, E>(
         &'r mut self,
-        split: &Cell<Option<Split<'r, R>>>,
+        split: &Slot<Split<'r, R, E>>,
+        read_error: fn(R::Error) -> E,
+        arrived: &Cell<bool>,
     ) -> Infallible {
         loop {
             if self.lines.has_frame() {
@@ -98,14 +101,20 @@ impl<R: embedded_io_async::Read, const N: usize> LineReader<R, N> {
                 split.set(Some(Ok(next)));
                 break;
             }
-            let n = or_park!(self.inner.read(self.lines.space()).await, split);
-            if n == 0 {
-                self.lines.clear();
-                split.set(Some(Ok(None)));
-                break;
+            match self.inner.read(self.lines.space()).await {
+                Ok(0) => {
+                    self.lines.clear();
+                    split.set(Some(Ok(None)));
+                    break;
+                }
+                Ok(n) => self.lines.commit(n),
+                Err(e) => {
+                    split.set(Some(Err(read_error(e))));
+                    break;
+                }
             }
-            self.lines.commit(n);
         }
+        arrived.set(true);
         park!()
     }
 }
