@@ -82,7 +82,7 @@ async fn send_line_into<W: embedded_io_async::Write>(
     sent: &Slot<Result<(), WriteError<W::Error>>>,
 ) -> Infallible {
     let written = match link.line() {
-        Some(line) => finish!(written => transport::write_message_into(writer, &line, &written)),
+        Some(line) => transport::write_in_place!(writer, &line),
         None => Ok(()),
     };
     if written.is_ok() {

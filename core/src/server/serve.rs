@@ -105,8 +105,7 @@ impl<H: AsyncHandler, const TOOLS: usize> Server<'_, H, TOOLS> {
             };
             if let Some(n) = n {
                 let message = out.get(..n).unwrap_or_default();
-                let written =
-                    finish!(written => transport::write_message_into(writer, message, &written));
+                let written = transport::write_in_place!(writer, message);
                 or_park!(written, ended);
             }
         }

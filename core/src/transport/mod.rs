@@ -21,7 +21,7 @@ pub use id::{IdTracker, RecoveredId, MAX_RECOVERED_ID_LEN};
 pub use line::{FeedResult, Frame, LineBuffer, Overlong};
 pub use reader::LineReader;
 pub(crate) use reader::{Lookahead, Split};
-pub(crate) use write::write_message_into;
+pub(crate) use write::{accepted, write_in_place};
 pub use write::{write_message, write_message_async, WriteError};
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use core::convert::Infallible;
 use core::fmt;
 
-use crate::park::{finish, or_park, park, Slot};
+use crate::park::{finish, park, Slot};
 
 /// Why a message was not written whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,18 +57,45 @@ pub(crate) async fn write_message_into<W: embedded_io_async::Write>(
     message: &[u8],
     written: &Slot<Result<(), WriteError<W::Error>>>,
 ) -> Infallible {
-    let mut rest = message;
-    while !rest.is_empty() {
-        let n = or_park!(writer.write(rest).await.map_err(WriteError::Io), written);
-        rest = or_park!(accepted(rest, n), written);
-    }
-    written.set(Some(writer.flush().await.map_err(WriteError::Io)));
+    written.set(Some(write_in_place!(writer, message)));
     park!()
 }
 
+/// Writes one message and flushes inside the calling async function (no future of its own, so
+/// no nesting level, slot or compiler check): `Result<(), WriteError<_>>`.
+macro_rules! write_in_place {
+    ($writer:expr, $message:expr) => {{
+        let mut rest: &[u8] = $message;
+        let mut written = Ok(());
+        while !rest.is_empty() {
+            match $writer.write(rest).await {
+                Ok(n) => match $crate::transport::accepted(rest, n) {
+                    Ok(left) => rest = left,
+                    Err(e) => {
+                        written = Err(e);
+                        break;
+                    }
+                },
+                Err(e) => {
+                    written = Err($crate::transport::WriteError::Io(e));
+                    break;
+                }
+            }
+        }
+        if written.is_ok() {
+            written = $writer
+                .flush()
+                .await
+                .map_err($crate::transport::WriteError::Io);
+        }
+        written
+    }};
+}
+pub(crate) use write_in_place;
+
 /// What is left of `rest` after the stream accepted `n` of its bytes (a stream claiming more
 /// than it was given has taken all of it).
-fn accepted<E>(rest: &[u8], n: usize) -> Result<&[u8], WriteError<E>> {
+pub(crate) fn accepted<E>(rest: &[u8], n: usize) -> Result<&[u8], WriteError<E>> {
     if n == 0 {
         return Err(WriteError::Zero);
     }
