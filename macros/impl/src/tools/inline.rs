@@ -116,3 +116,74 @@ fn returns_early(tokens: TokenStream) -> bool {
         TokenTree::Literal(_) => false,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use quote::ToTokens;
+
+    use super::*;
+
+    fn method(src: &str) -> ImplItemFn {
+        syn::parse_str(src).unwrap()
+    }
+
+    fn body(src: &str, fallible: bool) -> Option<String> {
+        inline(&method(src), fallible).map(|i| i.block.to_token_stream().to_string())
+    }
+
+    #[test]
+    fn return_and_try_break_out_of_the_body() {
+        let text = body(
+            "async fn t(&mut self, a: A, cx: &mut Context<'_>) -> Result<B, E> { \
+             let x = f()?; if x { return Err(E); } Ok(B) }",
+            true,
+        )
+        .unwrap();
+        assert!(!text.contains("return"), "{text}");
+        assert!(!text.contains('?'), "{text}");
+        assert_eq!(
+            text.matches("break '__embedded_mcp_tool").count(),
+            2,
+            "{text}"
+        );
+        let inlined = inline(&method("async fn t(&mut self, a: A) -> B { B }"), false).unwrap();
+        assert_eq!(inlined.params.len(), 1);
+        assert_eq!(inlined.output.to_token_stream().to_string(), "B");
+    }
+
+    #[test]
+    fn closures_async_blocks_and_items_keep_their_own_return() {
+        let text = body(
+            "async fn t(&mut self) -> Result<B, E> { \
+             let c = || { return 1; }; let d = async { g()?; Ok::<_, E>(()) }; \
+             fn h() -> u8 { return 2; } Ok(B) }",
+            true,
+        )
+        .unwrap();
+        assert!(!text.contains("break"), "{text}");
+        assert_eq!(text.matches("return").count(), 2, "{text}");
+    }
+
+    #[test]
+    fn what_cannot_be_rewritten_is_awaited_as_before() {
+        // `?` in a tool that does not return `Result`.
+        assert_eq!(
+            body("async fn t(&mut self) -> Option<B> { Some(f()?) }", false),
+            None
+        );
+        // `return` or `?` inside a macro call.
+        assert_eq!(
+            body("async fn t(&mut self) -> B { m!(return B); B }", false),
+            None
+        );
+        assert_eq!(
+            body(
+                "async fn t(&mut self) -> Result<B, E> { m!(f()?); Ok(B) }",
+                true
+            ),
+            None
+        );
+        // A sync method is not inlined.
+        assert_eq!(body("fn t(&mut self) -> B { B }", false), None);
+    }
+}
