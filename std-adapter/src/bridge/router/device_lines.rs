@@ -64,9 +64,7 @@ impl Router {
             Class::Request { .. } => self.emit(line),
             Class::Notification { method: name } => {
                 if name == method::TOOLS_LIST_CHANGED {
-                    self.check.catalog.reset();
-                    self.check.listing = None;
-                    self.check.forget_tried();
+                    self.forget_tools();
                 }
                 if name == method::PROGRESS {
                     let progress = read::<Progress>(msg.value.get("params"));
@@ -99,8 +97,7 @@ impl Router {
             method::TOOLS_LIST => {
                 if let Some(tools) = result.get("tools") {
                     let last = result.get("nextCursor").is_none_or(Value::is_null);
-                    let failed = self.check.catalog.learn_page(tools, p.first_page, last);
-                    self.report_schema_errors(failed);
+                    self.learn_tools(tools, p.first_page, last);
                 }
                 let result = result.clone();
                 if let Some((_, line)) = self.join_page(p, line, &result) {

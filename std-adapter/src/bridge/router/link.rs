@@ -171,8 +171,7 @@ impl Router {
         ));
         self.device.attempts = attempt;
         self.check.catalog.reset();
-        self.check.listing = None;
-        self.check.forget_tried();
+        self.publish_tools();
         self.device.link = LinkState::Up(Up {
             gen,
             ready: false,
@@ -196,6 +195,7 @@ impl Router {
             up.ready = true;
         }
         self.flush_queue();
+        self.renew_tools();
     }
 
     /// Link `gen` closed (`why`): every request on it is answered, and a new link is sought.
@@ -226,10 +226,9 @@ impl Router {
             }
         }
         self.flight.internal.clear();
-        self.check.link_lost();
+        self.check.fetching = false;
         self.release_held("the device link closed while its tool list was fetched");
-        self.check.catalog.reset();
-        self.check.listing = None;
+        self.forget_tools();
         self.device.attempts = if up.heard {
             0
         } else {

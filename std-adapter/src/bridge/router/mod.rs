@@ -6,7 +6,7 @@
 //! host line means, and the one way out to the host), `dispatch` (host messages on their way
 //! to the device), `link` (the device link and its reconnection), `device_lines` (lines from
 //! the device), `handshake` (the legacy handshake kept for replay), `checking` (results
-//! checked against their output schema), `own_requests` (the bridge's own requests),
+//! checked against their output schema), `listing` (the device's one tool catalog), `own_requests` (the bridge's own requests),
 //! `pages` (one-page tool lists), `flight` (requests in flight) and `timers` (deadlines,
 //! progress and re-sends).
 
@@ -18,6 +18,7 @@ mod handshake;
 mod host_lines;
 mod lean;
 mod link;
+mod listing;
 mod own_requests;
 mod pages;
 mod shim;

@@ -86,11 +86,7 @@ impl Router {
                 };
                 let next = page.cursor().map(str::to_owned);
                 let tools = Value::Array(page.tools);
-                let failed = self
-                    .check
-                    .catalog
-                    .learn_page(&tools, req.first_page, next.is_none());
-                self.report_schema_errors(failed);
+                self.learn_tools(&tools, req.first_page, next.is_none());
                 match next {
                     Some(cursor) if pages < MAX_PAGES => {
                         let params = tools_list_params(&version, meta.as_ref(), Some(&cursor));
