@@ -31,6 +31,8 @@ pub(super) struct Checking {
     pub(super) held: Vec<Held>,
     /// The bridge's own listing is under way.
     pub(super) fetching: bool,
+    /// The device's tools may have changed since the kept catalog was listed.
+    pub(super) stale: bool,
 }
 
 impl Checking {
@@ -39,6 +41,7 @@ impl Checking {
             catalog: Catalog::default(),
             held: Vec::new(),
             fetching: false,
+            stale: false,
         }
     }
 }

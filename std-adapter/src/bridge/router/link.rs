@@ -170,8 +170,7 @@ impl Router {
             attempt + 1
         ));
         self.device.attempts = attempt;
-        self.check.catalog.reset();
-        self.publish_tools();
+        self.forget_tools();
         self.device.link = LinkState::Up(Up {
             gen,
             ready: false,

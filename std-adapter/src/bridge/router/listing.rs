@@ -5,7 +5,9 @@
 //!
 //! With [`BridgeConfig::keep_catalog`](crate::bridge::BridgeConfig::keep_catalog) (the HTTP
 //! front, whose header checks read the catalog before a call reaches the router) the router
-//! lists the device itself once the host's handshake is done, and again after each change; else
+//! lists the device itself once the host's handshake is done, and again after each change; the
+//! catalog it had stays in use until the new listing replaces it, so no result waits for the
+//! renewal (a held result would reach the host after the device's later notifications). Else
 //! the host's own listings fill it, and a result of a tool it does not know starts one listing.
 
 use std::sync::Arc;
@@ -40,18 +42,23 @@ impl Router {
     }
 
     /// The device's tools may have changed (`notifications/tools/list_changed`, or the link
-    /// closed or came back): the catalog is emptied, and renewed when it is kept.
+    /// closed or came back): a kept catalog is renewed, another one emptied.
     pub(super) fn forget_tools(&mut self) {
-        self.check.catalog.reset();
-        self.publish_tools();
-        self.renew_tools();
+        if self.cfg.keep_catalog {
+            self.check.stale = true;
+            self.renew_tools();
+        } else {
+            self.check.catalog.reset();
+            self.publish_tools();
+        }
     }
 
-    /// Lists the device when the catalog is kept, empty, and the device can be asked: the link is
-    /// ready and the host's handshake is done (a legacy device expects no request before it).
+    /// Lists the device when the catalog is kept, empty or stale, and the device can be asked:
+    /// the link is ready and the host's handshake is done (a legacy device expects no request
+    /// before it).
     pub(super) fn renew_tools(&mut self) {
         let due = self.cfg.keep_catalog
-            && self.check.catalog.fill() == Fill::Empty
+            && (self.check.stale || self.check.catalog.fill() == Fill::Empty)
             && self.handshake.initialized_line.is_some()
             && self.device.ready();
         if due {
@@ -68,8 +75,10 @@ impl Router {
             return;
         }
         self.check.fetching = true;
-        self.check.catalog.set_fill(Fill::Listing);
-        self.publish_tools();
+        if self.check.catalog.fill() != Fill::Complete {
+            self.check.catalog.set_fill(Fill::Listing);
+            self.publish_tools();
+        }
         self.log
             .info(format_args!("listing the device's tools {why}"));
         let params = tools_list_params(&version, meta.as_ref(), None);

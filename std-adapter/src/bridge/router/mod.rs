@@ -10,6 +10,8 @@
 //! `pages` (one-page tool lists), `flight` (requests in flight) and `timers` (deadlines,
 //! progress and re-sends).
 
+#[cfg(test)]
+mod catalog_tests;
 mod checking;
 mod device_lines;
 mod dispatch;

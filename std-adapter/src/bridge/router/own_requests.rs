@@ -101,7 +101,10 @@ impl Router {
                             false,
                         );
                     }
-                    _ => self.finish_fetch("the tool is not in the device's tool list"),
+                    _ => {
+                        self.check.stale = false;
+                        self.finish_fetch("the tool is not in the device's tool list");
+                    }
                 }
             }
         }
