@@ -57,7 +57,7 @@ mod sse;
 mod stateless;
 mod task_lines;
 
-pub use doors::Token;
+pub use doors::{Exposure, Token};
 
 use std::fmt;
 use std::io;
@@ -108,6 +108,9 @@ pub struct HttpConfig {
     pub head_timeout: Duration,
     /// Longest time to receive a request body once its head arrived (default 10 s); 408 past it.
     pub body_timeout: Duration,
+    /// Listen on a non-loopback address without a token (`--allow-unauthenticated`): without
+    /// it the front refuses to start there ([`HttpError::Unauthenticated`]); with it, it warns.
+    pub allow_unauthenticated: bool,
 }
 
 impl HttpConfig {
@@ -123,6 +126,7 @@ impl HttpConfig {
             max_head: 16 * 1024,
             head_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
+            allow_unauthenticated: false,
         }
     }
 
@@ -152,6 +156,8 @@ pub enum HttpError {
     Bind(SocketAddr, io::Error),
     /// A thread or the tokio runtime could not be started.
     Thread(io::Error),
+    /// A non-loopback address without a token, and no `allow_unauthenticated`.
+    Unauthenticated(SocketAddr),
     /// The routing loop stopped.
     Router(BridgeError),
 }
@@ -160,6 +166,10 @@ impl fmt::Display for HttpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Bind(addr, e) => write!(f, "cannot listen on {addr}: {e}"),
+            Self::Unauthenticated(addr) => write!(
+                f,
+                "refusing to listen on {addr} without a token: any machine that reaches it could drive the device; give --token-file PATH (clients then send Authorization: Bearer TOKEN), or --allow-unauthenticated to accept that"
+            ),
             Self::Thread(e) => write!(f, "starting a thread failed: {e}"),
             Self::Router(e) => write!(f, "the routing loop stopped: {e}"),
         }
@@ -170,13 +180,16 @@ impl std::error::Error for HttpError {}
 
 /// Binds `http.bind` and serves until the routing loop stops (in the binary: until a signal
 /// ends the process). Logs `listening: http://ADDR:PORT/mcp` (always) once it accepts.
+/// Refuses a non-loopback address without a token before anything is bound.
 pub fn serve(bridge: BridgeConfig, http: HttpConfig, log: Logger) -> Result<(), HttpError> {
+    exposure(http.bind, &http)?;
     let listener = TcpListener::bind(http.bind).map_err(|e| HttpError::Bind(http.bind, e))?;
     serve_on(listener, bridge, http, log)
 }
 
-/// [`serve`] on a listener bound already (its address is the one `Host` is checked against).
-/// Must not be called from within a tokio runtime: the front runs one of its own.
+/// [`serve`] on a listener bound already (its address is the one `Host` is checked against,
+/// and the one the rule on tokens is applied to). Must not be called from within a tokio
+/// runtime: the front runs one of its own.
 pub fn serve_on(
     listener: TcpListener,
     bridge: BridgeConfig,
@@ -186,6 +199,11 @@ pub fn serve_on(
     let bound = listener
         .local_addr()
         .map_err(|e| HttpError::Bind(http.bind, e))?;
+    if exposure(bound, &http)? == Exposure::Unauthenticated {
+        log.warn(format_args!(
+            "listening on {bound}, which is not loopback, without a token (--allow-unauthenticated): any machine that reaches it can drive the device"
+        ));
+    }
     listener
         .set_nonblocking(true)
         .map_err(|e| HttpError::Bind(http.bind, e))?;
@@ -264,6 +282,12 @@ pub fn serve_on(
     runtime.shutdown_timeout(Duration::from_secs(1));
     served.map_err(|e| HttpError::Bind(bound, e))?;
     routed.map_err(HttpError::Router)
+}
+
+/// "Non-loopback binds need a key" ([`Exposure`]) for a front on `addr`.
+fn exposure(addr: SocketAddr, http: &HttpConfig) -> Result<Exposure, HttpError> {
+    Exposure::of(addr.ip(), http.token.is_some(), http.allow_unauthenticated)
+        .ok_or(HttpError::Unauthenticated(addr))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use super::{tools, Hub, Job, PREVIEW};
 use crate::bridge::catalog::{Fill, Tools, ToolsView};
 use crate::bridge::machine::Output;
-use crate::bridge::message::{self, error_response, method, Class, Id, METHOD_NOT_FOUND};
+use crate::bridge::message::{self, method, Class, Id};
 use crate::log::preview;
 
 impl Hub {
@@ -63,15 +63,27 @@ impl Hub {
             Class::Notification { method: name } if name == method::TOOLS_LIST_CHANGED => {
                 self.list(index);
             }
-            Class::Notification { .. } | Class::ErrorWithoutId => self.emit(line),
-            Class::Request { id, .. } => {
-                let answer = error_response(
-                    Some(&id.raw),
-                    METHOD_NOT_FOUND,
-                    "the embedded-mcp hub does not pass device requests to the host",
-                );
-                self.send_to_router(index, answer);
+            // Each device's router let through only what the device may say (its
+            // `device_rules`): progress of its own calls, no task statuses, no requests. Of its
+            // notifications the hub passes progress and logs; the rest would speak for the hub
+            // (its listen streams are the hub's: a device's acknowledgement or cancel of one
+            // would be forged).
+            Class::Notification { method: name }
+                if name == method::PROGRESS || name == method::LOG_MESSAGE =>
+            {
+                self.emit(line);
             }
+            Class::Notification { method: name } => {
+                self.dropped_notifications += 1;
+                let count = self.dropped_notifications;
+                if count.is_power_of_two() {
+                    self.log.warn(format_args!(
+                        "dropped the device {}'s {name}: the hub passes a device's progress and logs only ({count} dropped so far)",
+                        self.slots.get(index).map_or("?", |s| s.name.as_str())
+                    ));
+                }
+            }
+            Class::ErrorWithoutId => self.emit(line),
             _ => {}
         }
     }

@@ -104,6 +104,8 @@ pub struct Hub {
     /// The legacy input-required shim, and the device of each call it holds.
     shim: InputShim,
     shim_devices: HashMap<String, usize>,
+    /// Device notifications the hub does not pass, counted for the log (logged at powers of two).
+    dropped_notifications: u64,
 }
 
 impl Hub {
@@ -123,6 +125,7 @@ impl Hub {
             eof: false,
             shim: InputShim::new(cfg.input_timeout, shim::ASK_PREFIX),
             shim_devices: HashMap::new(),
+            dropped_notifications: 0,
         };
         for device in &cfg.devices {
             let mut device_cfg = cfg.clone();

@@ -6,7 +6,9 @@
 //! host line means, and the one way out to the host), `dispatch` (host messages on their way
 //! to the device), `link` (the device link and its reconnection), `device_lines` (lines from
 //! the device), `handshake` (the legacy handshake kept for replay), `checking` (results
-//! checked against their output schema), `listing` (the device's one tool catalog), `own_requests` (the bridge's own requests),
+//! checked against their output schema), `listing` (the device's one tool catalog),
+//! `device_rules` (what a device may not say to the host: task statuses, progress of calls it
+//! does not have, requests of its own), `own_requests` (the bridge's own requests),
 //! `pages` (one-page tool lists), `flight` (requests in flight) and `timers` (deadlines,
 //! progress and re-sends).
 
@@ -14,6 +16,7 @@
 mod catalog_tests;
 mod checking;
 mod device_lines;
+mod device_rules;
 mod dispatch;
 mod flight;
 mod handshake;
@@ -78,6 +81,8 @@ pub struct Router {
     shim: InputShim,
     /// The lean hop's knowledge of the link and the tools.
     lean: lean::LeanLink,
+    /// Device lines dropped by the rules of `device_rules`, counted for the log.
+    dropped: device_rules::Dropped,
 }
 
 impl Router {
@@ -99,6 +104,7 @@ impl Router {
             was_up: false,
             shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
             lean: lean::LeanLink::default(),
+            dropped: device_rules::Dropped::default(),
         };
         router
             .log

@@ -166,17 +166,12 @@ async fn bridge(
 }
 
 /// A task id: 128 bits from the OS's secure random source as 32 hex digits (a task id is the
-/// client's only handle on its task, so it must not be guessable).
-fn random_task_id() -> String {
+/// client's only handle on its task, so it must not be guessable); `None` when the OS gives
+/// no randomness: no fallback, the call is refused.
+fn random_task_id() -> Option<String> {
     let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No secure source (not seen on Linux): unique from the clock, but guessable.
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        bytes = t.as_nanos().to_le_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The shell's state: where the devices are, and the links it holds open.

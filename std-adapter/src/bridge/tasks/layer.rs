@@ -53,8 +53,9 @@ struct Creating {
     call: TaskCall,
 }
 
-/// Makes task ids (unguessable in the bridge; counted in tests).
-pub type TaskIds = Box<dyn FnMut() -> String + Send>;
+/// Makes task ids (unguessable in the bridge; counted in tests); `None` when no id can be
+/// made (the OS gave no randomness), and the call is refused.
+pub type TaskIds = Box<dyn FnMut() -> Option<String> + Send>;
 
 /// The task layer around machine `M` (see the module documentation).
 pub struct TaskLayer<M> {
@@ -188,7 +189,7 @@ impl<M: Machine> TaskLayer<M> {
         let Some(c) = self.creating.remove(key) else {
             return;
         };
-        let task = self.table.create(c.task_id.clone(), self.now).clone();
+        let task = self.table.create(c.task_id.clone(), None, self.now).clone();
         let mut call = c.call;
         call.in_flight = Some(key.to_owned());
         self.calls.insert(c.task_id.clone(), call);
@@ -324,16 +325,26 @@ impl<M: Machine> TaskLayer<M> {
             // The first round of a tool that asks before it becomes a task: an ordinary call.
             return self.pass_in(line);
         }
-        if let Err(full) = self.table.reserve() {
-            let text = format!("Task refused: {}", full.0);
-            return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, &text));
+        // Ids from the OS or nothing: a guessable id would hand the task to anyone.
+        let Some(task_id) = (self.new_task_id)() else {
+            let text =
+                "Task refused: the operating system gave no randomness for an unguessable task id";
+            return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, text));
+        };
+        match self.table.reserve() {
+            Err(full) => {
+                let text = format!("Task refused: {}", full.0);
+                return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, &text));
+            }
+            Ok(Some(evicted)) => self.forget(&evicted),
+            Ok(None) => {}
         }
         let call = TaskCall::new(params);
         let call_id = self.new_call_id();
         let round = call.line(&call_id, params);
         let creating = Creating {
             host_raw: id.raw.clone(),
-            task_id: (self.new_task_id)(),
+            task_id,
             call,
         };
         self.creating.insert(quoted(&call_id), creating);
@@ -484,9 +495,15 @@ impl<M: Machine> TaskLayer<M> {
 
     fn expire(&mut self) {
         for task_id in self.table.expire(self.now) {
-            self.calls.remove(&task_id);
-            self.rounds.retain(|_, t| *t != task_id);
+            self.forget(&task_id);
         }
+    }
+
+    /// Forgets what the layer kept of a task the table no longer holds (a late answer of its
+    /// call is dropped).
+    fn forget(&mut self, task_id: &str) {
+        self.calls.remove(task_id);
+        self.rounds.retain(|_, t| t != task_id);
     }
 }
 

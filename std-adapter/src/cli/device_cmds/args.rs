@@ -319,6 +319,9 @@ pub struct HttpArgs {
     /// A browser origin let in (repeatable)
     #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http", help_heading = HTTP_FRONT)]
     pub allowed_origins: Vec<String>,
+    /// Listen beyond loopback without --token-file (warns)
+    #[arg(long = "allow-unauthenticated", requires = "http", help_heading = HTTP_FRONT)]
+    pub allow_unauthenticated: bool,
 }
 
 fn bind(text: &str) -> Result<SocketAddr, String> {
