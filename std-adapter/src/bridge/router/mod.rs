@@ -75,8 +75,6 @@ pub struct Router {
     /// In a hub: tell the host `notifications/tools/list_changed` when the link closes or
     /// comes back (the hub re-lists then).
     announce_links: bool,
-    /// A link has been up before (so a new one may bring other tools).
-    was_up: bool,
     /// The legacy input-required shim.
     shim: InputShim,
     /// The lean hop's knowledge of the link and the tools.
@@ -101,7 +99,6 @@ impl Router {
             handshake: Handshake::default(),
             check: Checking::new(),
             announce_links,
-            was_up: false,
             shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
             lean: lean::LeanLink::default(),
             dropped: device_rules::Dropped::default(),
