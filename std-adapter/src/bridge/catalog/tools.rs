@@ -50,6 +50,8 @@ pub struct Tools {
     entries: Vec<Value>,
     index: HashMap<String, usize>,
     fill: Fill,
+    /// Some tool is marked `taskSupport: "required"` (read on every call by the tasks layer).
+    any_required: bool,
 }
 
 impl Tools {
@@ -93,6 +95,7 @@ impl Tools {
             let mut entry = tool.clone();
             drop_unsafe_icons(&mut entry);
             self.index.insert(name.to_owned(), self.entries.len());
+            self.any_required |= task_support(&entry) == Some(TaskSupport::Required);
             self.entries.push(entry.clone());
             added.push(entry);
         }
@@ -101,12 +104,7 @@ impl Tools {
 
     /// The firmware's task mark of `name` (`None`: not listed, or not marked).
     pub fn task_support(&self, name: &str) -> Option<TaskSupport> {
-        let mark = self.get(name)?.get("execution")?.get("taskSupport")?;
-        Some(match mark.as_str() {
-            Some("optional") => TaskSupport::Optional,
-            Some("required") => TaskSupport::Required,
-            _ => TaskSupport::Forbidden,
-        })
+        task_support(self.get(name)?)
     }
 
     /// True when the firmware marks `name` as asking for its input first ([`ASK_FIRST_META`]).
@@ -120,13 +118,18 @@ impl Tools {
 
     /// True when some tool is marked `taskSupport: "required"`.
     pub fn any_required(&self) -> bool {
-        self.entries.iter().any(|t| {
-            t.get("execution")
-                .and_then(|e| e.get("taskSupport"))
-                .and_then(Value::as_str)
-                == Some("required")
-        })
+        self.any_required
     }
+}
+
+/// The task mark of a tool entry (`execution.taskSupport`).
+fn task_support(entry: &Value) -> Option<TaskSupport> {
+    let mark = entry.get("execution")?.get("taskSupport")?;
+    Some(match mark.as_str() {
+        Some("optional") => TaskSupport::Optional,
+        Some("required") => TaskSupport::Required,
+        _ => TaskSupport::Forbidden,
+    })
 }
 
 /// Removes the icons of a tool entry whose `src` is not `https:` or `data:` (as the router
