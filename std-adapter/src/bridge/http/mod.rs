@@ -219,13 +219,16 @@ pub fn serve_on(
     // The front serves listen streams: the task layer tells it every task's status.
     let mut bridge = bridge;
     bridge.tasks.status_lines = crate::bridge::tasks::StatusLines::Front;
+    // Its header checks read each device's catalog before a call reaches the router.
+    bridge.keep_catalog = true;
+    let (tools_out, tools_in) = tokio::sync::watch::channel(Default::default());
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let (to_router, router_in) = unbounded_channel();
     let front = Arc::new(FrontState {
         mux: Multiplex::new(to_router, log.clone()).with_input_timeout(bridge.input_timeout),
         sessions: Sessions::new(http.max_sessions),
         handshake: Handshake::new(),
-        tool_headers: param_headers::ToolHeaders::new(),
+        tool_headers: param_headers::ToolHeaders::fed_by(tools_in),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
         reply_idle,
         log: log.clone(),
@@ -251,6 +254,7 @@ pub fn serve_on(
             bridge,
             router_in,
             router_out,
+            tools_out,
             log.clone(),
         ));
         let receiver = front.clone();
