@@ -139,7 +139,8 @@ fn each_session_gets_its_own_handshake_without_touching_the_device() {
     // No handshake reached the device after the front's own.
     assert_eq!(b.device.lines().len(), 3, "{:?}", b.device.lines());
     // A 2025-06-18 session's requests tell the device their version (the rest of the bytes as
-    // sent); a 2025-11-25 one's go as sent, only the id spliced.
+    // sent); a 2025-11-25 one's go as sent, only the id spliced (the start's listing is the
+    // router's, under an id of its own).
     let s_old = old.header("mcp-session-id").unwrap().to_owned();
     let s_new = new.header("mcp-session-id").unwrap().to_owned();
     let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;

@@ -117,5 +117,6 @@ pub async fn serve(
     host_out: tokio::sync::mpsc::Sender<Vec<u8>>,
     log: Logger,
 ) -> Result<(), BridgeError> {
-    shell::serve(config, host_in, host_out, log).await
+    let tools = tokio::sync::watch::channel(catalog::ToolsView::default()).0;
+    shell::serve(config, host_in, host_out, tools, log).await
 }

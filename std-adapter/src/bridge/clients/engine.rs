@@ -220,10 +220,6 @@ impl<R: Clone> Clients<R> {
         }
     }
 
-    pub(super) fn list_changed(&mut self) {
-        self.out.push_back(Effect::ListChanged);
-    }
-
     pub(super) fn deliver_to(&mut self, sink: R, delivery: Delivery) {
         self.out.push_back(Effect::Deliver(sink, delivery));
     }

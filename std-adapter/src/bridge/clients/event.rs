@@ -193,6 +193,4 @@ pub enum Effect<R> {
     },
     /// Hand this to the waiting request or stream whose route it is.
     Deliver(R, Delivery),
-    /// The device said its tool list changed.
-    ListChanged,
 }

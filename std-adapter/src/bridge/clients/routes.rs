@@ -118,7 +118,6 @@ impl<R: Clone> Clients<R> {
                 }
             }
             method::TOOLS_LIST_CHANGED => {
-                self.list_changed();
                 let mut told = self.streams.tools_list_changed();
                 let sessions: Vec<R> = self
                     .streams

@@ -58,7 +58,6 @@ pub use doors::{Exposure, Token};
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
-use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -220,6 +219,9 @@ pub fn serve_on(
     // The front serves listen streams: the task layer tells it every task's status.
     let mut bridge = bridge;
     bridge.tasks.status_lines = crate::bridge::tasks::StatusLines::Front;
+    // Its header checks read each device's catalog before a call reaches the router.
+    bridge.keep_catalog = true;
+    let (tools_out, tools_in) = tokio::sync::watch::channel(Default::default());
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let clients = ClientsConfig {
         reply_idle,
@@ -232,11 +234,10 @@ pub fn serve_on(
         bearer: http.token.is_some(),
     };
     let (events, client_events) = unbounded_channel();
-    let list_generation = Arc::new(AtomicU64::new(0));
     let front = Arc::new(FrontState {
-        mux: Multiplex::new(events, list_generation.clone()),
+        mux: Multiplex::new(events),
         handshake: Handshake::new(),
-        tool_headers: param_headers::ToolHeaders::new(),
+        tool_headers: param_headers::ToolHeaders::fed_by(tools_in),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
         reply_idle,
         log: log.clone(),
@@ -262,7 +263,7 @@ pub fn serve_on(
             bridge,
             clients,
             client_events,
-            list_generation,
+            tools_out,
             log.clone(),
         ));
         // Learn the latest legacy handshake now, so the device is up when the first client comes.

@@ -1,10 +1,9 @@
 //! The front's handle on the clients layer ([`crate::bridge::clients`]): every request of every
 //! HTTP client becomes an event for the one task that owns the layer (with the routing loop),
 //! and its answer arrives on a channel of its own. The handle holds no state of any client:
-//! only the next ticket and the list generation the layer reports.
+//! only the next ticket.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 
 use tokio::sync::mpsc::{channel, Receiver, UnboundedSender};
 
@@ -34,20 +33,14 @@ pub(super) enum ForwardError {
 pub(super) struct Multiplex {
     events: UnboundedSender<ClientEvent>,
     next: AtomicU64,
-    /// How many `notifications/tools/list_changed` the router has written (set by the task).
-    list_generation: Arc<AtomicU64>,
 }
 
 impl Multiplex {
     /// A handle sending to the layer's task through `events`.
-    pub(super) fn new(
-        events: UnboundedSender<ClientEvent>,
-        list_generation: Arc<AtomicU64>,
-    ) -> Self {
+    pub(super) fn new(events: UnboundedSender<ClientEvent>) -> Self {
         Self {
             events,
             next: AtomicU64::new(1),
-            list_generation,
         }
     }
 
@@ -104,10 +97,5 @@ impl Multiplex {
     /// The client of `ticket` went away (or gave up waiting).
     pub(super) fn dropped(&self, ticket: Ticket) {
         let _ = self.send(Event::Dropped { ticket });
-    }
-
-    /// Changes whenever the device says its tool list changed.
-    pub(super) fn list_generation(&self) -> u64 {
-        self.list_generation.load(Ordering::Relaxed)
     }
 }

@@ -69,9 +69,7 @@ impl Router {
                     return;
                 }
                 if name == method::TOOLS_LIST_CHANGED {
-                    self.check.catalog.reset();
-                    self.check.listing = None;
-                    self.check.forget_tried();
+                    self.forget_tools();
                 }
                 self.emit(line);
             }
@@ -96,8 +94,7 @@ impl Router {
             method::TOOLS_LIST => {
                 if let Some(tools) = result.get("tools") {
                     let last = result.get("nextCursor").is_none_or(Value::is_null);
-                    let failed = self.check.catalog.learn_page(tools, p.first_page, last);
-                    self.report_schema_errors(failed);
+                    self.learn_tools(tools, p.first_page, last);
                 }
                 let result = result.clone();
                 if let Some((_, line)) = self.join_page(p, line, &result) {

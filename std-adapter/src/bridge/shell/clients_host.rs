@@ -3,8 +3,6 @@
 //! every line the machine writes for its host going to it, and its effects performed here
 //! (lines into the machine, deliveries onto each request's channel).
 
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Arc;
 use std::time::Instant;
 
 use tokio::sync::mpsc::error::TrySendError;
@@ -31,7 +29,6 @@ pub(crate) struct Sink {
 pub(super) struct ClientsHost {
     pub(super) layer: Clients<Sink>,
     pub(super) events: UnboundedReceiver<Event<Sink>>,
-    pub(super) list_generation: Arc<AtomicU64>,
     pub(super) max_line: usize,
     pub(super) log: Logger,
 }
@@ -63,9 +60,6 @@ impl ClientsHost {
                         drop(sink);
                         self.layer.handle(Event::Dropped { ticket }, now);
                     }
-                }
-                Effect::ListChanged => {
-                    self.list_generation.fetch_add(1, Ordering::Relaxed);
                 }
             }
         }

@@ -16,11 +16,10 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::time::Instant;
 
-use std::sync::atomic::AtomicU64;
-use std::sync::Arc;
-
 use tokio::sync::mpsc::{channel, Receiver, Sender, UnboundedReceiver};
+use tokio::sync::watch;
 
+use super::catalog::ToolsView;
 use super::clients::{Clients, ClientsConfig, Event as ClientEvent};
 use super::hub::Hub;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
@@ -71,7 +70,15 @@ where
     let (host_tx, host_rx) = channel(QUEUE);
     let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
     host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
-    let result = runtime.block_on(bridge(cfg, log, events, inbox, HostSide::Lines(host_tx)));
+    let tools = watch::channel(ToolsView::default()).0;
+    let result = runtime.block_on(bridge(
+        cfg,
+        log,
+        events,
+        inbox,
+        HostSide::Lines(host_tx),
+        tools,
+    ));
     // Every link is closed (QEMU and children stopped) before the host writer drains.
     let _ = writer.join();
     // A link still opening (QEMU waiting for its UART socket) is not waited for: its opener
@@ -101,11 +108,13 @@ impl HostLines for tokio::sync::mpsc::UnboundedReceiver<Vec<u8>> {
 
 /// Runs the bridge in the caller's tokio runtime (time and I/O drivers enabled; see
 /// [`crate::bridge::serve`]): host lines from
-/// `host_in` (its end is the host's end of input), answers into `host_out`.
+/// `host_in` (its end is the host's end of input), answers into `host_out`, the devices' tool
+/// catalogs published into `tools`.
 pub(super) async fn serve(
     cfg: BridgeConfig,
     mut host_in: impl HostLines,
     host_out: Sender<Vec<u8>>,
+    tools: watch::Sender<ToolsView>,
     log: Logger,
 ) -> Result<(), BridgeError> {
     let (events, inbox) = channel(QUEUE);
@@ -124,7 +133,7 @@ pub(super) async fn serve(
         }
         let _ = forward.send(Event::Input(Input::HostEof(None))).await;
     });
-    bridge(cfg, log, events, inbox, HostSide::Lines(host_out)).await
+    bridge(cfg, log, events, inbox, HostSide::Lines(host_out), tools).await
 }
 
 /// Runs the bridge in the caller's tokio runtime with the clients layer as its host (the HTTP
@@ -134,18 +143,25 @@ pub(super) async fn serve_clients(
     cfg: BridgeConfig,
     clients: ClientsConfig,
     client_events: UnboundedReceiver<ClientEvent<Sink>>,
-    list_generation: Arc<AtomicU64>,
+    tools: watch::Sender<ToolsView>,
     log: Logger,
 ) -> Result<(), BridgeError> {
     let (events, inbox) = channel(QUEUE);
     let host = ClientsHost {
         layer: Clients::new(clients, log.clone(), Instant::now()),
         events: client_events,
-        list_generation,
         max_line: cfg.max_line,
         log: log.clone(),
     };
-    bridge(cfg, log, events, inbox, HostSide::Clients(Box::new(host))).await
+    bridge(
+        cfg,
+        log,
+        events,
+        inbox,
+        HostSide::Clients(Box::new(host)),
+        tools,
+    )
+    .await
 }
 
 /// Where the machine's host lines go.
@@ -180,6 +196,7 @@ async fn bridge(
     events: Sender<Event>,
     inbox: Receiver<Event>,
     host: HostSide,
+    tools: watch::Sender<ToolsView>,
 ) -> Result<(), BridgeError> {
     let devices: Vec<(Endpoint, Logger)> = if cfg.devices.is_empty() {
         vec![(cfg.endpoint.clone(), log.clone())]
@@ -193,6 +210,7 @@ async fn bridge(
         log: log.clone(),
         events,
         host,
+        tools,
         links: HashMap::new(),
     };
     let now = Instant::now();
@@ -230,6 +248,8 @@ struct Shell {
     events: Sender<Event>,
     /// Where the machine's host lines go.
     host: HostSide,
+    /// Where the devices' tool catalogs are published (the HTTP front reads them).
+    tools: watch::Sender<ToolsView>,
     links: HashMap<(usize, u64), OpenLink>,
 }
 
@@ -347,6 +367,9 @@ impl Shell {
                         self.host_line(line, Some(device)).await?;
                     }
                     Output::Link { device, action } => self.link_action(machine, device, action),
+                    Output::Tools(view) => {
+                        self.tools.send_replace(view);
+                    }
                 }
             }
             let fed = match &mut self.host {
