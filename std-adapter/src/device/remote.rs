@@ -90,8 +90,8 @@ mod tests {
         let c = RemoteConfig::parse("http://127.0.0.1:8080/mcp").unwrap();
         assert_eq!(c.url, "http://127.0.0.1:8080/mcp");
         assert!(!c.tls && c.token_file.is_none() && c.ca_file.is_none());
-        let c = RemoteConfig::parse("https://pi.lab:8443/mcp#token-file=/t&ca-file=/ca.pem")
-            .unwrap();
+        let c =
+            RemoteConfig::parse("https://pi.lab:8443/mcp#token-file=/t&ca-file=/ca.pem").unwrap();
         assert_eq!(c.url, "https://pi.lab:8443/mcp");
         assert!(c.tls);
         assert_eq!(c.token_file, Some(PathBuf::from("/t")));

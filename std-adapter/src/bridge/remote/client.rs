@@ -55,9 +55,8 @@ impl Http {
             .map_err(|e| format!("bad gateway URL: {e}"))?;
         let authorization = match &remote.token_file {
             Some(path) => {
-                let text = std::fs::read_to_string(path).map_err(|e| {
-                    format!("cannot read the token file {}: {e}", path.display())
-                })?;
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| format!("cannot read the token file {}: {e}", path.display()))?;
                 let token = text.trim();
                 if token.is_empty() {
                     return Err(format!("the token file {} is empty", path.display()));
@@ -116,7 +115,11 @@ impl Http {
         })
     }
 
-    fn request(&self, method: Method, headers: &[(&'static str, String)]) -> hyper::http::request::Builder {
+    fn request(
+        &self,
+        method: Method,
+        headers: &[(&'static str, String)],
+    ) -> hyper::http::request::Builder {
         let mut builder = Request::builder()
             .method(method)
             .uri(self.uri.clone())
@@ -131,7 +134,10 @@ impl Http {
     }
 
     /// POSTs `post`; a transport error (the gateway cannot be reached, or went away) is `Err`.
-    pub(super) async fn post(&self, post: &Post) -> Result<(StatusCode, hyper::HeaderMap, Body), String> {
+    pub(super) async fn post(
+        &self,
+        post: &Post,
+    ) -> Result<(StatusCode, hyper::HeaderMap, Body), String> {
         let request = self
             .request(Method::POST, &post.headers)
             .header(CONTENT_TYPE, "application/json")
@@ -212,7 +218,7 @@ impl Events {
             }
             let frame = match self.body.frame().await? {
                 Ok(frame) => frame,
-                Err(e) => return Some(Err(format!("the gateway's stream broke: {e}"))),
+                Err(e) => return Some(Err(format!("the gateway went away mid-answer: {e}"))),
             };
             if let Some(data) = frame.data_ref() {
                 let mut items = Vec::new();
@@ -225,7 +231,11 @@ impl Events {
 
 /// A hyper client error with its cause (hyper's own text is only "client error (Connect)").
 fn describe(e: &hyper_util::client::legacy::Error) -> String {
-    let mut text = format!("the gateway cannot be reached: {e}");
+    let mut text = if e.is_connect() {
+        format!("the gateway cannot be reached: {e}")
+    } else {
+        format!("the gateway went away: {e}")
+    };
     let mut source = std::error::Error::source(e);
     while let Some(cause) = source {
         text.push_str(": ");

@@ -231,8 +231,9 @@ fn initialize_answer(raw_id: &str, request: &Value, discovery: &Discovery) -> Ve
         .and_then(Value::as_str)
         .filter(|v| Version::parse(v).is_some_and(Version::is_legacy))
         .unwrap_or(Version::LATEST_LEGACY.as_str());
-    let mut out = format!("{{\"jsonrpc\":\"2.0\",\"id\":{raw_id},\"result\":{{\"protocolVersion\":")
-        .into_bytes();
+    let mut out =
+        format!("{{\"jsonrpc\":\"2.0\",\"id\":{raw_id},\"result\":{{\"protocolVersion\":")
+            .into_bytes();
     message::push_json_string(&mut out, asked);
     out.extend_from_slice(b",\"capabilities\":");
     out.extend_from_slice(discovery.capabilities.as_bytes());
@@ -293,7 +294,13 @@ pub(super) fn plan_legacy(line: &[u8], session: &Session) -> Plan {
 /// The revision an `initialize` answer agreed to.
 pub(super) fn agreed_version(answer: &[u8]) -> Option<String> {
     let value: Value = serde_json::from_slice(answer).ok()?;
-    Some(value.get("result")?.get("protocolVersion")?.as_str()?.to_owned())
+    Some(
+        value
+            .get("result")?
+            .get("protocolVersion")?
+            .as_str()?
+            .to_owned(),
+    )
 }
 
 /// Whether `line` is the final answer to the request with id key `key`.

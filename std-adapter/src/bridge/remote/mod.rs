@@ -155,7 +155,9 @@ async fn pump(link: Arc<Shared>, era: Era, mut from_router: DuplexStream, max_li
             let line = match frame {
                 Frame::Line(line) => line,
                 Frame::Overlong { len } => {
-                    link.log.warn(format_args!("a line of {len} bytes for the gateway, skipped"));
+                    link.log.warn(format_args!(
+                        "a line of {len} bytes for the gateway, skipped"
+                    ));
                     continue;
                 }
                 Frame::Eof => break 'run None,
