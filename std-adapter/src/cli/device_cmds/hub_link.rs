@@ -102,6 +102,13 @@ mod tests {
             parse_device("b=tcp:127.0.0.1:7000").unwrap().endpoint,
             Endpoint::Tcp("127.0.0.1:7000".into())
         );
+        assert_eq!(
+            parse_device("lab=https://pi:8443/mcp#token-file=/t")
+                .unwrap()
+                .endpoint,
+            Endpoint::Remote(RemoteConfig::parse("https://pi:8443/mcp#token-file=/t").unwrap())
+        );
+        assert!(parse_device("lab=http://pi:8080/mcp#nope=1").is_err());
         assert!(parse_device("a.b=unix:/x").is_err());
         assert!(parse_device("a b=unix:/x").is_err());
         assert!(parse_device("=unix:/x").is_err());
