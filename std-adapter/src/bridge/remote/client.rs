@@ -138,9 +138,13 @@ impl Http {
         &self,
         post: &Post,
     ) -> Result<(StatusCode, hyper::HeaderMap, Body), String> {
-        let request = self
+        let mut request = self
             .request(Method::POST, &post.headers)
-            .header(CONTENT_TYPE, "application/json")
+            .header(CONTENT_TYPE, "application/json");
+        for (name, value) in &post.param_headers {
+            request = request.header(name.as_str(), value.as_str());
+        }
+        let request = request
             .body(Full::new(Bytes::from(post.body.clone())))
             .map_err(|e| format!("cannot make the request: {e}"))?;
         self.send(request).await

@@ -18,6 +18,7 @@ use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
+use super::param_headers::Marks;
 use crate::bridge::message::splice::with_meta_defaults;
 use crate::bridge::message::wrapping::{wrapped_result, ResultType};
 use crate::bridge::message::{self, meta, method, Class};
@@ -49,8 +50,12 @@ pub(super) struct Post {
     pub(super) headers: Vec<(&'static str, String)>,
     /// The request's id, when an answer is due.
     pub(super) id: Option<message::Id>,
+    /// `Mcp-Param-*` headers (a 2026-07-28 call of a tool that marks arguments).
+    pub(super) param_headers: Vec<(String, String)>,
     /// The final answer goes back in the legacy form.
     pub(super) to_legacy: bool,
+    /// The answer lists tools (the link learns their `Mcp-Param-*` marks from it).
+    pub(super) lists_tools: bool,
 }
 
 /// What to do with one line of the router.
@@ -118,8 +123,10 @@ fn modern_post(body: Vec<u8>, method: &str, name: Option<String>) -> Post {
     Post {
         body,
         headers,
+        param_headers: Vec::new(),
         id: None,
         to_legacy: false,
+        lists_tools: false,
     }
 }
 
@@ -164,8 +171,8 @@ fn parse_raw(line: &[u8]) -> Option<RawValue<'_>> {
     .ok()
 }
 
-/// The plan for `line` to a 2026-07-28 far side.
-pub(super) fn plan_modern(line: &[u8], discovery: &Discovery) -> Plan {
+/// The plan for `line` to a 2026-07-28 far side; `marks` gives a call's `Mcp-Param-*` headers.
+pub(super) fn plan_modern(line: &[u8], discovery: &Discovery, marks: &Marks) -> Plan {
     let Some(parsed) = message::parse(line) else {
         return Plan::Drop;
     };
@@ -206,6 +213,12 @@ pub(super) fn plan_modern(line: &[u8], discovery: &Discovery) -> Plan {
                 _ => None,
             };
             let mut post = modern_post(body, &method, name);
+            if method == method::TOOLS_CALL {
+                let tool = params.and_then(|p| p.get("name")).and_then(Value::as_str);
+                let arguments = params.and_then(|p| p.get("arguments"));
+                post.param_headers = tool.map_or(Vec::new(), |t| marks.headers(t, arguments));
+            }
+            post.lists_tools = method == method::TOOLS_LIST;
             post.headers[0].1 = version;
             post.to_legacy = declared.is_none();
             post.id = Some(id);
@@ -243,11 +256,14 @@ fn initialize_answer(raw_id: &str, request: &Value, discovery: &Discovery) -> Ve
     out
 }
 
-/// `Mcp-Name` (and other header) values: as they are when plain visible ASCII, else
-/// `=?base64?…?=` of their UTF-8 (2026-07-28's rule).
-fn header_value(text: &str) -> String {
+/// `Mcp-Name` and `Mcp-Param-*` values: as they are when printable ASCII without a space at
+/// either end, else `=?base64?…?=` of their UTF-8 (2026-07-28's rule; so is a value shaped like
+/// that sentinel).
+pub(super) fn header_value(text: &str) -> String {
     let plain = !text.is_empty()
-        && text.bytes().all(|b| (0x21..0x7f).contains(&b))
+        && text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && !text.starts_with(' ')
+        && !text.ends_with(' ')
         && !(text.starts_with("=?") && text.ends_with("?="));
     if plain {
         text.to_owned()
@@ -258,13 +274,15 @@ fn header_value(text: &str) -> String {
     }
 }
 
-/// The legacy session's state the headers need.
+/// The legacy session: what its headers need, and whether it is open.
 #[derive(Debug, Default)]
 pub(super) struct Session {
     /// `Mcp-Session-Id`, once the far side gave one.
     pub(super) id: Option<String>,
     /// The revision the far side agreed to.
     pub(super) version: Option<String>,
+    /// The router's `initialize` was answered.
+    pub(super) opened: bool,
 }
 
 /// The plan for `line` in a legacy session: everything goes as it is.
@@ -286,8 +304,10 @@ pub(super) fn plan_legacy(line: &[u8], session: &Session) -> Plan {
     Plan::Post(Post {
         body: line.to_vec(),
         headers,
+        param_headers: Vec::new(),
         id,
         to_legacy: false,
+        lists_tools: false,
     })
 }
 

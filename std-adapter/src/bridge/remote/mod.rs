@@ -16,11 +16,12 @@
 
 mod client;
 mod eras;
+mod param_headers;
 mod reader;
 mod sse;
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use hyper::{Method, StatusCode};
@@ -34,6 +35,7 @@ use crate::device::{Closer, RemoteConfig, TokioLink};
 use crate::log::Logger;
 use client::{Body, Http};
 use eras::{Era, Plan, Post, Session};
+use param_headers::Marks;
 use reader::{ChannelReader, Delivery};
 use sse::SseItem;
 
@@ -71,6 +73,7 @@ pub(crate) async fn connect(
         to_router,
         log,
         name: remote.to_string(),
+        marks: Mutex::default(),
     });
     tokio::spawn(pump(link, era, link_side, max_line));
     Ok(TokioLink::Tokio {
@@ -122,9 +125,16 @@ struct Shared {
     log: Logger,
     /// `gateway URL`, for messages.
     name: String,
+    /// The `Mcp-Param-*` marks of the tools listed so far.
+    marks: Mutex<Marks>,
 }
 
 impl Shared {
+    fn learn_marks(&self, answer: &[u8]) {
+        let mut marks = self.marks.lock().unwrap_or_else(|p| p.into_inner());
+        marks.learn(answer);
+    }
+
     async fn deliver(&self, line: Vec<u8>) {
         // One line each: a JSON body may be pretty-printed (a newline outside a string is
         // whitespace; inside one it is not valid JSON).
@@ -147,7 +157,8 @@ async fn pump(link: Arc<Shared>, era: Era, mut from_router: DuplexStream, max_li
     let mut tasks: JoinSet<TaskEnd> = JoinSet::new();
     let mut streams: HashMap<String, AbortHandle> = HashMap::new();
     let mut session = Session::default();
-    if let Era::Modern(_) = era {
+    let legacy = matches!(era, Era::Legacy);
+    if !legacy {
         tasks.spawn(listen(link.clone()));
     }
     let down = 'run: loop {
@@ -163,7 +174,10 @@ async fn pump(link: Arc<Shared>, era: Era, mut from_router: DuplexStream, max_li
                 Frame::Eof => break 'run None,
             };
             let plan = match &era {
-                Era::Modern(discovery) => eras::plan_modern(&line, discovery),
+                Era::Modern(discovery) => {
+                    let marks = link.marks.lock().unwrap_or_else(|p| p.into_inner());
+                    eras::plan_modern(&line, discovery, &marks)
+                }
                 Era::Legacy => eras::plan_legacy(&line, &session),
             };
             match plan {
@@ -174,25 +188,22 @@ async fn pump(link: Arc<Shared>, era: Era, mut from_router: DuplexStream, max_li
                         stream.abort();
                     }
                 }
-                Plan::Post(post) if matches!(era, Era::Legacy) && session.id.is_none() => {
-                    // The session's opening: `initialize` (and the `initialized` after it)
-                    // before anything else, so every later POST carries the session.
+                Plan::Post(post) if legacy && !session.opened => {
+                    // The session's opening: `initialize` before anything else, so every later
+                    // POST carries the session it opens (a far side may open none).
                     let opening = is_method(&line, method::INITIALIZE);
                     if let Err(why) = legacy_opening(&link, post, &mut session).await {
                         break 'run Some(why);
                     }
-                    if !opening && session.id.is_some() {
-                        tasks.spawn(session_stream(link.clone(), session.headers()));
-                    }
+                    session.opened |= opening;
                 }
                 Plan::Post(post) => {
                     let key = post.id.as_ref().map(|id| id.key.clone());
-                    let ended = post.id.is_none() && !matches!(era, Era::Modern(_));
                     let handle = tasks.spawn(exchange(link.clone(), post, session.id.is_some()));
-                    if let (Some(key), false) = (key, ended) {
+                    if let Some(key) = key {
                         streams.insert(key, handle);
                     }
-                    if session.id.is_some() && is_method(&line, method::INITIALIZED) {
+                    if legacy && is_method(&line, method::INITIALIZED) {
                         tasks.spawn(session_stream(link.clone(), session.headers()));
                     }
                 }
@@ -291,6 +302,7 @@ async fn answer_lines(
         return Err("the gateway ended the session (HTTP 404)".into());
     }
     let mut answered = false;
+    let mut streamed = false;
     if !status.is_success() {
         // Its JSON-RPC error for this request as it is, else one saying what came.
         if let Body::Json(line) = body {
@@ -304,6 +316,9 @@ async fn answer_lines(
             Body::Empty => None,
             Body::Json(line) => {
                 answered = is_answer(&line);
+                if answered && post.lists_tools {
+                    link.learn_marks(&line);
+                }
                 if let Some(session) = session.as_deref_mut() {
                     session.version = eras::agreed_version(&line);
                 }
@@ -315,7 +330,10 @@ async fn answer_lines(
                 .await;
                 None
             }
-            Body::Events(stream) => Some(link.http.events(stream)),
+            Body::Events(stream) => {
+                streamed = true;
+                Some(link.http.events(stream))
+            }
         };
         while let Some(item) = match events.as_mut() {
             Some(events) => events.next().await,
@@ -325,6 +343,9 @@ async fn answer_lines(
                 SseItem::Data(line) => {
                     let is = is_answer(&line);
                     answered |= is;
+                    if is && post.lists_tools {
+                        link.learn_marks(&line);
+                    }
                     if let (true, Some(session)) = (is, session.as_deref_mut()) {
                         session.version = eras::agreed_version(&line);
                     }
@@ -343,12 +364,19 @@ async fn answer_lines(
         }
     }
     if let (false, Some(id)) = (answered, &post.id) {
-        let why = if status.is_success() {
-            format!("the gateway answered HTTP {status} without a response to this request")
+        let (code, why) = if streamed {
+            let why = "the gateway's stream ended before the response (the gateway went away, \
+                       or dropped the request)";
+            (message::CONNECTION_CLOSED, why.to_owned())
+        } else if status.is_success() {
+            let why = format!("the gateway answered HTTP {status} without a response");
+            (message::INTERNAL_ERROR, why)
         } else {
-            format!("the gateway answered HTTP {status}")
+            (
+                message::INTERNAL_ERROR,
+                format!("the gateway answered HTTP {status}"),
+            )
         };
-        let code = message::INTERNAL_ERROR;
         link.deliver(message::error_response(Some(&id.raw), code, &why))
             .await;
     }

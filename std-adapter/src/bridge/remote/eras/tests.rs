@@ -1,4 +1,5 @@
 use super::*;
+use crate::bridge::remote::param_headers::Marks;
 
 fn discovery() -> Discovery {
     read_discovery(
@@ -63,19 +64,23 @@ fn initialize_is_answered_from_the_discovery_and_initialized_dropped() {
     let plan = plan_modern(
         br#"{"jsonrpc":"2.0","id":"hub-1","method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
         &discovery(),
+        &Marks::default(),
     );
     assert_eq!(
         plan,
         Plan::Answer(br#"{"jsonrpc":"2.0","id":"hub-1","result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{"listChanged":true}},"serverInfo":{"name":"far","version":"1"}}}"#.to_vec())
     );
     let line = br#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-    assert_eq!(plan_modern(line, &discovery()), Plan::Drop);
+    assert_eq!(
+        plan_modern(line, &discovery(), &Marks::default()),
+        Plan::Drop
+    );
 }
 
 #[test]
 fn a_modern_call_goes_as_it_is_with_its_headers() {
     let line = br#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"sensors.read","arguments":{"n":123456789012345678901234567890.10},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"elicitation":{}},"progressToken":7}}}"#;
-    let p = post(plan_modern(line, &discovery()));
+    let p = post(plan_modern(line, &discovery(), &Marks::default()));
     assert_eq!(p.body, line.to_vec());
     assert!(!p.to_legacy);
     assert_eq!(p.id.unwrap().key, "7");
@@ -92,7 +97,7 @@ fn a_modern_call_goes_as_it_is_with_its_headers() {
 #[test]
 fn a_legacy_request_gets_the_2026_meta_and_its_answer_the_legacy_form() {
     let line = br#"{"jsonrpc":"2.0","id":"hub-2","method":"tools/call","params":{"_meta":{"embedded-mcp/lean":true},"name":"n\u00e9","arguments":{}}}"#;
-    let p = post(plan_modern(line, &discovery()));
+    let p = post(plan_modern(line, &discovery(), &Marks::default()));
     assert_eq!(
         String::from_utf8(p.body).unwrap(),
         r#"{"jsonrpc":"2.0","id":"hub-2","method":"tools/call","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"embedded-mcp/lean":true},"name":"n\u00e9","arguments":{}}}"#
@@ -114,7 +119,7 @@ fn a_legacy_request_gets_the_2026_meta_and_its_answer_the_legacy_form() {
 fn a_cancel_names_the_stream_to_close() {
     let line = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"hub-2","reason":"timeout"}}"#;
     assert_eq!(
-        plan_modern(line, &discovery()),
+        plan_modern(line, &discovery(), &Marks::default()),
         Plan::Cancel("\"hub-2\"".into())
     );
 }
@@ -124,6 +129,7 @@ fn a_legacy_session_sends_lines_as_they_are_with_its_headers() {
     let session = Session {
         id: Some("abc".into()),
         version: Some("2025-11-25".into()),
+        opened: true,
     };
     let line = br#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#;
     let p = post(plan_legacy(line, &session));
