@@ -18,7 +18,7 @@ use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
-use super::param_headers::Marks;
+use super::param_headers::{header_value, Marks};
 use crate::bridge::message::splice::with_meta_defaults;
 use crate::bridge::message::wrapping::{wrapped_result, ResultType};
 use crate::bridge::message::{self, meta, method, Class};
@@ -254,24 +254,6 @@ fn initialize_answer(raw_id: &str, request: &Value, discovery: &Discovery) -> Ve
     out.extend_from_slice(discovery.server_info.as_bytes());
     out.extend_from_slice(b"}}");
     out
-}
-
-/// `Mcp-Name` and `Mcp-Param-*` values: as they are when printable ASCII without a space at
-/// either end, else `=?base64?…?=` of their UTF-8 (2026-07-28's rule; so is a value shaped like
-/// that sentinel).
-pub(super) fn header_value(text: &str) -> String {
-    let plain = !text.is_empty()
-        && text.bytes().all(|b| (0x20..0x7f).contains(&b))
-        && !text.starts_with(' ')
-        && !text.ends_with(' ')
-        && !(text.starts_with("=?") && text.ends_with("?="));
-    if plain {
-        text.to_owned()
-    } else {
-        use base64::Engine;
-        let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-        format!("=?base64?{encoded}?=")
-    }
 }
 
 /// The legacy session: what its headers need, and whether it is open.

@@ -8,6 +8,25 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
+/// `Mcp-Name` and `Mcp-Param-*` values: as they are when printable ASCII without a space at
+/// either end, else `=?base64?…?=` of their UTF-8 (2026-07-28's rule; so is a value shaped like
+/// that sentinel).
+pub(super) fn header_value(text: &str) -> String {
+    let sentinel = text.starts_with("=?") && text.ends_with("?=");
+    let plain = !text.is_empty()
+        && text.bytes().all(|b| (0x20..0x7f).contains(&b))
+        && !text.starts_with(' ')
+        && !text.ends_with(' ')
+        && !sentinel;
+    if plain {
+        text.to_owned()
+    } else {
+        use base64::Engine;
+        let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+        format!("=?base64?{encoded}?=")
+    }
+}
+
 /// One marked argument: where it is in `arguments`, and its header's name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Mark {
@@ -53,7 +72,7 @@ impl Marks {
             .filter_map(|mark| {
                 let value = mark.path.iter().try_fold(arguments?, |v, key| v.get(key))?;
                 let text = match value {
-                    Value::String(s) => super::eras::header_value(s),
+                    Value::String(s) => header_value(s),
                     Value::Bool(b) => b.to_string(),
                     Value::Number(n) if n.is_i64() || n.is_u64() => n.to_string(),
                     _ => return None,
