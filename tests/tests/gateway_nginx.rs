@@ -7,11 +7,14 @@
 //! - nginx from Debian in front, configured as BRIDGE.md's recipe ("Replicas behind nginx"):
 //!   2026-07-28 requests spread with no affinity, legacy sessions pinned by `Mcp-Session-Id`.
 //!
-//! A client (this test, speaking HTTP itself: the official Python SDK's venv is made only by
-//! `tests/clients/run.sh`, after the cargo tests in CI) lists both gateways' nested tools, calls
-//! each, gets a person's approval through the top hub's shim in a legacy session, sees its
-//! calls go on when one replica is killed, and sees a gateway that dies mid-call give that call
-//! a clear error, its tools withdrawn with `list_changed` and restored when it comes back.
+//! A client (this test, speaking HTTP itself) lists both gateways' nested tools, calls each,
+//! gets a person's approval through the top hub's shim in a legacy session, sees its calls go
+//! on when one replica is killed, and sees a gateway that dies mid-call give that call a clear
+//! error, its tools withdrawn with `list_changed` and restored when it comes back. With
+//! `EMCP_PYTHON_SDK` naming a Python that has the official SDK (2.x), the same topology also
+//! serves `tests/clients/gateway_client.py` (streamable HTTP, 2026-07-28 and legacy) before the
+//! replica is killed: `tests/clients/run.sh` runs it so (its venv is made there, after the cargo
+//! tests in CI).
 //! Every process (bridges, QEMU, nginx) is stopped on drop, also when the test fails.
 #![cfg(unix)]
 
@@ -464,6 +467,23 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
     );
     let info = client.call("bench2.riscv.device_info", json!({}));
     assert_eq!(structured(&info)["relays"], json!([false, true]), "{info}");
+
+    // The official Python SDK through nginx, when a Python with it is named (run.sh does).
+    if let Ok(python) = std::env::var("EMCP_PYTHON_SDK") {
+        let script = embedded_mcp_tests::project_root().join("tests/clients/gateway_client.py");
+        let out = Command::new(python)
+            .arg(script)
+            .arg(format!("http://127.0.0.1:{front}/mcp"))
+            .stdin(Stdio::null())
+            .output()
+            .expect("run the Python SDK client");
+        let text = String::from_utf8_lossy(&out.stdout);
+        eprintln!("{text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(
+            out.status.success(),
+            "the Python SDK client failed:\n{text}"
+        );
+    }
 
     // One replica killed: the calls go on (nginx passes a request it could not hand to the
     // dead replica to the other one).
