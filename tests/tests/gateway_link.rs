@@ -357,3 +357,69 @@ fn a_wrong_token_is_a_link_that_does_not_open() {
     );
     let _ = std::fs::remove_file(&token_file);
 }
+
+mod http_support;
+
+/// A 2026-07-28 far side (`bridge --http` before the scripted device, which marks two arguments
+/// of `route` with `x-mcp-header`): a call reaches it statelessly with its `Mcp-Param-*`
+/// headers (the far front refuses a call without them, 400 + -32020), from a legacy host (the
+/// link puts the request in 2026-07-28 form and the answer back in the legacy one) and from a
+/// 2026-07-28 host (its request as it is, its answer too), and a call's progress comes first.
+#[test]
+fn a_2026_far_side_gets_stateless_calls_with_their_param_headers() {
+    let far = http_support::HttpBridge::start(&[]);
+    let url = format!("http://127.0.0.1:{}/mcp", far.port);
+    let device = HubDevice {
+        name: "far".into(),
+        endpoint: Endpoint::Remote(RemoteConfig::parse(&url).unwrap()),
+    };
+    let base = config(device.endpoint.clone());
+    let mut bridge = Bridge::start(BridgeConfig {
+        devices: vec![device],
+        ..base
+    });
+    bridge.initialize("2025-11-25");
+    assert_eq!(
+        tool_names(&mut bridge, 2),
+        ["far.echo", "far.steps", "far.route", "far.announce"]
+    );
+    let legacy: Value = serde_json::from_str(&bridge.request(
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"far.route","arguments":{"region":"eu wést","shards":2,"note":"n"}}}"#,
+    ))
+    .unwrap();
+    assert_eq!(
+        legacy,
+        json!({"jsonrpc": "2.0", "id": 3, "result": {"content": [{"type": "text",
+            "text": r#"{"note":"n","region":"eu wést","shards":2}"#}]}}),
+        "a legacy answer, without resultType"
+    );
+    let modern: Value = serde_json::from_str(&bridge.request(&format!(
+        r#"{{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{{"name":"far.route","arguments":{{"region":"us","shards":7}},{}}}}}"#,
+        bridge_support::MODERN_META
+    )))
+    .unwrap();
+    assert_eq!(modern["result"]["resultType"], "complete", "{modern}");
+    assert!(modern["result"]["isError"].is_null(), "{modern}");
+    bridge.send(&format!(
+        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"far.steps","arguments":{{}},"_meta":{{"progressToken":9,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/logLevel":"debug"}}}}}}"#
+    ));
+    let first: Value = serde_json::from_str(&bridge.recv()).unwrap();
+    assert_eq!(first["method"], "notifications/progress", "{first}");
+    assert_eq!(first["params"]["progressToken"], 9, "{first}");
+    let mut last = first;
+    while last.get("id").is_none() {
+        last = serde_json::from_str(&bridge.recv()).unwrap();
+    }
+    assert_eq!(last["id"], 5);
+    assert_eq!(last["result"]["content"][0]["text"], "done", "{last}");
+    // The legacy host's call reached the device as a 2026-07-28 request (stateless).
+    let lines = far.device.lines();
+    let routed = lines
+        .iter()
+        .find(|l| l.contains("eu w"))
+        .unwrap_or_else(|| panic!("{lines:#?}"));
+    assert!(
+        routed.contains(r#""io.modelcontextprotocol/protocolVersion":"2026-07-28""#),
+        "{routed}"
+    );
+}
