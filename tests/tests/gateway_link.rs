@@ -400,9 +400,7 @@ fn a_2026_far_side_gets_stateless_calls_with_their_param_headers() {
     .unwrap();
     assert_eq!(modern["result"]["resultType"], "complete", "{modern}");
     assert!(modern["result"]["isError"].is_null(), "{modern}");
-    bridge.send(&format!(
-        r#"{{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{{"name":"far.steps","arguments":{{}},"_meta":{{"progressToken":9,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{{}},"io.modelcontextprotocol/logLevel":"debug"}}}}}}"#
-    ));
+    bridge.send(r#"{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"far.steps","arguments":{},"_meta":{"progressToken":9,"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},"io.modelcontextprotocol/logLevel":"debug"}}}"#);
     let first: Value = serde_json::from_str(&bridge.recv()).unwrap();
     assert_eq!(first["method"], "notifications/progress", "{first}");
     assert_eq!(first["params"]["progressToken"], 9, "{first}");
