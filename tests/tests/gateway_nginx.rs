@@ -7,6 +7,9 @@
 //! - nginx from Debian in front, configured as BRIDGE.md's recipe ("Replicas behind nginx"):
 //!   2026-07-28 requests spread with no affinity, legacy sessions pinned by `Mcp-Session-Id`.
 //!
+//! A gateway is also served over TLS (nginx, a certificate made by openssl): a hub linking it
+//! with `https://…#ca-file=` calls it, one trusting only the platform's roots does not connect.
+//!
 //! A client (this test, speaking HTTP itself) lists both gateways' nested tools, calls each,
 //! gets a person's approval through the top hub's shim in a legacy session, sees its calls go
 //! on when one replica is killed, and sees a gateway that dies mid-call give that call a clear
@@ -143,6 +146,50 @@ fn free_port() -> u16 {
         .local_addr()
         .unwrap()
         .port()
+}
+
+/// A TLS server in front of one gateway (`https://` links), its certificate made by openssl for
+/// `127.0.0.1` (not a CA: it is its own trust anchor for `#ca-file=`).
+fn tls_front(dir: &Path, port: u16, gateway: u16) -> String {
+    let (cert, key) = (dir.join("cert.pem"), dir.join("key.pem"));
+    let made = Command::new("openssl")
+        .args([
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+        ])
+        .args(["-nodes", "-days", "2", "-subj", "/CN=embedded-mcp-test"])
+        .args(["-addext", "subjectAltName=IP:127.0.0.1"])
+        .args(["-addext", "basicConstraints=critical,CA:FALSE"])
+        .arg("-keyout")
+        .arg(&key)
+        .arg("-out")
+        .arg(&cert)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run openssl");
+    assert!(
+        made.status.success(),
+        "{}",
+        String::from_utf8_lossy(&made.stderr)
+    );
+    format!(
+        r#"  server {{
+    listen 127.0.0.1:{port} ssl;
+    ssl_certificate {};
+    ssl_certificate_key {};
+    proxy_http_version 1.1;
+    proxy_set_header Connection "";
+    proxy_set_header Host $http_host;
+    proxy_buffering off;
+    location = /mcp {{ proxy_pass http://127.0.0.1:{gateway}; }}
+  }}"#,
+        cert.display(),
+        key.display()
+    )
 }
 
 /// The `http { }` body of BRIDGE.md's recipe, on loopback ports.
@@ -385,9 +432,15 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
         format!("sensors=qemu:{}", sensors.display()),
     ];
     let mut gateway1 = Bridge::start(0, &gateway1_args);
+    let tls = free_port();
     let gateway2 = Bridge::start(
         0,
-        &["--device".into(), format!("riscv=qemu:{}", riscv.display())],
+        &[
+            "--device".into(),
+            format!("riscv=qemu:{}", riscv.display()),
+            "--allowed-host".into(),
+            format!("127.0.0.1:{tls}"),
+        ],
     );
     let front = free_port();
     let replica_args = vec![
@@ -405,7 +458,8 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
     let config = recipe(front, &ports).replace(
         "ACCESS",
         &scratch.0.join("access.log").display().to_string(),
-    );
+    ) + "\n"
+        + &tls_front(&scratch.0, tls, gateway2.port);
     let _nginx = Nginx::start(&scratch.0, &config, front).unwrap_or_else(|e| panic!("{e}"));
     let client = Client { port: front };
 
@@ -484,6 +538,42 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
             "the Python SDK client failed:\n{text}"
         );
     }
+
+    // https:// (rustls): a gateway behind TLS, trusted through its certificate file; without
+    // it the platform's roots do not know the issuer and the link does not open.
+    let cert = scratch.0.join("cert.pem");
+    let secure = Bridge::start(
+        0,
+        &[
+            "--device".into(),
+            format!("tls=https://127.0.0.1:{tls}/mcp#ca-file={}", cert.display()),
+        ],
+    );
+    let direct = Client { port: secure.port };
+    let info = direct.call("tls.riscv.device_info", json!({}));
+    assert_eq!(structured(&info)["firmware"], "qemu-riscv", "{info}");
+    let untrusted = Bridge::start(
+        0,
+        &[
+            "--device".into(),
+            format!("tls=https://127.0.0.1:{tls}/mcp"),
+        ],
+    );
+    let since = Instant::now();
+    while !untrusted
+        .log
+        .lock()
+        .unwrap()
+        .contains("invalid peer certificate: UnknownIssuer")
+    {
+        assert!(
+            since.elapsed() < TIMEOUT,
+            "{}",
+            untrusted.log.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    drop((secure, untrusted));
 
     // One replica killed: the calls go on (nginx passes a request it could not hand to the
     // dead replica to the other one).
