@@ -216,6 +216,12 @@ fn serve(
             }
             respond(&mut out, "200 OK", json, &result(json!({ "tools": tools })))
         }
+        "tools/call" if message["params"]["name"] == "huge" => {
+            // An answer over the link's line limit (1 MiB).
+            let text = "x".repeat(1 << 21);
+            let body = result(json!({"content": [{"type": "text", "text": text}]}));
+            respond(&mut out, "200 OK", json, &body)
+        }
         "tools/call" if message["params"]["name"] == "echo" => {
             let token = &message["params"]["_meta"]["progressToken"];
             let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress",
@@ -308,6 +314,21 @@ fn a_legacy_far_side_gets_one_session_with_the_token_and_its_stream_reaches_the_
     let done: Value = serde_json::from_str(&bridge.recv()).unwrap();
     assert_eq!(done["id"], 3);
     assert_eq!(done["result"]["content"][0]["text"], "echoed", "{done}");
+
+    // An answer over the line limit is that call's error; the next call is served.
+    let huge: Value = serde_json::from_str(&bridge.request(
+        r#"{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"far.huge","arguments":{}}}"#,
+    ))
+    .unwrap();
+    assert_eq!(
+        huge,
+        json!({"jsonrpc": "2.0", "id": "h", "error": {"code": -32603,
+            "message": "the gateway's answer is longer than the line limit (1048576 bytes)"}})
+    );
+    bridge.send(r#"{"jsonrpc":"2.0","id":"e","method":"tools/call","params":{"name":"far.echo","arguments":{},"_meta":{"progressToken":"q"}}}"#);
+    assert!(bridge.recv().contains("notifications/progress"));
+    let again: Value = serde_json::from_str(&bridge.recv()).unwrap();
+    assert_eq!(again["result"]["content"][0]["text"], "echoed", "{again}");
 
     // The session's GET stream: a list change reaches the hub, which lists again and tells
     // its host.

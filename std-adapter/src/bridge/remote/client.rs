@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::{BodyExt, Full, LengthLimitError, Limited};
 use hyper::body::Incoming;
 use hyper::header::{HeaderValue, ACCEPT, AUTHORIZATION, CONTENT_TYPE};
 use hyper::{Method, Request, Response, StatusCode, Uri};
@@ -41,8 +41,10 @@ pub(super) enum Body {
     Empty,
     /// One JSON message.
     Json(Vec<u8>),
-    /// An event stream, read with [`Http::read_events`].
+    /// An event stream, read with [`Http::events`].
     Events(Incoming),
+    /// A JSON body over the line limit, not read.
+    TooLong,
 }
 
 impl Http {
@@ -182,11 +184,14 @@ impl Http {
         let body = if content_type.starts_with("text/event-stream") {
             Body::Events(incoming)
         } else {
-            let bytes = Limited::new(incoming, self.max)
-                .collect()
-                .await
-                .map_err(|e| format!("reading the gateway's answer failed: {e}"))?
-                .to_bytes();
+            let bytes = match Limited::new(incoming, self.max).collect().await {
+                Ok(collected) => collected.to_bytes(),
+                Err(e) if e.downcast_ref::<LengthLimitError>().is_some() => {
+                    // Dropped unread (the connection with it): one request's error.
+                    return Ok((parts.status, parts.headers, Body::TooLong));
+                }
+                Err(e) => return Err(format!("the gateway went away mid-answer: {e}")),
+            };
             if bytes.iter().all(u8::is_ascii_whitespace) {
                 Body::Empty
             } else {
@@ -194,6 +199,11 @@ impl Http {
             }
         };
         Ok((parts.status, parts.headers, body))
+    }
+
+    /// The most bytes one message may have.
+    pub(super) fn max(&self) -> usize {
+        self.max
     }
 
     /// The events of a stream, each bounded by the line limit.

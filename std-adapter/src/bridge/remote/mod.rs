@@ -314,6 +314,18 @@ async fn answer_lines(
     } else {
         let mut events = match body {
             Body::Empty => None,
+            Body::TooLong => {
+                if let Some(id) = &post.id {
+                    let why = format!(
+                        "the gateway's answer is longer than the line limit ({} bytes)",
+                        link.http.max()
+                    );
+                    let line =
+                        message::error_response(Some(&id.raw), message::INTERNAL_ERROR, &why);
+                    link.deliver(line).await;
+                }
+                return Ok(());
+            }
             Body::Json(line) => {
                 answered = is_answer(&line);
                 if answered && post.lists_tools {
