@@ -294,10 +294,11 @@ impl Endpoint {
             Self::Tcp(addr) => socket::open_tcp(addr),
             Self::Qemu(config) => qemu::open(config, log),
             Self::Command(argv) => command::open(argv),
-            Self::Remote(remote) => Err(DeviceError::Config(format!(
-                "{remote}: a gateway is linked by `bridge --device` only (this command reaches \
-                 a device over a byte stream)"
-            ))),
+            Self::Remote(_) => Err(DeviceError::Config(
+                "a gateway is linked by `bridge --device` only (this command reaches a device \
+                 over a byte stream; ask the gateway's own bridge instead)"
+                    .into(),
+            )),
         }
     }
 }
