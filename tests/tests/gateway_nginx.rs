@@ -588,6 +588,42 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
         assert!(structured(&answer)["value"].is_number(), "{answer}");
     }
 
+    // A 2026-07-28 client cancels by closing its stream: nginx closes its request to the replica,
+    // the replica's router cancels, its link closes the stream to the gateway, and the gateway
+    // tells the device.
+    let headers = [
+        ("MCP-Protocol-Version", MODERN),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "bench1.sensors.sample_temperature"),
+    ];
+    let slow = |id: u64| {
+        let mut params = json!({"name": "bench1.sensors.sample_temperature",
+            "arguments": {"samples": 10, "intervalMs": 300}, "_meta": meta()});
+        params["_meta"]["progressToken"] = json!(id);
+        json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": params})
+    };
+    let mut abandoned = client.send(&headers, &slow(80));
+    assert_eq!(
+        abandoned.next()["method"],
+        "notifications/progress",
+        "the call runs"
+    );
+    drop(abandoned);
+    let since = Instant::now();
+    while !gateway1
+        .log
+        .lock()
+        .unwrap()
+        .lines()
+        .any(|l| l.contains("to device") && l.contains("notifications/cancelled"))
+    {
+        assert!(
+            since.elapsed() < TIMEOUT,
+            "the cancel never reached the device"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+
     // A gateway dies mid-call: the call gets an error naming it, its tools are withdrawn with
     // list_changed on a listen stream, and come back with another list_changed when it does.
     let mut listen = client.modern(
@@ -600,18 +636,7 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
         listen.next()["method"],
         "notifications/subscriptions/acknowledged"
     );
-    let long = json!({"name": "bench1.sensors.sample_temperature",
-        "arguments": {"samples": 10, "intervalMs": 300}});
-    let mut params = long.clone();
-    params["_meta"] = meta();
-    params["_meta"]["progressToken"] = json!("t");
-    let body = json!({"jsonrpc": "2.0", "id": 8, "method": "tools/call", "params": params});
-    let headers = [
-        ("MCP-Protocol-Version", MODERN),
-        ("Mcp-Method", "tools/call"),
-        ("Mcp-Name", "bench1.sensors.sample_temperature"),
-    ];
-    let mut running = client.send(&headers, &body);
+    let mut running = client.send(&headers, &slow(8));
     assert_eq!(running.status, 200);
     assert_eq!(
         running.next()["method"],
