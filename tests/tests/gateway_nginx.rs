@@ -575,6 +575,57 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
     }
     drop((secure, untrusted));
 
+    // A task (the tasks extension) whose call crosses the link: the hub that linked the
+    // gateway holds the task, the gateway and its device see an ordinary call.
+    let tasking = Bridge::start(
+        0,
+        &[
+            "--device".into(),
+            format!("bench1={}", gateway1.url()),
+            "--task-tools".into(),
+            "bench1.sensors.sample_temperature".into(),
+        ],
+    );
+    let direct = Client { port: tasking.port };
+    let with_tasks = |mut params: Value| {
+        params["_meta"] = meta();
+        params["_meta"]["io.modelcontextprotocol/clientCapabilities"]["extensions"] =
+            json!({"io.modelcontextprotocol/tasks": {}});
+        params
+    };
+    let body = json!({"jsonrpc": "2.0", "id": 60, "method": "tools/call", "params": with_tasks(
+        json!({"name": "bench1.sensors.sample_temperature", "arguments": {"samples": 3}}))});
+    let headers = [
+        ("MCP-Protocol-Version", MODERN),
+        ("Mcp-Method", "tools/call"),
+        ("Mcp-Name", "bench1.sensors.sample_temperature"),
+    ];
+    let created = direct.send(&headers, &body).response();
+    assert_eq!(created["result"]["resultType"], "task", "{created}");
+    let task = created["result"]["taskId"].as_str().unwrap().to_owned();
+    let since = Instant::now();
+    let finished = loop {
+        let get = json!({"jsonrpc": "2.0", "id": 61, "method": "tasks/get",
+            "params": with_tasks(json!({"taskId": task}))});
+        let headers = [
+            ("MCP-Protocol-Version", MODERN),
+            ("Mcp-Method", "tasks/get"),
+            ("Mcp-Name", task.as_str()),
+        ];
+        let got = direct.send(&headers, &get).response();
+        if got["result"]["status"] != "working" {
+            break got;
+        }
+        assert!(since.elapsed() < TIMEOUT, "{got}");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(finished["result"]["status"], "completed", "{finished}");
+    assert_eq!(
+        finished["result"]["result"]["structuredContent"]["samples"], 3,
+        "{finished}"
+    );
+    drop(tasking);
+
     // One replica killed: the calls go on (nginx passes a request it could not hand to the
     // dead replica to the other one).
     drop(replicas[0].take());
