@@ -522,6 +522,31 @@ fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway(
     let info = client.call("bench2.riscv.device_info", json!({}));
     assert_eq!(structured(&info)["relays"], json!([false, true]), "{info}");
 
+    // More sessions: whichever replica each one's hash picks first, its requests reach it (a
+    // replica that does not know a session answers 404 and nginx passes the request on).
+    for n in 0..6 {
+        let mut opened = client.send(&[], &init);
+        let session = opened
+            .header("mcp-session-id")
+            .expect("a session")
+            .to_owned();
+        opened.next();
+        let in_session = [
+            ("Mcp-Session-Id", session.as_str()),
+            ("MCP-Protocol-Version", LEGACY),
+        ];
+        let list = json!({"jsonrpc": "2.0", "id": n, "method": "tools/list"});
+        let mut listed = client.send(&in_session, &list);
+        assert_eq!(listed.status, 200, "session {n}");
+        assert_eq!(
+            listed.next()["result"]["tools"].as_array().map(Vec::len),
+            Some(12)
+        );
+    }
+    let log = std::fs::read_to_string(scratch.0.join("access.log")).unwrap();
+    let passed_on = log.lines().filter(|l| l.contains("status=404, ")).count();
+    eprintln!("session requests passed on after a 404: {passed_on}");
+
     // The official Python SDK through nginx, when a Python with it is named (run.sh does).
     if let Ok(python) = std::env::var("EMCP_PYTHON_SDK") {
         let script = embedded_mcp_tests::project_root().join("tests/clients/gateway_client.py");
