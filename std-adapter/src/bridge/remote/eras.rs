@@ -267,18 +267,26 @@ pub(super) struct Session {
     pub(super) opened: bool,
 }
 
+impl Session {
+    /// `Mcp-Session-Id` and `MCP-Protocol-Version`, once known.
+    pub(super) fn headers(&self) -> Vec<(&'static str, String)> {
+        let mut headers = Vec::new();
+        if let Some(id) = &self.id {
+            headers.push((SESSION_HEADER, id.clone()));
+        }
+        if let Some(version) = &self.version {
+            headers.push((PROTOCOL_VERSION_HEADER, version.clone()));
+        }
+        headers
+    }
+}
+
 /// The plan for `line` in a legacy session: everything goes as it is.
 pub(super) fn plan_legacy(line: &[u8], session: &Session) -> Plan {
     let Some(parsed) = message::parse(line) else {
         return Plan::Drop;
     };
-    let mut headers = Vec::new();
-    if let Some(id) = &session.id {
-        headers.push((SESSION_HEADER, id.clone()));
-    }
-    if let Some(version) = &session.version {
-        headers.push((PROTOCOL_VERSION_HEADER, version.clone()));
-    }
+    let headers = session.headers();
     let id = match parsed.class {
         Class::Request { id, .. } => Some(id),
         _ => None,

@@ -246,19 +246,6 @@ fn is_method(line: &[u8], name: &str) -> bool {
     )
 }
 
-impl Session {
-    fn headers(&self) -> Vec<(&'static str, String)> {
-        let mut headers = Vec::new();
-        if let Some(id) = &self.id {
-            headers.push((eras::SESSION_HEADER, id.clone()));
-        }
-        if let Some(version) = &self.version {
-            headers.push((eras::PROTOCOL_VERSION_HEADER, version.clone()));
-        }
-        headers
-    }
-}
-
 /// A POST before the legacy session exists (the router's `initialize`), awaited so the session
 /// it opens is known to every later POST.
 async fn legacy_opening(link: &Shared, post: Post, session: &mut Session) -> Result<(), String> {
