@@ -54,6 +54,7 @@ pub use embedded_mcp_schema::{json, schema};
 /// `Vec<T, N>` as bounded tool arguments and results, serde included): `use
 /// embedded_mcp::heapless;` instead of a dependency of your own at the right major version.
 pub use heapless;
+mod park;
 pub mod protocol;
 pub mod result;
 pub mod server;

@@ -2,7 +2,8 @@
 //! bridge and CLI tests that need a device process (`embedded-mcp ... --command`).
 //!
 //! Options: `--silent` (answer nothing), `--drop-first N` (ignore the first N lines), `--banner`
-//! (print a non-JSON boot line first). The `crash` tool makes the process exit.
+//! (print a non-JSON boot line first), `--hostile` (the attacks of `fake_device.rs`'s hostile
+//! tools too). The `crash` tool makes the process exit.
 
 #[path = "fake_device.rs"]
 mod fake_device;
@@ -17,6 +18,7 @@ fn main() {
         match arg.as_str() {
             "--silent" => device.silent = true,
             "--banner" => banner = true,
+            "--hostile" => device.hostile = true,
             "--drop-first" => {
                 device.drop_first = args.next().and_then(|n| n.parse().ok()).unwrap_or(1)
             }

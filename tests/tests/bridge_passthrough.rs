@@ -261,21 +261,19 @@ fn garbled_device_lines_are_logged_and_skipped() {
 }
 
 #[test]
-fn device_requests_reach_the_host_and_its_answers_the_device() {
+fn a_device_request_is_answered_by_the_bridge_and_never_reaches_the_host() {
     let (dev, mut b) = start();
     b.initialize("2025-11-25");
+    // `ask_host` pings the host first and answers its call once the ping is answered.
     b.send(&call("1", "ask_host"));
     assert_eq!(
         b.recv(),
-        r#"{"jsonrpc":"2.0","id":"dev-ping-1","method":"ping"}"#
+        r#"{"jsonrpc":"2.0", "id":1, "result":{"content":[{"type":"text","text":"the host answered"}]}}"#,
+        "the ping never reached the host"
     );
-    let pong = r#"{"jsonrpc":"2.0","id":"dev-ping-1","result":{}}"#;
-    b.send(pong);
-    assert_eq!(
-        b.recv(),
-        r#"{"jsonrpc":"2.0", "id":1, "result":{"content":[{"type":"text","text":"the host answered"}]}}"#
-    );
-    assert!(dev.conn(0).received.iter().any(|l| l == pong));
+    let refusal = r#"{"jsonrpc":"2.0","id":"dev-ping-1","error":{"code":-32601,"message":"Method not found: the embedded-mcp bridge does not pass a device's own requests (ping) to the host"}}"#;
+    assert!(dev.conn(0).received.iter().any(|l| l == refusal));
+    b.log.wait_for("answered the device's own request ping");
     b.finish().unwrap();
 }
 

@@ -23,14 +23,15 @@ const MODERN: [(&str, &str); 2] = [
     ("Mcp-Method", "tools/list"),
 ];
 
-/// Lines the device got, without the front's own start (initialize, initialized, tools/list).
+/// Lines the device got, without the start (the front's initialize and initialized, then the
+/// router's one listing of the device's tools).
 fn device_lines_after_handshake(b: &HttpBridge) -> Vec<String> {
     let lines = b.device.lines();
     assert!(lines[0].contains(r#""method":"initialize""#), "{lines:?}");
     assert!(lines[1].contains("notifications/initialized"), "{lines:?}");
     assert_eq!(
         lines[2],
-        r#"{"id":2,"jsonrpc":"2.0","method":"tools/list"}"#
+        r#"{"id":"embedded-mcp-bridge-1","jsonrpc":"2.0","method":"tools/list","params":{}}"#
     );
     lines[3..].to_vec()
 }

@@ -1,8 +1,9 @@
 //! `Mcp-Param-*` on `embedded-mcp bridge --http` (2026-07-28): the scripted device's `route`
 //! tool marks `region` and `shards` with `x-mcp-header`, so every call of it must carry
 //! `Mcp-Param-Region` and `Mcp-Param-Shards` equal to those arguments. A call whose headers
-//! disagree is a 400 with -32020 and never reaches the device; the front lists the device's
-//! tools once to learn the marks, not once per call.
+//! disagree is a 400 with -32020 and never reaches the device. The front lists nothing itself:
+//! it reads the device's one tool catalog, filled by one listing after the handshake and
+//! renewed once when the device says its list changed.
 #![cfg(unix)]
 
 mod http_support;
@@ -126,14 +127,56 @@ fn param_headers_must_mirror_the_marked_arguments() {
     let echo = b.post(&headers("echo", &[]), &call(30, "echo", json!({"x": 1})));
     assert_eq!(echo.status, 200, "{}", echo.text());
 
-    // Only the three good calls reached the device; it was listed once at the 2026 revision.
+    // Only the three good calls reached the device; it was listed once.
     let calls = calls_at_device(&b);
     assert_eq!(calls.len(), 3, "{calls:?}");
-    let modern_lists = b
-        .device
-        .lines()
-        .into_iter()
-        .filter(|l| l.contains(r#""method":"tools/list""#) && l.contains("2026-07-28"))
-        .count();
-    assert_eq!(modern_lists, 1, "{:?}", b.device.lines());
+    assert_eq!(lists_at_device(&b), 1, "{:?}", b.device.lines());
+}
+
+/// The `tools/list` requests the device received.
+fn lists_at_device(b: &HttpBridge) -> usize {
+    let lines = b.device.lines();
+    lines
+        .iter()
+        .filter(|l| l.contains(r#""method":"tools/list""#))
+        .count()
+}
+
+#[test]
+fn a_list_change_renews_the_catalog_once_and_the_checks_go_on() {
+    let b = HttpBridge::start(&[]);
+    assert_eq!(lists_at_device(&b), 1, "{:?}", b.device.lines());
+    // `announce` answers, then says its tool list changed.
+    let r = b.post(&headers("announce", &[]), &call(1, "announce", json!({})));
+    assert_eq!(r.status, 200, "{}", r.text());
+    let start = std::time::Instant::now();
+    while lists_at_device(&b) < 2 {
+        assert!(
+            start.elapsed() < TIMEOUT,
+            "no renewal: {:?}",
+            b.device.lines()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    let args = json!({"region": "eu-west", "shards": 4});
+    for id in 2..5 {
+        let r = b.post(
+            &headers(
+                "route",
+                &[("Mcp-Param-Region", "eu-east"), ("Mcp-Param-Shards", "4")],
+            ),
+            &call(id, "route", args.clone()),
+        );
+        assert_eq!(r.status, 400, "{}", r.text());
+        let r = b.post(
+            &headers(
+                "route",
+                &[("Mcp-Param-Region", "eu-west"), ("Mcp-Param-Shards", "4")],
+            ),
+            &call(id + 10, "route", args.clone()),
+        );
+        assert_eq!(r.status, 200, "{}", r.text());
+    }
+    assert_eq!(lists_at_device(&b), 2, "{:?}", b.device.lines());
+    assert_eq!(calls_at_device(&b).len(), 4);
 }

@@ -139,7 +139,8 @@ fn each_session_gets_its_own_handshake_without_touching_the_device() {
     // No handshake reached the device after the front's own.
     assert_eq!(b.device.lines().len(), 3, "{:?}", b.device.lines());
     // A 2025-06-18 session's requests tell the device their version (the rest of the bytes as
-    // sent); a 2025-11-25 one's go as sent, only the id spliced.
+    // sent); a 2025-11-25 one's go as sent, only the id spliced (the front's ids count from its
+    // own initialize, 1; the start's listing is the router's, under an id of its own).
     let s_old = old.header("mcp-session-id").unwrap().to_owned();
     let s_new = new.header("mcp-session-id").unwrap().to_owned();
     let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
@@ -149,11 +150,11 @@ fn each_session_gets_its_own_handshake_without_touching_the_device() {
     // The lean hop leaves out the capabilities a list does not need (BRIDGE.md, "The lean hop").
     assert_eq!(
         lines[3],
-        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18","embedded-mcp/lean":true}}}"#
+        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18","embedded-mcp/lean":true}}}"#
     );
     assert_eq!(
         lines[4],
-        r#"{"jsonrpc":"2.0","id":4,"method":"tools/list"}"#
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#
     );
 }
 

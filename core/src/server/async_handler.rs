@@ -10,6 +10,11 @@ use super::{Call, Context, Done, Handler, Output};
 /// sync tools work with both serve loops. The futures are polled by the serve loop on the
 /// firmware's executor and need not be `Send`.
 ///
+/// Only the serve loops poll `call`: the future `#[tools]` generates never completes on its own
+/// (it hands its outcome to the serve loop through the [`Context`] and stays pending, so it has
+/// no "resumed after completion" panic; see
+/// [`Server::serve_async_into`](super::Server::serve_async_into)).
+///
 /// ```
 /// use embedded_mcp::protocol::LogLevel;
 /// use embedded_mcp::server::{AsyncHandler, Call, Context, Done, Output, ToolError};
@@ -66,7 +71,11 @@ pub trait AsyncHandler {
     /// again at once. The default never completes and sends nothing.
     async fn idle(&mut self, cx: &mut Context<'_>) {
         let _ = cx;
-        core::future::pending::<()>().await;
+        // A loop, not one `pending().await`: a body that cannot return has no "resumed after
+        // completion" panic (see `Server::serve_async_into`).
+        loop {
+            core::future::pending::<()>().await;
+        }
     }
 }
 

@@ -160,6 +160,7 @@ pub use error::{DefinitionError, SchemaRole, ServeError};
 pub use handler::{Call, Done, Handler, Output, ToolError, ToolFailure};
 pub use output_len::{output_len, output_len_of};
 pub use schema_storage::{SchemaStorage, ToolSchemas};
+pub use serve::Ended;
 pub use tool::{
     is_allowed_icon_src, is_valid_tool_name, Annotations, Icon, ServerInfo, StaticError,
     TaskSupport, Theme, Tool, MAX_TOOL_NAME_LEN,

@@ -20,7 +20,8 @@ mod write;
 pub use id::{IdTracker, RecoveredId, MAX_RECOVERED_ID_LEN};
 pub use line::{FeedResult, Frame, LineBuffer, Overlong};
 pub use reader::LineReader;
-pub(crate) use reader::Lookahead;
+pub(crate) use reader::{Lookahead, Split};
+pub(crate) use write::{accepted, write_in_place};
 pub use write::{write_message, write_message_async, WriteError};
 
 #[cfg(test)]

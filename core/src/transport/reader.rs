@@ -1,5 +1,10 @@
 //! Line reading over `embedded-io` byte streams.
 
+use core::cell::Cell;
+use core::convert::Infallible;
+
+use crate::park::{or_park, park, Slot};
+
 use super::line::{Frame, LineBuffer, Tail};
 
 /// Reads lines from a byte stream into a [`LineBuffer`] of `N` bytes (no second buffer).
@@ -67,31 +72,50 @@ impl<R: embedded_io_async::Read, const N: usize> LineReader<R, N> {
     }
 }
 
+/// What [`LineReader::split_frame_into`] gives: the frame and the look-ahead behind it, `None`
+/// at end of stream, or the read error (as `E`).
+pub(crate) type Split<'r, R, E> = Result<Option<(Frame<'r>, Lookahead<'r, R>)>, E>;
+
 impl<R: embedded_io_async::Read, const N: usize> LineReader<R, N> {
     /// [`LineReader::next_frame_async`], with a [`Lookahead`] that reads more input into the
-    /// rest of the buffer while the frame is still in use.
-    pub(crate) async fn split_frame_async(
-        &mut self,
-    ) -> Result<Option<(Frame<'_>, Lookahead<'_, R>)>, R::Error> {
+    /// rest of the buffer while the frame is still in use. Never returns: the outcome goes into
+    /// `split` (a read error through `read_error`) and `arrived` turns true, then the future
+    /// stays pending (see `crate::park`). The caller's slot is filled in place: moving the
+    /// outcome through a second slot costs a `memmove` the optimiser cannot prove needless.
+    pub(crate) async fn split_frame_into<'r, E>(
+        &'r mut self,
+        split: &Slot<Split<'r, R, E>>,
+        read_error: fn(R::Error) -> E,
+        arrived: &Cell<bool>,
+    ) -> Infallible {
         loop {
             if self.lines.has_frame() {
-                let Some((frame, tail)) = self.lines.split_frame() else {
-                    return Ok(None);
-                };
-                let ahead = Lookahead {
-                    inner: &mut self.inner,
-                    tail,
-                    ended: false,
-                };
-                return Ok(Some((frame, ahead)));
+                let next = self.lines.split_frame().map(|(frame, tail)| {
+                    let ahead = Lookahead {
+                        inner: &mut self.inner,
+                        tail,
+                        ended: false,
+                    };
+                    (frame, ahead)
+                });
+                split.set(Some(Ok(next)));
+                break;
             }
-            let n = self.inner.read(self.lines.space()).await?;
-            if n == 0 {
-                self.lines.clear();
-                return Ok(None);
+            match self.inner.read(self.lines.space()).await {
+                Ok(0) => {
+                    self.lines.clear();
+                    split.set(Some(Ok(None)));
+                    break;
+                }
+                Ok(n) => self.lines.commit(n),
+                Err(e) => {
+                    split.set(Some(Err(read_error(e))));
+                    break;
+                }
             }
-            self.lines.commit(n);
         }
+        arrived.set(true);
+        park!()
     }
 }
 
@@ -108,19 +132,24 @@ pub(crate) struct Lookahead<'a, R> {
 
 impl<R: embedded_io_async::Read> Lookahead<'_, R> {
     /// Reads once into the free space. Never completes when the buffer is full or the stream
-    /// has ended. `Ok(false)`: the stream ended.
-    pub(crate) async fn fill(&mut self) -> Result<bool, R::Error> {
+    /// has ended; never returns: `Ok(false)` (the stream ended), `Ok(true)` or the error goes
+    /// into `read`, then the future stays pending (see `crate::park`).
+    pub(crate) async fn fill_into(
+        &mut self,
+        read: &Cell<Option<Result<bool, R::Error>>>,
+    ) -> Infallible {
         let space = self.tail.space();
-        if self.ended || space.is_empty() {
-            return core::future::pending().await;
+        if !self.ended && !space.is_empty() {
+            let n = or_park!(self.inner.read(space).await, read);
+            if n == 0 {
+                self.ended = true;
+                read.set(Some(Ok(false)));
+            } else {
+                self.tail.commit(n);
+                read.set(Some(Ok(true)));
+            }
         }
-        let n = self.inner.read(space).await?;
-        if n == 0 {
-            self.ended = true;
-            return Ok(false);
-        }
-        self.tail.commit(n);
-        Ok(true)
+        park!()
     }
 
     /// The next complete line read behind the frame and not peeked at yet.

@@ -1,7 +1,10 @@
 //! Writing one message over `embedded-io` byte streams, without the panic of `write_all`
 //! (which panics when `write` accepts no bytes).
 
+use core::convert::Infallible;
 use core::fmt;
+
+use crate::park::{finish, park, Slot};
 
 /// Why a message was not written whole.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,17 +47,55 @@ pub async fn write_message_async<W: embedded_io_async::Write>(
     writer: &mut W,
     message: &[u8],
 ) -> Result<(), WriteError<W::Error>> {
-    let mut rest = message;
-    while !rest.is_empty() {
-        let n = writer.write(rest).await.map_err(WriteError::Io)?;
-        rest = accepted(rest, n)?;
-    }
-    writer.flush().await.map_err(WriteError::Io)
+    finish!(written => write_message_into(writer, message, &written))
 }
+
+/// [`write_message_async`] that never returns: the outcome goes into `written`, then the
+/// future stays pending (see `crate::park`).
+pub(crate) async fn write_message_into<W: embedded_io_async::Write>(
+    writer: &mut W,
+    message: &[u8],
+    written: &Slot<Result<(), WriteError<W::Error>>>,
+) -> Infallible {
+    written.set(Some(write_in_place!(writer, message)));
+    park!()
+}
+
+/// Writes one message and flushes inside the calling async function (no future of its own, so
+/// no nesting level, slot or compiler check): `Result<(), WriteError<_>>`.
+macro_rules! write_in_place {
+    ($writer:expr, $message:expr) => {{
+        let mut rest: &[u8] = $message;
+        let mut written = Ok(());
+        while !rest.is_empty() {
+            match $writer.write(rest).await {
+                Ok(n) => match $crate::transport::accepted(rest, n) {
+                    Ok(left) => rest = left,
+                    Err(e) => {
+                        written = Err(e);
+                        break;
+                    }
+                },
+                Err(e) => {
+                    written = Err($crate::transport::WriteError::Io(e));
+                    break;
+                }
+            }
+        }
+        if written.is_ok() {
+            written = $writer
+                .flush()
+                .await
+                .map_err($crate::transport::WriteError::Io);
+        }
+        written
+    }};
+}
+pub(crate) use write_in_place;
 
 /// What is left of `rest` after the stream accepted `n` of its bytes (a stream claiming more
 /// than it was given has taken all of it).
-fn accepted<E>(rest: &[u8], n: usize) -> Result<&[u8], WriteError<E>> {
+pub(crate) fn accepted<E>(rest: &[u8], n: usize) -> Result<&[u8], WriteError<E>> {
     if n == 0 {
         return Err(WriteError::Zero);
     }

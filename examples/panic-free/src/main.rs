@@ -18,7 +18,9 @@
 //!    approval with `Approvals::confirm`);
 //! 6. then, the path a QEMU firmware runs: typed tools (`#[tools]`, the derive's readers and
 //!    writers, an async tool with a `Context` and `confirm`, approvals sealed by the board
-//!    library) served by `serve_async` until the next `0x04`.
+//!    library) served by `serve_async_into` (`serve_async` without its completion: the
+//!    compiler's "resumed after completion" check of a future that can complete is the one
+//!    panic left in `serve_async`) until the next `0x04`.
 //!
 //! Each setup step answers one line; QEMU exits (semihosting) with status 0 at the end.
 #![no_std]
@@ -26,7 +28,6 @@
 
 mod hex;
 mod probe;
-#[cfg(feature = "serve-async")]
 mod typed;
 
 use core::fmt::Write as _;
@@ -39,8 +40,7 @@ use embedded_mcp::transport::{Frame, LineReader};
 
 use probe::Probe;
 use qemu_lm3s6965::polled::{self as uart, UartRx, UartTx};
-#[cfg(feature = "serve-async")]
-use typed::{block_on, Polled, Typed};
+use typed::{run_until, Polled, Typed};
 
 /// Longest line accepted (schemas, programs in hex and requests), LF included.
 const LINE_BYTES: usize = 1024;
@@ -257,16 +257,11 @@ fn main() -> ! {
     let stats = server.stats();
     let _ = writeln!(tx, "panic-free: done, {stats:?}");
 
-    #[cfg(not(feature = "serve-async"))]
-    exit(EXIT_SUCCESS);
-
     // 6. The typed tools, async, on the same UART (a fresh stream after the 0x04).
-    #[cfg(feature = "serve-async")]
     serve_typed(reader, tx, out)
 }
 
-/// Step 6 (feature `serve-async`).
-#[cfg(feature = "serve-async")]
+/// Step 6.
 fn serve_typed(reader: LineReader<UartRx, LINE_BYTES>, mut tx: UartTx, out: &mut [u8]) -> ! {
     let mut rx = reader.into_inner();
     rx.reopen();
@@ -277,16 +272,12 @@ fn serve_typed(reader: LineReader<UartRx, LINE_BYTES>, mut tx: UartTx, out: &mut
     };
     let _ = writeln!(tx, "typed: serving");
     let mut writer = Polled(tx);
-    // The future never completes (it ends the firmware): an async block that cannot return has
-    // no "resumed after completion" panic, the one the optimiser cannot remove from a
-    // top-level future (its state lives in memory every await point writes).
-    block_on(async {
-        let _ = typed.serve_async(&mut reader, &mut writer, out).await;
-        let stats = typed.stats();
-        let _ = writeln!(writer.0, "typed: done, {stats:?}");
-        exit(EXIT_SUCCESS)
-    });
-    exit(EXIT_FAILURE)
+    let ended = core::cell::Cell::new(None);
+    let serving = typed.serve_async_into(&mut reader, &mut writer, out, &ended);
+    let end = run_until(serving, &ended);
+    let stats = typed.stats();
+    let _ = writeln!(writer.0, "typed: done, {end:?}, {stats:?}");
+    exit(EXIT_SUCCESS)
 }
 
 /// The proof: calling a function that no object defines. If any panic is reachable, this

@@ -100,14 +100,21 @@ impl Typed {
     }
 }
 
-/// Runs `future` to its end on this core: the UART adapters never wait (they poll the
+/// Polls `serving`, a future that never completes, on this core until it has put why it
+/// stopped into `ended`, and gives that. The UART adapters never wait (they poll the
 /// hardware), so each poll makes progress; between polls the core spins.
-pub fn block_on<F: core::future::Future>(future: F) -> F::Output {
-    let mut future = core::pin::pin!(future);
+pub fn run_until<F: core::future::Future<Output = core::convert::Infallible>, T>(
+    serving: F,
+    ended: &core::cell::Cell<Option<T>>,
+) -> T {
+    let mut serving = core::pin::pin!(serving);
     let mut cx = core::task::Context::from_waker(core::task::Waker::noop());
     loop {
-        if let core::task::Poll::Ready(v) = future.as_mut().poll(&mut cx) {
-            return v;
+        if let core::task::Poll::Ready(never) = serving.as_mut().poll(&mut cx) {
+            match never {}
+        }
+        if let Some(end) = ended.take() {
+            return end;
         }
         core::hint::spin_loop();
     }

@@ -132,6 +132,11 @@ pub struct BridgeConfig {
     /// reads, `tools/call` asks for the result without its text twin, which the bridge restores
     /// for the host byte for byte. Off, the host's lines go to the device as they are.
     pub lean_hop: bool,
+    /// Keep each device's tool catalog filled (default off): the router lists the device once
+    /// the host's handshake is done and again after each change (`list_changed`, a reconnect),
+    /// for readers that must know a tool before its call reaches the router (the HTTP front's
+    /// `Mcp-Param-*` checks). Off, the host's own listings fill it.
+    pub keep_catalog: bool,
 }
 
 /// Re-sends of an idempotent request while a fresh link is silent (see
@@ -155,6 +160,7 @@ impl BridgeConfig {
             tasks: tasks::TaskConfig::default(),
             input_timeout: input_shim::DEFAULT_INPUT_TIMEOUT,
             lean_hop: true,
+            keep_catalog: false,
         }
     }
 

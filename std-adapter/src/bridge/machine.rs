@@ -84,6 +84,9 @@ pub enum Output {
         /// What to do.
         action: LinkAction,
     },
+    /// The devices' tool catalogs changed (filled, emptied, listing): what readers outside
+    /// the machine see (the HTTP front's header checks).
+    Tools(super::catalog::ToolsView),
 }
 
 /// What to do with a device link.

@@ -1,8 +1,7 @@
 //! The host bridge: an MCP stdio server that forwards to a device (`embedded-mcp bridge`).
 //!
 //! Any MCP host starts it like any stdio server. Messages pass through byte for byte (ids, both
-//! protocol eras, pagination, server-to-client requests), with what a careful host-side client
-//! adds on top:
+//! protocol eras, pagination), with what a careful host-side client adds on top:
 //!
 //! - every successful `tools/call` result is checked against the tool's `outputSchema` with the
 //!   full JSON Schema 2020-12 validator ([`crate::full::ToolChecker`]); a failing result becomes
@@ -10,7 +9,9 @@
 //!   the `tools/list` responses that pass, and fetched by the bridge itself when a result arrives
 //!   for a tool it has not seen;
 //! - icons whose `src` is not `https:` or `data:` are removed ([`rewrite`]);
-//! - stdout carries only MCP messages; diagnostics go to the [`Logger`] (stderr).
+//! - stdout carries only MCP messages; diagnostics go to the [`Logger`] (stderr);
+//! - a device speaks only for itself: its task statuses, its progress for calls it does not
+//!   have and its own requests never reach a host (`router/device_rules.rs`).
 //!
 //! Faults: a request the device does not answer within [`BridgeConfig::timeout`] gets an error
 //! response (-32001); each progress notification of a request starts that wait again, up to the
@@ -117,5 +118,6 @@ pub async fn serve(
     host_out: tokio::sync::mpsc::Sender<Vec<u8>>,
     log: Logger,
 ) -> Result<(), BridgeError> {
-    shell::serve(config, host_in, host_out, log).await
+    let tools = tokio::sync::watch::channel(catalog::ToolsView::default()).0;
+    shell::serve(config, host_in, host_out, tools, log).await
 }

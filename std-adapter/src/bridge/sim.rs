@@ -3,6 +3,7 @@
 
 use std::time::{Duration, Instant};
 
+use super::catalog::ToolsView;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::{BridgeConfig, HubDevice};
 use crate::device::Endpoint;
@@ -19,6 +20,8 @@ pub(crate) struct Sim<M> {
     pub(crate) device: Vec<(usize, u64, String)>,
     /// Links opened and closed: (device, generation, opened at (ms), true = open).
     pub(crate) links: Vec<(usize, u64, u128, bool)>,
+    /// The tool catalogs published, in order.
+    pub(crate) tools: Vec<ToolsView>,
 }
 
 /// A silent logger.
@@ -61,6 +64,7 @@ impl<M: Machine> Sim<M> {
             host: Vec::new(),
             device: Vec::new(),
             links: Vec::new(),
+            tools: Vec::new(),
         };
         sim.take();
         sim
@@ -76,6 +80,7 @@ impl<M: Machine> Sim<M> {
             let ms = self.ms();
             match output {
                 Output::Host(line) => self.host.push(text(line)),
+                Output::Tools(view) => self.tools.push(view),
                 Output::Link { device, action } => match action {
                     LinkAction::Open { gen } => self.links.push((device, gen, ms, true)),
                     LinkAction::Close { gen } => self.links.push((device, gen, ms, false)),

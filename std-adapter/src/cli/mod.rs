@@ -266,6 +266,7 @@ mod tests {
             Some("127.0.0.1:8080")
         );
         assert_eq!(bridge.http.allowed_origins, ["o1", "o2"]);
+        assert!(!bridge.http.allow_unauthenticated);
         assert_eq!(bridge.device.timeout().as_millis(), 10_000);
         assert_eq!(bridge.max_call_ms, 90_000);
         let Ok(Cli {
@@ -296,6 +297,7 @@ mod tests {
             &["bridge", "--unix", "a", "--bogus"],
             &["bridge", "--unix", "a", "--on-invalid", "maybe"],
             &["bridge", "--unix", "a", "--token-file", "t"],
+            &["bridge", "--unix", "a", "--allow-unauthenticated"],
             &["bridge", "--unix", "a", "--device", "x=unix:/x"],
             &["bridge", "--device", "a.b=unix:/x"],
             &["bridge", "--unix", "a", "--http", "nope"],

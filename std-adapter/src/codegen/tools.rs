@@ -8,6 +8,7 @@ use serde_json::Value;
 use super::model::{Builder, Model, Ty};
 use super::names::{Case, Namer};
 use super::CodegenError;
+use crate::wire::wrapping;
 
 /// The first revision whose tools may have a non-object output root.
 pub const FIRST_ANY_ROOT_REVISION: &str = "2026-07-28";
@@ -230,11 +231,11 @@ fn unwrapped(schema: &Value) -> Option<&Value> {
     let map = schema.as_object()?;
     let shape = map.len() == 3
         && map.get("type")? == "object"
-        && map.get("required")? == &serde_json::json!(["result"]);
+        && map.get("required")? == &serde_json::json!([wrapping::MEMBER]);
     let properties = map.get("properties")?.as_object()?;
-    let inner = properties.get("result")?;
-    (shape && properties.len() == 1 && inner.get("type").and_then(Value::as_str) != Some("object"))
-        .then_some(inner)
+    let inner = properties.get(wrapping::MEMBER)?;
+    let object_root = inner.get("type").and_then(Value::as_str) == Some("object");
+    (shape && properties.len() == 1 && wrapping::is_wrapped(object_root)).then_some(inner)
 }
 
 /// The annotations in words; the MCP defaults apply to hints left out of a present object.

@@ -26,3 +26,5 @@ pub const TOOLS_LIST_CHANGED: &str = "notifications/tools/list_changed";
 pub const SUBSCRIPTIONS_LISTEN: &str = "subscriptions/listen";
 /// 2026-07-28: the first message of a listen stream, naming what it will carry.
 pub const SUBSCRIPTIONS_ACKNOWLEDGED: &str = "notifications/subscriptions/acknowledged";
+/// The tasks extension: a task's status (only the bridge's task table may send it).
+pub const TASK_STATUS: &str = "notifications/tasks";

@@ -55,6 +55,8 @@ pub struct Knobs {
     pub silent: bool,
     /// Lines written as soon as a connection is accepted (a boot banner, say).
     pub greeting: Vec<String>,
+    /// Serve the hostile tools too (`FakeDevice::hostile`).
+    pub hostile: bool,
 }
 
 #[derive(Default)]
@@ -184,6 +186,7 @@ fn serve(stream: UnixStream, index: usize, shared: &Shared) {
     let mut device = FakeDevice::default();
     device.drop_first = knobs.drop_first;
     device.silent = knobs.silent;
+    device.hostile = knobs.hostile;
     let Ok(mut out) = stream.try_clone() else {
         return;
     };

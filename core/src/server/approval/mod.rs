@@ -49,9 +49,9 @@
 //!   declare `elicitation`; any other 2026-07-28 request gets -32021 with
 //!   `data.requiredCapabilities`.
 //! - **The state.** `requestState` is attacker input. It carries the boot's id, an approval
-//!   number and an expiry on the device clock in clear, sealed by HMAC-SHA-256 (RustCrypto
-//!   `hmac` and `sha2`, tag cut to 128 bits) over those, the tool's name, the arguments (their
-//!   text without the whitespace between tokens) and the boot's salt. Each refusal says what
+//!   number and an expiry on the device clock in clear, sealed by HMAC-SHA-256 (on RustCrypto
+//!   `sha2`'s compression function, tag cut to 128 bits) over those, the tool's name, the
+//!   arguments (their text without the whitespace between tokens) and the boot's salt. Each refusal says what
 //!   happened:
 //!   - **another boot**: the state's boot id is not this boot's, or it claims a number this
 //!     boot has not issued yet or an expiry beyond any it can have issued (an expiry never

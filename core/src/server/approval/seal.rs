@@ -6,10 +6,7 @@
 //! The boot's id is 32 bits of a MAC of the salt: it tells a state of another boot apart
 //! without showing the salt, which the tag binds whole.
 
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
-
-use super::super::sealing::{hex_value, keyed, put_hex, unhex, update_significant, Key};
+use super::super::sealing::{hex_value, keyed, put_hex, unhex, update_significant, Key, Mac};
 
 /// Length of a sealed state's text.
 pub(super) const STATE_LEN: usize = 65;
@@ -49,14 +46,14 @@ pub(super) struct Binding<'a> {
 
 /// The boot's public id: 32 bits of a MAC of its salt.
 pub(super) fn boot_id(key: &Key, salt: u64) -> u32 {
-    let digest = keyed(key, BOOT_DOMAIN, salt).finalize().into_bytes();
+    let digest = keyed(key, BOOT_DOMAIN, salt).finalize();
     let mut id = [0u8; 4];
     id.iter_mut().zip(digest.iter()).for_each(|(i, d)| *i = *d);
     u32::from_le_bytes(id)
 }
 
 /// The MAC of `sealed` under `binding`.
-fn tag(binding: &Binding<'_>, sealed: Sealed) -> Hmac<Sha256> {
+fn tag(binding: &Binding<'_>, sealed: Sealed) -> Mac {
     let mut mac = keyed(binding.key, DOMAIN, binding.salt);
     mac.update(&sealed.counter.to_le_bytes());
     mac.update(&sealed.expiry_ms.to_le_bytes());
@@ -68,7 +65,7 @@ fn tag(binding: &Binding<'_>, sealed: Sealed) -> Hmac<Sha256> {
 
 /// The state text of `sealed` under `binding`.
 pub(super) fn seal(binding: &Binding<'_>, sealed: Sealed) -> [u8; STATE_LEN] {
-    let digest = tag(binding, sealed).finalize().into_bytes();
+    let digest = tag(binding, sealed).finalize();
     let mut text = [b'3'; STATE_LEN];
     if let Some((_, rest)) = text.split_first_mut() {
         let (boot, rest) = rest.split_at_mut(8);

@@ -1,5 +1,5 @@
 //! A `requestState` that carries a handler's own data from one round to the next, sealed by
-//! HMAC-SHA-256 (RustCrypto `hmac` and `sha2`, as the approvals; tag cut to 128 bits) over the
+//! HMAC-SHA-256 (on RustCrypto `sha2`'s compression function, as the approvals; tag cut to 128 bits) over the
 //! data, the tool's name, the arguments (their text without the whitespace between tokens) and
 //! the boot's salt.
 //!
@@ -11,10 +11,7 @@
 //! counter in the data when a replay matters (as [`Approvals`](super::super::approval::Approvals)
 //! does, with a window of spent numbers).
 
-use hmac::{Hmac, Mac};
-use sha2::Sha256;
-
-use super::super::sealing::{keyed, put_hex, unhex, update_significant, Key};
+use super::super::sealing::{keyed, put_hex, unhex, update_significant, Key, Mac};
 use super::super::Call;
 use super::request_state;
 
@@ -76,7 +73,7 @@ impl StateSeal {
         Self { key, boot_salt }
     }
 
-    fn mac(&self, call: &Call<'_>, data: &[u8]) -> Option<Hmac<Sha256>> {
+    fn mac(&self, call: &Call<'_>, data: &[u8]) -> Option<Mac> {
         let mut mac = keyed(&self.key, DOMAIN, self.boot_salt);
         mac.update(&u32::try_from(data.len()).ok()?.to_le_bytes());
         mac.update(data);
@@ -108,7 +105,7 @@ impl StateSeal {
             .split_at_mut_checked(hex_len)
             .ok_or(StateError::TooLong)?;
         put_hex(data_hex, data);
-        put_hex(tag_hex, tag.into_bytes().get(..TAG_LEN).unwrap_or_default());
+        put_hex(tag_hex, tag.get(..TAG_LEN).unwrap_or_default());
         core::str::from_utf8(text).map_err(|_| StateError::Malformed)
     }
 

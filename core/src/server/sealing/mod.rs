@@ -3,19 +3,14 @@
 //! the hex text states are written in.
 
 mod key;
-
-use hmac::{Hmac, KeyInit, Mac};
-use sha2::Sha256;
+mod mac;
 
 pub use self::key::{Key, Sealing};
+pub(super) use self::mac::Mac;
 
 /// HMAC-SHA-256 under `key`, its input started with `domain` and `salt`.
-pub(super) fn keyed(key: &Key, domain: &[u8], salt: u64) -> Hmac<Sha256> {
-    // HMAC pads a key shorter than SHA-256's 64-byte block with zeros: the same MAC as
-    // `new_from_slice` on the 32 bytes, without its error case.
-    let mut block = [0u8; 64];
-    block.iter_mut().zip(key.bytes()).for_each(|(b, k)| *b = *k);
-    let mut mac = <Hmac<Sha256> as KeyInit>::new(&block.into());
+pub(super) fn keyed(key: &Key, domain: &[u8], salt: u64) -> Mac {
+    let mut mac = Mac::new(key);
     mac.update(domain);
     mac.update(&salt.to_le_bytes());
     mac
@@ -24,7 +19,7 @@ pub(super) fn keyed(key: &Key, domain: &[u8], salt: u64) -> Hmac<Sha256> {
 /// Feeds `json` to the MAC without the whitespace between its tokens, so a client that
 /// re-serialises the same arguments with other spacing still matches (member order and the
 /// text inside strings count).
-pub(super) fn update_significant(mac: &mut Hmac<Sha256>, json: &str) {
+pub(super) fn update_significant(mac: &mut Mac, json: &str) {
     let mut chunk = [0u8; 32];
     let mut len = 0usize;
     let (mut in_string, mut escaped) = (false, false);

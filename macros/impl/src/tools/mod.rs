@@ -3,6 +3,7 @@
 //! and the derived programs) and the handler dispatching `tools/call` to the methods, a
 //! `Handler` when every tool is sync and takes no `Context`, an `AsyncHandler` otherwise.
 
+mod inline;
 mod options;
 mod signature;
 
@@ -11,6 +12,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{GenericArgument, ImplItem, ItemImpl, Lifetime, LitStr, PathArguments, Type};
 
+use inline::Inlined;
 use options::Options;
 use signature::{Param, ToolSig};
 
@@ -21,6 +23,8 @@ struct ToolDef {
     description: Option<String>,
     options: Options,
     sig: ToolSig,
+    /// An async tool's body, to be written into the dispatcher's future.
+    inlined: Option<Inlined>,
 }
 
 /// The same rule as the core's `is_valid_tool_name`: `^[A-Za-z0-9_.-]{1,128}$`.
@@ -103,6 +107,11 @@ fn collect(block: &mut ItemImpl) -> syn::Result<Vec<ToolDef>> {
         }
         let options = Options::parse(&attr)?;
         let sig = signature::parse(&f.sig)?;
+        let inlined = inline::inline(f, sig.fallible);
+        if inlined.is_some() {
+            // The dispatcher runs the body itself; the method stays for direct calls.
+            f.attrs.push(syn::parse_quote!(#[allow(dead_code)]));
+        }
         let name = options
             .name
             .clone()
@@ -129,6 +138,7 @@ fn collect(block: &mut ItemImpl) -> syn::Result<Vec<ToolDef>> {
             description,
             options,
             sig,
+            inlined,
         });
     }
     if tools.is_empty() {
@@ -200,8 +210,9 @@ fn programs(t: &ToolDef, core: &TokenStream) -> TokenStream {
     }
 }
 
-/// The dispatch arm of a tool: parse, call, write.
-fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
+/// The dispatch arm of a tool: parse, call, write. `exit` ends the dispatch early with a value
+/// (`return` in a `Handler`, a `break` out of the labelled dispatch in an `AsyncHandler`).
+fn arm(t: &ToolDef, core: &TokenStream, exit: &TokenStream) -> TokenStream {
     let name = &t.name;
     let method = &t.method;
     let parse = t.sig.arguments().map(|args| {
@@ -214,7 +225,10 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
             #[allow(unused_imports)]
             use #core::server::typed::args::{ByFromJson as _, BySerde as _};
             let __args: #args =
-                (&&#core::server::typed::args::Args::<#args>::NEW).arguments(__call, &mut __scratch)?;
+                match (&&#core::server::typed::args::Args::<#args>::NEW).arguments(__call, &mut __scratch) {
+                    ::core::result::Result::Ok(__args) => __args,
+                    ::core::result::Result::Err(__e) => #exit (::core::result::Result::Err(__e.into())),
+                };
         }
     });
     // `confirm`: nothing of the tool runs before the gate lets the call through.
@@ -228,7 +242,7 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
             let __out = match #core::server::approval::gate(#asked, __call, __out) {
                 #core::server::approval::Confirmed::Approved(__out) => __out,
                 #core::server::approval::Confirmed::Answered(__done) => {
-                    return ::core::result::Result::Ok(__done)
+                    #exit (::core::result::Result::Ok(__done))
                 }
             };
         }
@@ -243,6 +257,25 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
         quote!(Self::#method)
     };
     let awaited = t.sig.is_async.then(|| quote!(.await));
+    let mut values = t.sig.params.iter().map(|p| match p {
+        Param::Arguments(_) => quote!(__args),
+        Param::Context => quote!(&mut *__cx),
+    });
+    let call = match &t.inlined {
+        Some(Inlined {
+            params,
+            block,
+            output,
+        }) => {
+            let label = inline::label();
+            let bindings = params.iter().map(|(pat, ty)| {
+                let value = values.next();
+                quote!(let #pat: #ty = #value;)
+            });
+            quote!(#label: { #(#bindings)* let __value: #output = #block; __value })
+        }
+        None => quote!(#callee(#(#params),*) #awaited),
+    };
     // The output through its derived `ToJson` (serde's `Serialize` for a type without one).
     let json = |v: TokenStream| {
         quote! {{
@@ -266,7 +299,7 @@ fn arm(t: &ToolDef, core: &TokenStream) -> TokenStream {
         #name => {
             #parse
             #gate
-            let __outcome = #callee(#(#params),*) #awaited;
+            let __outcome = #call;
             ::core::result::Result::Ok(#write)
         }
     }
@@ -312,30 +345,46 @@ fn expand(attr: TokenStream, block: &mut ItemImpl) -> syn::Result<TokenStream> {
     let self_ty = &block.self_ty;
     let defs = tools.iter().map(|t| definition(t, &core));
     let progs = tools.iter().map(|t| programs(t, &core));
-    let arms = tools.iter().map(|t| arm(t, &core));
     let is_async = tools
         .iter()
         .any(|t| t.sig.is_async || t.sig.takes_context());
     let s = quote!(#core::server);
     let handler = if is_async {
+        let dispatch = syn::Lifetime::new("'__embedded_mcp_dispatch", Span::call_site());
+        let exit = quote!(break #dispatch);
+        let arms = tools.iter().map(|t| arm(t, &core, &exit));
+        // The future never returns: it hands its outcome to the context and parks, so it has
+        // no "resumed after completion" panic (`Server::serve_async_into` takes the outcome).
         quote! {
             #[allow(clippy::needless_borrow)]
             impl #impl_g #s::AsyncHandler for #self_ty #where_c {
                 type Error = #s::ToolError;
-                async fn call(
+                #[allow(clippy::manual_async_fn, unreachable_code, unused_labels)]
+                fn call(
                     &mut self,
                     __call: &#s::Call<'_>,
                     __out: #s::Output<'_>,
                     __cx: &mut #s::Context<'_>,
-                ) -> ::core::result::Result<#s::Done, #s::ToolError> {
-                    match __call.name() {
-                        #(#arms)*
-                        _ => ::core::result::Result::Err(#s::ToolError::NotImplemented),
+                ) -> impl ::core::future::Future<
+                    Output = ::core::result::Result<#s::Done, #s::ToolError>,
+                > {
+                    async move {
+                        let __done: ::core::result::Result<#s::Done, #s::ToolError> = #dispatch: {
+                            match __call.name() {
+                                #(#arms)*
+                                _ => ::core::result::Result::Err(#s::ToolError::NotImplemented),
+                            }
+                        };
+                        __cx.__hand_over(__done);
+                        loop {
+                            ::core::future::pending::<()>().await;
+                        }
                     }
                 }
             }
         }
     } else {
+        let arms = tools.iter().map(|t| arm(t, &core, &quote!(return)));
         quote! {
             #[allow(clippy::needless_borrow)]
             impl #impl_g #s::Handler for #self_ty #where_c {

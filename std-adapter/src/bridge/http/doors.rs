@@ -1,8 +1,36 @@
 //! The checks every HTTP request passes before it can reach a device: `Host` (DNS rebinding),
-//! `Origin` (browsers), and the bearer token.
+//! `Origin` (browsers), and the bearer token; and the rule on where the front may listen
+//! without a token ([`Exposure`]).
 
 use std::fmt;
-use std::net::SocketAddr;
+use std::net::{IpAddr, SocketAddr};
+
+/// How exposed a front listening on an address is, by the rule "non-loopback binds need a
+/// key": anyone who can reach a non-loopback address can drive the device, unless a bearer
+/// token is required.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exposure {
+    /// A loopback address: only this machine reaches it.
+    Loopback,
+    /// Reachable from other machines, and clients need the bearer token.
+    Keyed,
+    /// Reachable from other machines without a token, as the operator said
+    /// (`--allow-unauthenticated`): started with a warning.
+    Unauthenticated,
+}
+
+impl Exposure {
+    /// The exposure of a front on `ip`; `None` when it must not start: not loopback, no
+    /// token, and no explicit consent.
+    pub fn of(ip: IpAddr, token: bool, allow_unauthenticated: bool) -> Option<Self> {
+        match (ip.is_loopback(), token, allow_unauthenticated) {
+            (true, _, _) => Some(Self::Loopback),
+            (false, true, _) => Some(Self::Keyed),
+            (false, false, true) => Some(Self::Unauthenticated),
+            (false, false, false) => None,
+        }
+    }
+}
 
 /// A secret bearer token (its `Debug` and `Display` never show it).
 #[derive(Clone)]
@@ -93,16 +121,21 @@ impl Refusal {
 }
 
 impl Doors {
-    /// The doors of a server bound to `bound`: `Host` may be `localhost`, `127.0.0.1` or
-    /// `[::1]` with the bound port, the bound address itself, or the host of an allowed origin;
-    /// `Origin` may be `http://` or `https://` one of those hosts, or an allowed origin.
+    /// The doors of a server bound to `bound`: `Host` may be the bound address itself, the
+    /// host of an allowed origin, and, only when the server listens on loopback,
+    /// `localhost`, `127.0.0.1` or `[::1]` with the bound port (on any other address those
+    /// names would let a machine of the network in by naming this one's loopback); `Origin`
+    /// may be `http://` or `https://` one of those hosts, or an allowed origin.
     pub(super) fn new(bound: SocketAddr, allowed_origins: &[String], token: Option<Token>) -> Self {
         let port = bound.port();
-        let mut hosts = vec![
-            format!("localhost:{port}"),
-            format!("127.0.0.1:{port}"),
-            format!("[::1]:{port}"),
-        ];
+        let mut hosts = Vec::new();
+        if bound.ip().is_loopback() {
+            hosts.extend([
+                format!("localhost:{port}"),
+                format!("127.0.0.1:{port}"),
+                format!("[::1]:{port}"),
+            ]);
+        }
         if !bound.ip().is_unspecified() {
             hosts.push(bound.to_string());
         }
@@ -244,6 +277,47 @@ mod tests {
             );
         }
         assert_eq!(d.check(None, None, None), Err(Refusal::Host));
+    }
+
+    #[test]
+    fn loopback_names_are_hosts_only_on_a_loopback_bind() {
+        for bound in ["0.0.0.0:3000", "192.168.1.5:3000", "[::]:3000"] {
+            let d = Doors::new(bound.parse().unwrap(), &[], None);
+            for host in ["127.0.0.1:3000", "localhost:3000", "[::1]:3000"] {
+                assert_eq!(
+                    d.check(Some(host), None, None),
+                    Err(Refusal::Host),
+                    "{host} on {bound}"
+                );
+            }
+        }
+        let lan = Doors::new("192.168.1.5:3000".parse().unwrap(), &[], None);
+        assert_eq!(lan.check(Some("192.168.1.5:3000"), None, None), Ok(()));
+        let any = Doors::new(
+            "0.0.0.0:3000".parse().unwrap(),
+            &["https://bench.example.com".to_owned()],
+            None,
+        );
+        assert_eq!(any.check(Some("bench.example.com:443"), None, None), Ok(()));
+        let v6 = Doors::new("[::1]:3000".parse().unwrap(), &[], None);
+        assert_eq!(v6.check(Some("localhost:3000"), None, None), Ok(()));
+    }
+
+    #[test]
+    fn a_non_loopback_bind_needs_a_token_or_explicit_consent() {
+        let ip = |t: &str| t.parse::<IpAddr>().unwrap();
+        for lo in ["127.0.0.1", "127.0.0.2", "::1"] {
+            assert_eq!(Exposure::of(ip(lo), false, false), Some(Exposure::Loopback));
+        }
+        for open in ["0.0.0.0", "::", "192.168.1.5", "10.0.0.1"] {
+            assert_eq!(Exposure::of(ip(open), false, false), None, "{open}");
+            assert_eq!(Exposure::of(ip(open), true, false), Some(Exposure::Keyed));
+            assert_eq!(
+                Exposure::of(ip(open), false, true),
+                Some(Exposure::Unauthenticated)
+            );
+            assert_eq!(Exposure::of(ip(open), true, true), Some(Exposure::Keyed));
+        }
     }
 
     #[test]

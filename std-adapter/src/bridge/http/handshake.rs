@@ -9,12 +9,11 @@ use std::time::Duration;
 
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::Version;
-use serde_json::{json, Value};
+use serde_json::json;
 use tokio::sync::Mutex;
 
 use super::multiplex::{Delivery, Multiplex, Owner, Ticket};
 use crate::bridge::message::{CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT};
-use crate::device::client::MAX_PAGES;
 
 /// The client name the front gives the device.
 const CLIENT_NAME: &str = "embedded-mcp-http";
@@ -82,7 +81,6 @@ impl Handshake {
         if let Some(result) = doc.get("result") {
             let result: Arc<str> = Arc::from(result.raw());
             let _ = mux.notify(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-            list_tools(mux, wait).await;
             *cache = Some(result.clone());
             return Learnt::Result(result);
         }
@@ -122,33 +120,6 @@ pub(super) async fn answer(
                 mux.forget(ticket.id);
                 return None;
             }
-        }
-    }
-}
-
-/// Lists the device's tools once (every page), so that the router knows every tool's
-/// `outputSchema` before the first call: it then never holds a result back to fetch the list,
-/// and the device's log lines keep arriving in the order of the requests they belong to (see
-/// [`super::multiplex`]).
-async fn list_tools(mux: &Multiplex, wait: Duration) {
-    let mut cursor: Option<Value> = None;
-    for _ in 0..MAX_PAGES {
-        let mut request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list"});
-        if let Some(cursor) = cursor.take() {
-            request["params"] = json!({ "cursor": cursor });
-        }
-        let Ok(mut ticket) = mux.forward(request.to_string().as_bytes(), own()) else {
-            return;
-        };
-        let Some(line) = answer(mux, &mut ticket, wait).await else {
-            return;
-        };
-        let next = serde_json::from_slice::<Value>(&line)
-            .ok()
-            .and_then(|v| v.get("result")?.get("nextCursor").cloned());
-        match next {
-            Some(next) => cursor = Some(next),
-            None => return,
         }
     }
 }

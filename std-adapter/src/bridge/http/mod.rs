@@ -57,7 +57,7 @@ mod sse;
 mod stateless;
 mod task_lines;
 
-pub use doors::Token;
+pub use doors::{Exposure, Token};
 
 use std::fmt;
 use std::io;
@@ -111,6 +111,9 @@ pub struct HttpConfig {
     pub head_timeout: Duration,
     /// Longest time to receive a request body once its head arrived (default 10 s); 408 past it.
     pub body_timeout: Duration,
+    /// Listen on a non-loopback address without a token (`--allow-unauthenticated`): without
+    /// it the front refuses to start there ([`HttpError::Unauthenticated`]); with it, it warns.
+    pub allow_unauthenticated: bool,
 }
 
 impl HttpConfig {
@@ -127,6 +130,7 @@ impl HttpConfig {
             max_head: 16 * 1024,
             head_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
+            allow_unauthenticated: false,
         }
     }
 
@@ -156,6 +160,8 @@ pub enum HttpError {
     Bind(SocketAddr, io::Error),
     /// A thread or the tokio runtime could not be started.
     Thread(io::Error),
+    /// A non-loopback address without a token, and no `allow_unauthenticated`.
+    Unauthenticated(SocketAddr),
     /// The routing loop stopped.
     Router(BridgeError),
 }
@@ -164,6 +170,10 @@ impl fmt::Display for HttpError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::Bind(addr, e) => write!(f, "cannot listen on {addr}: {e}"),
+            Self::Unauthenticated(addr) => write!(
+                f,
+                "refusing to listen on {addr} without a token: any machine that reaches it could drive the device; give --token-file PATH (clients then send Authorization: Bearer TOKEN), or --allow-unauthenticated to accept that"
+            ),
             Self::Thread(e) => write!(f, "starting a thread failed: {e}"),
             Self::Router(e) => write!(f, "the routing loop stopped: {e}"),
         }
@@ -174,13 +184,16 @@ impl std::error::Error for HttpError {}
 
 /// Binds `http.bind` and serves until the routing loop stops (in the binary: until a signal
 /// ends the process). Logs `listening: http://ADDR:PORT/mcp` (always) once it accepts.
+/// Refuses a non-loopback address without a token before anything is bound.
 pub fn serve(bridge: BridgeConfig, http: HttpConfig, log: Logger) -> Result<(), HttpError> {
+    exposure(http.bind, &http)?;
     let listener = TcpListener::bind(http.bind).map_err(|e| HttpError::Bind(http.bind, e))?;
     serve_on(listener, bridge, http, log)
 }
 
-/// [`serve`] on a listener bound already (its address is the one `Host` is checked against).
-/// Must not be called from within a tokio runtime: the front runs one of its own.
+/// [`serve`] on a listener bound already (its address is the one `Host` is checked against,
+/// and the one the rule on tokens is applied to). Must not be called from within a tokio
+/// runtime: the front runs one of its own.
 pub fn serve_on(
     listener: TcpListener,
     bridge: BridgeConfig,
@@ -190,6 +203,11 @@ pub fn serve_on(
     let bound = listener
         .local_addr()
         .map_err(|e| HttpError::Bind(http.bind, e))?;
+    if exposure(bound, &http)? == Exposure::Unauthenticated {
+        log.warn(format_args!(
+            "listening on {bound}, which is not loopback, without a token (--allow-unauthenticated): any machine that reaches it can drive the device"
+        ));
+    }
     listener
         .set_nonblocking(true)
         .map_err(|e| HttpError::Bind(http.bind, e))?;
@@ -205,13 +223,16 @@ pub fn serve_on(
     // The front serves listen streams: the task layer tells it every task's status.
     let mut bridge = bridge;
     bridge.tasks.status_lines = crate::bridge::tasks::StatusLines::Front;
+    // Its header checks read each device's catalog before a call reaches the router.
+    bridge.keep_catalog = true;
+    let (tools_out, tools_in) = tokio::sync::watch::channel(Default::default());
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
     let (to_router, router_in) = unbounded_channel();
     let front = Arc::new(FrontState {
         mux: Multiplex::new(to_router, log.clone()).with_input_timeout(bridge.input_timeout),
         sessions: Sessions::new(http.max_sessions),
         handshake: Handshake::new(),
-        tool_headers: param_headers::ToolHeaders::new(),
+        tool_headers: param_headers::ToolHeaders::fed_by(tools_in),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone())
             .with_hosts(&http.allowed_hosts),
         reply_idle,
@@ -238,6 +259,7 @@ pub fn serve_on(
             bridge,
             router_in,
             router_out,
+            tools_out,
             log.clone(),
         ));
         let receiver = front.clone();
@@ -265,6 +287,12 @@ pub fn serve_on(
     runtime.shutdown_timeout(Duration::from_secs(1));
     served.map_err(|e| HttpError::Bind(bound, e))?;
     routed.map_err(HttpError::Router)
+}
+
+/// "Non-loopback binds need a key" ([`Exposure`]) for a front on `addr`.
+fn exposure(addr: SocketAddr, http: &HttpConfig) -> Result<Exposure, HttpError> {
+    Exposure::of(addr.ip(), http.token.is_some(), http.allow_unauthenticated)
+        .ok_or(HttpError::Unauthenticated(addr))
 }
 
 #[cfg(test)]

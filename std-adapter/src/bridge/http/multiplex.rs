@@ -17,7 +17,7 @@
 //!   to.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
+use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
@@ -98,8 +98,6 @@ struct Listener {
 pub(super) struct Multiplex {
     pub(super) to_router: UnboundedSender<Vec<u8>>,
     state: Mutex<State>,
-    /// How many `notifications/tools/list_changed` the router has written.
-    list_generation: AtomicU64,
     /// The GET stream of each legacy session that has one.
     listeners: Mutex<HashMap<String, Listener>>,
     /// The 2026-07-28 listen streams (`subscriptions/listen` POSTs).
@@ -126,7 +124,6 @@ impl Multiplex {
         Self {
             to_router,
             state: Mutex::new(State::default()),
-            list_generation: AtomicU64::new(0),
             listeners: Mutex::new(HashMap::new()),
             subscriptions: Mutex::new(Subscriptions::default()),
             task_lines: Mutex::new(TaskLines::default()),
@@ -328,11 +325,6 @@ impl Multiplex {
         !listeners.is_empty()
     }
 
-    /// Changes whenever the device says its tool list changed.
-    pub(super) fn list_generation(&self) -> u64 {
-        self.list_generation.load(Ordering::Relaxed)
-    }
-
     /// Requests waiting for an answer.
     #[cfg(test)]
     pub(super) fn in_flight(&self) -> usize {
@@ -396,7 +388,6 @@ impl Multiplex {
         }
         let mut told = false;
         if method == "notifications/tools/list_changed" {
-            self.list_generation.fetch_add(1, Ordering::Relaxed);
             self.subscriptions().tools_list_changed(|tx, line| {
                 let sent = tx.send(line).is_ok();
                 told |= sent;

@@ -4,34 +4,22 @@
 //! the body. The server checks each marked argument against its header: a value without its
 //! header, a header without its value, or the two differing is a 400 with -32020.
 //!
-//! The front learns the marks from the device's own `tools/list` (every page, at the 2026
-//! revision), keeps them until the device says its list changed (or 30 s pass), and lists again
-//! when a call names a tool it has not seen (at most once a second).
+//! The front lists nothing itself: it reads the marks from the devices' tool catalogs, which
+//! the engine publishes each time they change (filled, emptied by `list_changed` or a
+//! reconnect, renewed). A call of a tool the catalog does not know waits while a listing is
+//! under way, then goes unchecked if the tool is still unknown (the device answers it).
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use serde_json::{json, Value};
-use tokio::sync::Mutex;
+use serde_json::Value;
+use tokio::sync::watch;
 
-use super::clock::now;
-use super::handshake::{answer, own};
 use super::header_text;
-use super::multiplex::Multiplex;
 use super::request::Request;
-use crate::wire::meta::{
-    CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
-};
-use crate::wire::MAX_PAGES;
+use crate::bridge::catalog::ToolsView;
 
 /// The prefix of the headers, lower-case (header names are compared case-insensitively).
 const PREFIX: &str = "mcp-param-";
-
-/// How long a learnt listing is used without asking the device again.
-const FRESH_FOR: Duration = Duration::from_secs(30);
-
-/// The shortest time between two listings caused by calls of unknown tools.
-const UNKNOWN_TOOL_RETRY: Duration = Duration::from_secs(1);
 
 /// One marked argument of a tool.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -153,31 +141,48 @@ fn same(value: &Value, sent: &str) -> bool {
     }
 }
 
-/// The marks of every tool the device lists, learnt on demand.
+/// The marks of the tools, read from the catalogs the engine publishes.
 pub(super) struct ToolHeaders {
-    cache: Mutex<Cache>,
+    tools: watch::Receiver<ToolsView>,
 }
 
-#[derive(Default)]
-struct Cache {
-    tools: HashMap<String, Result<Vec<ParamHeader>, String>>,
-    /// When the listing was learnt, and the multiplexer's list generation then.
-    learnt: Option<(Instant, u64)>,
+/// What the catalogs say of a called tool's marks.
+#[derive(Debug, PartialEq, Eq)]
+enum Lookup {
+    /// The tool is listed, with these marks (or marks that break the rules: not checked).
+    Listed(Result<Vec<ParamHeader>, String>),
+    /// The tool is not listed and no listing is under way: not checked.
+    Unlisted,
+    /// The tool is not listed yet, and a listing is under way (or due): wait for it.
+    Wait,
+}
+
+/// The marks of the tool called `name` in `view`.
+fn lookup(view: &ToolsView, name: &str) -> Lookup {
+    match view.tool(name) {
+        Some(tool) => Lookup::Listed(tool.get("inputSchema").map_or(Ok(Vec::new()), declared)),
+        None if view.settled() => Lookup::Unlisted,
+        None => Lookup::Wait,
+    }
 }
 
 impl ToolHeaders {
-    pub(super) fn new() -> Self {
-        Self {
-            cache: Mutex::new(Cache::default()),
-        }
+    /// Marks read from the catalogs published into `tools`.
+    pub(super) fn fed_by(tools: watch::Receiver<ToolsView>) -> Self {
+        Self { tools }
     }
 
-    /// Checks the `Mcp-Param-*` headers of a 2026-07-28 `tools/call` with `params`, listing
-    /// the device's tools first when needed (`wait` bounds each page). A tool the device does
-    /// not list, or whose marks break the rules, is not checked (the device answers the call).
+    /// No catalog ever published (tests of the front without an engine).
+    #[cfg(test)]
+    pub(super) fn new() -> Self {
+        Self::fed_by(watch::channel(ToolsView::default()).1)
+    }
+
+    /// Checks the `Mcp-Param-*` headers of a 2026-07-28 `tools/call` with `params`, waiting at
+    /// most `wait` for a listing under way. A tool the device does not list, or whose marks
+    /// break the rules, is not checked (the device answers the call).
     pub(super) async fn check(
         &self,
-        mux: &Multiplex,
         wait: Duration,
         request: &Request,
         params: Option<&Value>,
@@ -185,74 +190,31 @@ impl ToolHeaders {
         let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
             return Ok(());
         };
-        let mut cache = self.cache.lock().await;
-        let generation = mux.list_generation();
-        let known = cache.tools.contains_key(name);
-        if is_stale(cache.learnt, now(), generation, known) {
-            if let Some(tools) = list(mux, wait).await {
-                *cache = Cache {
-                    tools,
-                    learnt: Some((now(), generation)),
-                };
+        let mut tools = self.tools.clone();
+        let marks = tokio::time::timeout(wait, async {
+            loop {
+                match lookup(&tools.borrow_and_update(), name) {
+                    Lookup::Listed(marks) => return Some(marks),
+                    Lookup::Unlisted => return None,
+                    Lookup::Wait => {}
+                }
+                if tools.changed().await.is_err() {
+                    return None; // the engine stopped
+                }
             }
-        }
-        match cache.tools.get(name) {
-            Some(Ok(marks)) => check(request, marks, params.and_then(|p| p.get("arguments"))),
-            Some(Err(_)) | None => Ok(()),
+        })
+        .await;
+        match marks {
+            Ok(Some(Ok(marks))) => check(request, &marks, params.and_then(|p| p.get("arguments"))),
+            _ => Ok(()),
         }
     }
-}
-
-/// True at `now` when a listing learnt at `learnt` (its time and the multiplexer's list
-/// generation then) must be renewed before checking a call of a tool (`known`: the listing has
-/// it), the list generation being `generation` now: never learnt, the device said its list
-/// changed, [`FRESH_FOR`] passed, or the tool is unknown and [`UNKNOWN_TOOL_RETRY`] passed.
-fn is_stale(learnt: Option<(Instant, u64)>, now: Instant, generation: u64, known: bool) -> bool {
-    let Some((at, seen)) = learnt else {
-        return true;
-    };
-    let age = now.saturating_duration_since(at);
-    seen != generation || age > FRESH_FOR || (!known && age > UNKNOWN_TOOL_RETRY)
-}
-
-/// Every page of the device's 2026-07-28 `tools/list`, as marks per tool (`None`: the device
-/// did not answer in time, or with an error).
-async fn list(
-    mux: &Multiplex,
-    wait: Duration,
-) -> Option<HashMap<String, Result<Vec<ParamHeader>, String>>> {
-    let mut tools = HashMap::new();
-    let mut cursor: Option<Value> = None;
-    for _ in 0..MAX_PAGES {
-        let mut params = json!({"_meta": {
-            META_PROTOCOL_VERSION: "2026-07-28",
-            META_CLIENT_CAPABILITIES: {}
-        }});
-        if let Some(cursor) = cursor.take() {
-            params["cursor"] = cursor;
-        }
-        let request = json!({"jsonrpc": "2.0", "id": 0, "method": "tools/list", "params": params});
-        let mut ticket = mux.forward(request.to_string().as_bytes(), own()).ok()?;
-        let line = answer(mux, &mut ticket, wait).await?;
-        let page: Value = serde_json::from_slice(&line).ok()?;
-        let result = page.get("result")?;
-        for tool in result.get("tools")?.as_array()? {
-            if let Some(name) = tool.get("name").and_then(Value::as_str) {
-                let marks = tool.get("inputSchema").map_or(Ok(Vec::new()), declared);
-                tools.insert(name.to_owned(), marks);
-            }
-        }
-        match result.get("nextCursor") {
-            Some(next) if !next.is_null() => cursor = Some(next.clone()),
-            _ => return Some(tools),
-        }
-    }
-    Some(tools)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn request(headers: &[(&str, &str)]) -> Request {
         Request::post_for_test(headers)
@@ -393,21 +355,60 @@ mod tests {
     }
 
     #[test]
-    fn a_listing_is_renewed_on_a_list_change_after_a_while_or_for_an_unknown_tool() {
-        let t0 = Instant::now();
-        let s = Duration::from_secs;
-        assert!(is_stale(None, t0, 0, false));
-        let learnt = Some((t0, 3));
-        assert!(!is_stale(learnt, t0 + s(30), 3, true));
-        assert!(is_stale(learnt, t0 + s(31), 3, true));
-        assert!(
-            is_stale(learnt, t0 + s(1), 4, true),
-            "the device said its list changed"
+    fn marks_come_from_the_published_catalog_and_unknown_tools_wait_for_a_listing() {
+        use crate::bridge::catalog::{Catalog, Fill};
+        let mut catalog = Catalog::default();
+        let view = |c: &Catalog| ToolsView::single(c.tools());
+        assert_eq!(lookup(&view(&catalog), "route"), Lookup::Wait);
+        catalog.set_fill(Fill::Listing);
+        assert_eq!(lookup(&view(&catalog), "route"), Lookup::Wait);
+        let tools = json!([{"name": "route", "inputSchema": schema()},
+                           {"name": "bad", "inputSchema": {"properties": {"a": {"x-mcp-header": "A"}}}}]);
+        catalog.learn_page(&tools, true, true);
+        let Lookup::Listed(Ok(marks)) = lookup(&view(&catalog), "route") else {
+            panic!("route is listed");
+        };
+        assert_eq!(marks, declared(&schema()).unwrap());
+        assert!(matches!(
+            lookup(&view(&catalog), "bad"),
+            Lookup::Listed(Err(_))
+        ));
+        assert_eq!(lookup(&view(&catalog), "other"), Lookup::Unlisted);
+        catalog.reset();
+        catalog.set_fill(Fill::Failed);
+        assert_eq!(lookup(&view(&catalog), "route"), Lookup::Unlisted);
+    }
+
+    /// A call of a tool not listed yet waits for the listing under way, then is checked: the
+    /// front never lists the device itself.
+    #[tokio::test]
+    async fn a_call_waits_for_the_listing_under_way() {
+        use crate::bridge::catalog::{Catalog, Fill};
+        let (publish, tools) = watch::channel(ToolsView::default());
+        let headers = ToolHeaders::fed_by(tools);
+        let mut catalog = Catalog::default();
+        catalog.set_fill(Fill::Listing);
+        publish.send_replace(ToolsView::single(catalog.tools()));
+        let params = json!({"name": "route", "arguments": {"region": "eu-west"}});
+        let wrong = request(&[("mcp-param-region", "eu-east")]);
+        let listed = async {
+            tokio::task::yield_now().await;
+            let tools = json!([{"name": "route", "inputSchema": schema()}]);
+            catalog.learn_page(&tools, true, true);
+            publish.send_replace(ToolsView::single(catalog.tools()));
+        };
+        let wait = Duration::from_secs(60);
+        let (checked, ()) = tokio::join!(headers.check(wait, &wrong, Some(&params)), listed);
+        assert_eq!(
+            checked,
+            Err("Mcp-Param-Region differs from the argument /region".to_owned())
         );
-        assert!(
-            !is_stale(learnt, t0 + s(1), 3, false),
-            "at most once a second"
-        );
-        assert!(is_stale(learnt, t0 + s(2), 3, false));
+        // The engine stopped with nothing listed: unchecked at once.
+        drop(publish);
+        let mut catalog = Catalog::default();
+        catalog.set_fill(Fill::Listing);
+        let (_, tools) = watch::channel(ToolsView::single(catalog.tools()));
+        let orphan = ToolHeaders::fed_by(tools);
+        assert_eq!(orphan.check(wait, &wrong, Some(&params)).await, Ok(()));
     }
 }

@@ -41,7 +41,7 @@ pub(super) async fn post(
                 let params = msg.value.get("params");
                 match front
                     .tool_headers
-                    .check(&front.mux, front.reply_idle, request, params)
+                    .check(front.reply_idle, request, params)
                     .await
                 {
                     Ok(()) => forward(front, request, id, accepts),

@@ -2,10 +2,14 @@
 //! device's tool list (listed again when its router says it may have changed), and the one page
 //! of every device's tools.
 
+use std::sync::Arc;
+
 use serde_json::{json, Value};
 
 use super::{tools, Hub, Job, PREVIEW};
-use crate::bridge::message::{self, error_response, method, Class, Id, METHOD_NOT_FOUND};
+use crate::bridge::catalog::{Fill, Tools, ToolsView};
+use crate::bridge::machine::Output;
+use crate::bridge::message::{self, method, Class, Id};
 use crate::log::preview;
 
 impl Hub {
@@ -40,35 +44,46 @@ impl Hub {
                     self.list(index);
                 }
                 Some(Job::List(index)) => {
-                    let tools = msg
+                    let listed = msg
                         .value
                         .get("result")
                         .and_then(|r| r.get("tools"))
-                        .and_then(Value::as_array)
-                        .cloned();
-                    if tools.is_none() {
+                        .is_some();
+                    if !listed {
                         self.log.warn(format_args!(
                             "device {} did not list its tools: {}",
                             self.slots.get(index).map_or("?", |s| s.name.as_str()),
                             preview(&line, PREVIEW)
                         ));
                     }
-                    self.on_listed(index, tools);
+                    self.on_listed(index, listed);
                 }
                 None => {}
             },
             Class::Notification { method: name } if name == method::TOOLS_LIST_CHANGED => {
                 self.list(index);
             }
-            Class::Notification { .. } | Class::ErrorWithoutId => self.emit(line),
-            Class::Request { id, .. } => {
-                let answer = error_response(
-                    Some(&id.raw),
-                    METHOD_NOT_FOUND,
-                    "the embedded-mcp hub does not pass device requests to the host",
-                );
-                self.send_to_router(index, answer);
+            // Each device's router let through only what the device may say (its
+            // `device_rules`): progress of its own calls, no task statuses, no requests. Of its
+            // notifications the hub passes progress and logs; the rest would speak for the hub
+            // (its listen streams are the hub's: a device's acknowledgement or cancel of one
+            // would be forged).
+            Class::Notification { method: name }
+                if name == method::PROGRESS || name == method::LOG_MESSAGE =>
+            {
+                self.emit(line);
             }
+            Class::Notification { method: name } => {
+                self.dropped_notifications += 1;
+                let count = self.dropped_notifications;
+                if count.is_power_of_two() {
+                    self.log.warn(format_args!(
+                        "dropped the device {}'s {name}: the hub passes a device's progress and logs only ({count} dropped so far)",
+                        self.slots.get(index).map_or("?", |s| s.name.as_str())
+                    ));
+                }
+            }
+            Class::ErrorWithoutId => self.emit(line),
             _ => {}
         }
     }
@@ -92,15 +107,20 @@ impl Hub {
         self.send_job(index, Job::List(index), method::TOOLS_LIST, json!({}));
     }
 
-    /// Device `index` listed `tools` (`None`: it could not; it has none for now).
-    pub(super) fn on_listed(&mut self, index: usize, tools: Option<Vec<Value>>) {
+    /// Device `index` listed its tools into its router's catalog (`listed`; else it could not,
+    /// and has none for now).
+    pub(super) fn on_listed(&mut self, index: usize, listed: bool) {
         let announce = self.anyone_listens();
         let Some(slot) = self.slots.get_mut(index) else {
             return;
         };
-        let named = tools::prefixed(&slot.name, tools.unwrap_or_default());
-        let changed = slot.settled && named != slot.tools;
-        slot.tools = named;
+        let shown = if listed {
+            slot.router.tools()
+        } else {
+            Arc::new(Tools::empty(Fill::Failed))
+        };
+        let changed = slot.settled && shown.entries() != slot.shown.entries();
+        slot.shown = shown;
         slot.settled = true;
         slot.listing = false;
         let again = std::mem::take(&mut slot.relist);
@@ -109,10 +129,18 @@ impl Hub {
         if changed && announce {
             self.announce_list_changed();
         }
+        self.publish_tools();
         if again {
             self.list(index);
         }
         self.answer_waiting();
+    }
+
+    /// Tells the readers outside the hub (the HTTP front) every device's tools as shown.
+    pub(super) fn publish_tools(&mut self) {
+        let devices = self.slots.iter();
+        let view = ToolsView::hub(devices.map(|s| (s.name.clone(), s.shown.clone())).collect());
+        self.out.push_back(Output::Tools(view));
     }
 
     pub(super) fn names(&self) -> Vec<String> {
@@ -123,7 +151,7 @@ impl Hub {
         let all: Vec<Value> = self
             .slots
             .iter()
-            .flat_map(|s| s.tools.iter().cloned())
+            .flat_map(|s| tools::prefixed(&s.name, s.shown.entries().to_vec()))
             .collect();
         let result = tools::list_result(all, meta_version);
         self.answer(id, &result);

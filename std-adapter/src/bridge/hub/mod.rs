@@ -31,10 +31,12 @@ mod tools;
 mod withdraw;
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 use std::time::Instant;
 
 use serde_json::{json, Value};
 
+use super::catalog::{Fill, Tools};
 use super::config::{BridgeConfig, Pages};
 use super::input_shim::InputShim;
 use super::machine::{Input, Machine, Output};
@@ -55,8 +57,9 @@ struct Slot {
     name: String,
     /// Its router, driven by the hub as its host.
     router: Router,
-    /// Its tools, already named `NAME.tool`.
-    tools: Vec<Value>,
+    /// Its tools as shown to the host: its router's catalog as the last listing left it (kept
+    /// while it re-lists, until withdrawn).
+    shown: Arc<Tools>,
     /// Its first listing is over (answered or failed).
     settled: bool,
     /// The hub's `initialize` of it was answered: it may be listed.
@@ -101,6 +104,8 @@ pub struct Hub {
     /// The legacy input-required shim, and the device of each call it holds.
     shim: InputShim,
     shim_devices: HashMap<String, usize>,
+    /// Device notifications the hub does not pass, counted for the log (logged at powers of two).
+    dropped_notifications: u64,
 }
 
 impl Hub {
@@ -120,17 +125,20 @@ impl Hub {
             eof: false,
             shim: InputShim::new(cfg.input_timeout, shim::ASK_PREFIX),
             shim_devices: HashMap::new(),
+            dropped_notifications: 0,
         };
         for device in &cfg.devices {
             let mut device_cfg = cfg.clone();
             device_cfg.endpoint = device.endpoint.clone();
             device_cfg.devices = Vec::new();
             device_cfg.pages = Pages::One;
+            // The hub lists each device itself when its tools may have changed.
+            device_cfg.keep_catalog = false;
             let router = Router::new(device_cfg, hub.log.named(&device.name), true, now);
             hub.slots.push(Slot {
                 name: device.name.clone(),
                 router,
-                tools: Vec::new(),
+                shown: Arc::new(Tools::empty(Fill::Empty)),
                 settled: false,
                 ready: false,
                 listing: false,
@@ -167,6 +175,8 @@ impl Hub {
                     device: index,
                     action,
                 }),
+                // The hub shows the catalog as its own listing of the device left it.
+                Output::Tools(_) => {}
             }
         }
     }
@@ -238,7 +248,7 @@ impl Hub {
                 }
                 self.answer_waiting();
             }
-            Job::List(index) => self.on_listed(index, None),
+            Job::List(index) => self.on_listed(index, false),
         }
     }
 }

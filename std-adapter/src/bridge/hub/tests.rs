@@ -105,6 +105,51 @@ fn calls_go_to_the_device_their_prefix_names_and_come_back_under_the_host_id() {
 }
 
 #[test]
+fn a_device_speaks_only_of_its_own_calls_never_for_the_hub() {
+    let mut sim = hub();
+    // The host's call of m2.b carries token 5; m1 has no call at all.
+    sim.host_line(r#"{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"m2.b","arguments":{},"_meta":{"progressToken":5}}}"#);
+    let progress = |token: u32, text: &str| {
+        format!(
+            r#"{{"jsonrpc":"2.0","method":"notifications/progress","params":{{"progressToken":{token},"progress":1,"message":"{text}"}}}}"#
+        )
+    };
+    for token in 1..=40 {
+        sim.device_line(0, 1, &progress(token, "INJECTED by m1"));
+    }
+    sim.device_line(0, 1, r#"{"jsonrpc":"2.0","method":"notifications/tasks","params":{"taskId":"forged-1","status":"completed"}}"#);
+    // Nor may it speak for the hub's listen streams.
+    sim.device_line(0, 1, r#"{"jsonrpc":"2.0","method":"notifications/subscriptions/acknowledged","params":{"notifications":{},"_meta":{"io.modelcontextprotocol/subscriptionId":3}}}"#);
+    sim.device_line(
+        0,
+        1,
+        r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":3}}"#,
+    );
+    assert!(sim.host_out().is_empty());
+    // Its logs pass.
+    let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"m1 here"}}"#;
+    sim.device_line(0, 1, log);
+    assert_eq!(sim.host_out(), [log]);
+    // m2's own progress for the call it has passes.
+    sim.device_line(1, 1, &progress(5, "m2 at work"));
+    assert_eq!(sim.host_out(), [progress(5, "m2 at work")]);
+    // A device's own request is answered by the bridge, on that device's link only.
+    sim.device.clear();
+    sim.device_line(
+        0,
+        1,
+        r#"{"jsonrpc":"2.0","id":"s","method":"sampling/createMessage","params":{}}"#,
+    );
+    assert!(sim.host_out().is_empty());
+    let answered: Vec<_> = sim
+        .device
+        .iter()
+        .map(|(d, _, l)| (*d, l.contains(r#""id":"s","error":{"code":-32601"#)))
+        .collect();
+    assert_eq!(answered, [(0, true)]);
+}
+
+#[test]
 fn a_device_that_went_away_has_its_tools_withdrawn_after_two_seconds() {
     let mut sim = hub();
     sim.link(

@@ -2,9 +2,11 @@
 //! [`WITHDRAW_AFTER`], so hosts learn it is gone without waiting for its reconnect attempts or
 //! its request timeout.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use super::Hub;
+use crate::bridge::catalog::{Fill, Tools};
 
 /// How long a device's re-listing may take before its tools are withdrawn: longer than a reset
 /// or a QEMU restart takes (the tools then stay listed throughout), far shorter than a round of
@@ -16,7 +18,7 @@ impl Hub {
     pub(super) fn next_withdrawal(&self) -> Option<Instant> {
         self.slots
             .iter()
-            .filter(|s| !s.tools.is_empty())
+            .filter(|s| !s.shown.entries().is_empty())
             .filter_map(|s| s.relisting_since)
             .map(|since| since + WITHDRAW_AFTER)
             .min()
@@ -29,17 +31,20 @@ impl Hub {
             let stale = slot
                 .relisting_since
                 .is_some_and(|since| self.now >= since + WITHDRAW_AFTER);
-            if stale && !slot.tools.is_empty() {
+            if stale && !slot.shown.entries().is_empty() {
                 self.log.info(format_args!(
                     "device {} has not listed its tools for {WITHDRAW_AFTER:?}: withdrawn",
                     slot.name
                 ));
-                slot.tools.clear();
+                slot.shown = Arc::new(Tools::empty(Fill::Failed));
                 changed = true;
             }
         }
-        if changed && self.anyone_listens() {
-            self.announce_list_changed();
+        if changed {
+            self.publish_tools();
+            if self.anyone_listens() {
+                self.announce_list_changed();
+            }
         }
     }
 }

@@ -4,13 +4,11 @@
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
-use super::flight::{InternalKind, Pending};
-use super::own_requests::tools_list_params;
-use super::pages::CachedList;
+use super::flight::Pending;
 use super::Router;
-use crate::bridge::catalog::{rules_revision, Catalog, Verdict};
+use crate::bridge::catalog::{rules_revision, Catalog, Fill, Verdict};
 use crate::bridge::config::OnInvalid;
-use crate::bridge::message::{method, tool_error_response, Id};
+use crate::bridge::message::{tool_error_response, Id};
 use crate::full::ValidationFailure;
 use crate::wire::wrapping::{is_wrapped, wrap};
 
@@ -26,24 +24,15 @@ pub(super) struct Held {
     pub(super) version: String,
 }
 
-/// Whether the bridge fetched the device's tool list itself since the catalog was reset.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Fetch {
-    /// Not yet: an unknown tool triggers a fetch.
-    NotTried,
-    /// Under way: results of unknown tools are held.
-    Fetching,
-    /// Done (or failed): unknown tools are forwarded unchecked.
-    Tried,
-}
-
 /// What the checking path knows and holds.
 pub(super) struct Checking {
+    /// The device's one catalog.
     pub(super) catalog: Catalog,
     pub(super) held: Vec<Held>,
-    pub(super) fetch: Fetch,
-    /// The one-page listing served to the host until the link resets.
-    pub(super) listing: Option<CachedList>,
+    /// The bridge's own listing is under way.
+    pub(super) fetching: bool,
+    /// The device's tools may have changed since the kept catalog was listed.
+    pub(super) stale: bool,
 }
 
 impl Checking {
@@ -51,22 +40,8 @@ impl Checking {
         Self {
             catalog: Catalog::default(),
             held: Vec::new(),
-            fetch: Fetch::NotTried,
-            listing: None,
-        }
-    }
-
-    /// The link closed: a fetch under way is over.
-    pub(super) fn link_lost(&mut self) {
-        if self.fetch == Fetch::Fetching {
-            self.fetch = Fetch::NotTried;
-        }
-    }
-
-    /// The tool list may have changed: a later unknown tool fetches it again.
-    pub(super) fn forget_tried(&mut self) {
-        if self.fetch == Fetch::Tried {
-            self.fetch = Fetch::NotTried;
+            fetching: false,
+            stale: false,
         }
     }
 }
@@ -96,7 +71,7 @@ impl Router {
                 self.on_invalid_result(&p.id, &tool, &version, &result, &failure, line)
             }
             Verdict::UnknownTool => {
-                if self.check.catalog.complete || self.check.fetch == Fetch::Tried {
+                if self.check.catalog.fill().settled() {
                     self.log.info(format_args!(
                         "tool `{tool}` is not in the device's tool list: its result is not checked"
                     ));
@@ -110,22 +85,7 @@ impl Router {
                     tool,
                     version: version.clone(),
                 });
-                if self.check.fetch != Fetch::Fetching {
-                    self.check.fetch = Fetch::Fetching;
-                    self.log
-                        .info(format_args!("fetching the tool list to check a result"));
-                    let params = tools_list_params(&version, p.meta.as_ref(), None);
-                    self.send_internal(
-                        InternalKind::ToolsList {
-                            pages: 1,
-                            version,
-                            meta: p.meta,
-                        },
-                        method::TOOLS_LIST,
-                        params,
-                        true,
-                    );
-                }
+                self.fetch_tools(version, p.meta, "to check a result");
             }
         }
     }
@@ -193,8 +153,14 @@ impl Router {
         }
     }
 
+    /// The bridge's own listing is over (`why` names the end, for results still unchecked):
+    /// the catalog is complete, or the listing failed.
     pub(super) fn finish_fetch(&mut self, why: &str) {
-        self.check.fetch = Fetch::Tried;
+        self.check.fetching = false;
+        if self.check.catalog.fill() != Fill::Complete {
+            self.check.catalog.set_fill(Fill::Failed);
+            self.publish_tools();
+        }
         self.release_held(why);
     }
 }

@@ -6,7 +6,6 @@ use super::flight::Pending;
 use super::link::LinkState;
 use super::{Router, PREVIEW};
 use crate::bridge::config::OnInvalid;
-use crate::bridge::message::typed::{read, Progress};
 use crate::bridge::message::{self, method, Class};
 use crate::bridge::rewrite::drop_unsafe_icons;
 use crate::log::preview;
@@ -43,6 +42,9 @@ impl Router {
                     self.on_internal_response(req, &msg.value);
                 } else if self.flight.awaits_on(&id.key, gen) {
                     if let Some(p) = self.flight.pending.remove(&id.key) {
+                        if self.refused_task_claim(&p, &msg.value) {
+                            return;
+                        }
                         if let Some((p, line, value)) = self.lean_for_host(p, line, msg.value) {
                             self.on_response(p, line, value);
                         }
@@ -61,20 +63,13 @@ impl Router {
                 ));
                 self.emit(line);
             }
-            Class::Request { .. } => self.emit(line),
+            Class::Request { id, method: name } => self.refuse_device_request(&id, &name),
             Class::Notification { method: name } => {
-                if name == method::TOOLS_LIST_CHANGED {
-                    self.check.catalog.reset();
-                    self.check.listing = None;
-                    self.check.forget_tried();
+                if !self.device_may_notify(&name, &msg.value, gen) {
+                    return;
                 }
-                if name == method::PROGRESS {
-                    let progress = read::<Progress>(msg.value.get("params"));
-                    let token =
-                        progress.and_then(|p| serde_json::to_string(&p.progress_token).ok());
-                    if let Some(token) = token {
-                        self.on_progress(&token);
-                    }
+                if name == method::TOOLS_LIST_CHANGED {
+                    self.forget_tools();
                 }
                 self.emit(line);
             }
@@ -99,8 +94,7 @@ impl Router {
             method::TOOLS_LIST => {
                 if let Some(tools) = result.get("tools") {
                     let last = result.get("nextCursor").is_none_or(Value::is_null);
-                    let failed = self.check.catalog.learn_page(tools, p.first_page, last);
-                    self.report_schema_errors(failed);
+                    self.learn_tools(tools, p.first_page, last);
                 }
                 let result = result.clone();
                 if let Some((_, line)) = self.join_page(p, line, &result) {

@@ -176,6 +176,14 @@ impl InFlight {
             .find(|p| p.progress.as_deref() == Some(token))
     }
 
+    /// True when a host request whose progress token has the key `token` was written to link
+    /// `gen` and is not answered yet: the device on that link may report its progress.
+    pub(super) fn progress_on(&self, token: &str, gen: u64) -> bool {
+        self.pending.values().any(|p| {
+            p.progress.as_deref() == Some(token) && p.sent.as_ref().is_some_and(|s| s.gen == gen)
+        })
+    }
+
     /// True when host request `key` was written to link `gen`.
     pub(super) fn awaits_on(&self, key: &str, gen: u64) -> bool {
         self.pending

@@ -70,6 +70,9 @@ impl Router {
                 let params = msg.value.get("params");
                 if name == method::INITIALIZED {
                     self.handshake.initialized_line = Some(line.clone());
+                    self.forward(line, None);
+                    self.renew_tools();
+                    return;
                 }
                 if name == method::CANCELLED {
                     let key = read::<Cancelled>(params)

@@ -1,11 +1,14 @@
-//! The device link's life: connecting with the reconnection policy (each attempt asked of the
-//! shell when its delay is over), the link being up (and ready once the handshake is replayed),
-//! and its loss.
+//! The device link's life, as a type of its own ([`DeviceLink`]): connecting with the
+//! reconnection policy (each attempt asked of the shell when its delay is over), the link being
+//! up (and ready once the handshake is replayed), and its loss. Its steps take the policy and
+//! the time and say what follows ([`Step`]); the router's glue below does the rest (the calls in
+//! flight, the catalog, the host).
 
 use std::time::Instant;
 
 use super::flight::InternalKind;
 use super::Router;
+use crate::bridge::config::Reconnect;
 use crate::bridge::machine::LinkAction;
 use crate::bridge::message::{self, error_response, method, CONNECTION_CLOSED};
 
@@ -35,6 +38,17 @@ pub(super) enum LinkState {
     },
 }
 
+/// What a step of the link asks for.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Step {
+    /// Ask the shell to open link `gen` now.
+    Open(u64),
+    /// Nothing yet (an attempt waits for its delay).
+    Wait,
+    /// Every attempt of the round failed (the last error).
+    GaveUp(String),
+}
+
 /// One device link and its reconnection bookkeeping.
 pub(super) struct DeviceLink {
     pub(super) link: LinkState,
@@ -42,6 +56,8 @@ pub(super) struct DeviceLink {
     pub(super) gen: u64,
     /// Failed connection attempts in the current cycle.
     pub(super) attempts: u32,
+    /// A link has been up before (so a new one may bring other tools).
+    was_up: bool,
 }
 
 impl DeviceLink {
@@ -52,6 +68,7 @@ impl DeviceLink {
             },
             gen: 0,
             attempts: 0,
+            was_up: false,
         }
     }
 
@@ -80,69 +97,134 @@ impl DeviceLink {
             _ => None,
         }
     }
-}
 
-impl Router {
-    /// Starts a cycle of connection attempts at attempt `first_attempt`.
-    pub(super) fn start_connecting(&mut self, first_attempt: u32) {
-        let policy = self.cfg.reconnect;
-        self.device.gen += 1;
-        if first_attempt >= policy.attempts {
-            let error = format!("gave up after {} failed attempts", policy.attempts);
-            self.on_gave_up(error);
-            return;
+    /// Starts a round of attempts at attempt `first` (a new generation).
+    fn start(&mut self, policy: Reconnect, now: Instant, first: u32) -> Step {
+        self.gen += 1;
+        if first >= policy.attempts {
+            return Step::GaveUp(format!("gave up after {} failed attempts", policy.attempts));
         }
-        self.device.link = LinkState::Connecting {
-            gen: self.device.gen,
-            attempt: first_attempt,
-            open_at: self.now + policy.delay(first_attempt),
+        self.link = LinkState::Connecting {
+            gen: self.gen,
+            attempt: first,
+            open_at: now + policy.delay(first),
             opening: false,
         };
-        self.open_when_due();
+        self.open_due(now)
     }
 
-    /// Asks the shell to open the link once the attempt's delay is over.
-    pub(super) fn open_when_due(&mut self) {
-        let now = self.now;
+    /// The attempt whose delay is over at `now`, to be opened.
+    pub(super) fn open_due(&mut self, now: Instant) -> Step {
         if let LinkState::Connecting {
             gen,
             open_at,
             opening,
             ..
-        } = &mut self.device.link
+        } = &mut self.link
         {
             if !*opening && *open_at <= now {
                 *opening = true;
-                let gen = *gen;
-                self.link_action(LinkAction::Open { gen });
+                return Step::Open(*gen);
             }
+        }
+        Step::Wait
+    }
+
+    /// Opening link `gen` failed with `error`: the attempt that failed, and the next one or
+    /// the end of the round (`None`: not an attempt under way).
+    fn open_failed(
+        &mut self,
+        gen: u64,
+        policy: Reconnect,
+        now: Instant,
+        error: &str,
+    ) -> Option<(u32, Step)> {
+        let attempt = self.opening(gen)?;
+        let next = attempt + 1;
+        if next >= policy.attempts {
+            return Some((attempt, Step::GaveUp(error.to_owned())));
+        }
+        self.link = LinkState::Connecting {
+            gen,
+            attempt: next,
+            open_at: now + policy.delay(next),
+            opening: false,
+        };
+        Some((attempt, self.open_due(now)))
+    }
+
+    /// The round ended without a link (`error`).
+    fn gave_up(&mut self, error: String) {
+        self.link = LinkState::Down { error };
+        self.attempts = 0;
+    }
+
+    /// Link `gen` is open: its attempt and whether a link was up before (`None`: a stale
+    /// link, to be closed).
+    fn connected(&mut self, gen: u64) -> Option<(u32, bool)> {
+        let attempt = self.opening(gen)?;
+        self.attempts = attempt;
+        self.link = LinkState::Up(Up {
+            gen,
+            ready: false,
+            heard: false,
+        });
+        Some((attempt, std::mem::replace(&mut self.was_up, true)))
+    }
+
+    /// Link `gen` closed (`why`): the link that was up, if it was this one; the next round
+    /// starts at once if the device had spoken on it, else one attempt further.
+    fn closed(&mut self, gen: u64, why: &str) -> Option<Up> {
+        if self.up_gen() != Some(gen) {
+            return None;
+        }
+        let down = LinkState::Down {
+            error: why.to_string(),
+        };
+        let LinkState::Up(up) = std::mem::replace(&mut self.link, down) else {
+            return None;
+        };
+        self.attempts = if up.heard { 0 } else { self.attempts + 1 };
+        Some(up)
+    }
+}
+
+impl Router {
+    /// Starts a cycle of connection attempts at attempt `first_attempt`.
+    pub(super) fn start_connecting(&mut self, first_attempt: u32) {
+        let step = self
+            .device
+            .start(self.cfg.reconnect, self.now, first_attempt);
+        self.link_step(step);
+    }
+
+    /// Asks the shell to open the link once the attempt's delay is over.
+    pub(super) fn open_when_due(&mut self) {
+        let step = self.device.open_due(self.now);
+        self.link_step(step);
+    }
+
+    fn link_step(&mut self, step: Step) {
+        match step {
+            Step::Open(gen) => self.link_action(LinkAction::Open { gen }),
+            Step::Wait => {}
+            Step::GaveUp(error) => self.on_gave_up(error),
         }
     }
 
     /// Opening link `gen` failed: the next attempt, or giving up.
     pub(super) fn on_open_failed(&mut self, gen: u64, error: String) {
-        let Some(attempt) = self.device.opening(gen) else {
+        let policy = self.cfg.reconnect;
+        let Some((attempt, step)) = self.device.open_failed(gen, policy, self.now, &error) else {
             return;
         };
-        let policy = self.cfg.reconnect;
         self.log.warn(format_args!(
             "connecting to {} failed (attempt {} of {}): {error}",
             self.cfg.endpoint,
             attempt + 1,
             policy.attempts
         ));
-        let next = attempt + 1;
-        if next >= policy.attempts {
-            self.on_gave_up(error);
-            return;
-        }
-        self.device.link = LinkState::Connecting {
-            gen,
-            attempt: next,
-            open_at: self.now + policy.delay(next),
-            opening: false,
-        };
-        self.open_when_due();
+        self.link_step(step);
     }
 
     fn on_gave_up(&mut self, error: String) {
@@ -150,16 +232,15 @@ impl Router {
             "device unavailable: {error}; the next message from the host starts a new attempt"
         ));
         let why = format!("device unavailable: {error}");
-        self.device.link = LinkState::Down { error };
+        self.device.gave_up(error);
         for q in std::mem::take(&mut self.flight.queue) {
             self.refuse(q.key, &q.line, &why);
         }
-        self.device.attempts = 0;
     }
 
     /// Link `gen` is open.
     pub(super) fn on_connected(&mut self, gen: u64) {
-        let Some(attempt) = self.device.opening(gen) else {
+        let Some((attempt, was_up)) = self.device.connected(gen) else {
             // Stale (replaced, or the bridge stops): close it.
             self.link_action(LinkAction::Close { gen });
             return;
@@ -169,16 +250,8 @@ impl Router {
             self.cfg.endpoint,
             attempt + 1
         ));
-        self.device.attempts = attempt;
-        self.check.catalog.reset();
-        self.check.listing = None;
-        self.check.forget_tried();
-        self.device.link = LinkState::Up(Up {
-            gen,
-            ready: false,
-            heard: false,
-        });
-        if std::mem::replace(&mut self.was_up, true) {
+        self.forget_tools();
+        if was_up {
             self.announce_list_change();
         }
         match self.handshake.init_params.clone() {
@@ -196,21 +269,14 @@ impl Router {
             up.ready = true;
         }
         self.flush_queue();
+        self.renew_tools();
     }
 
     /// Link `gen` closed (`why`): every request on it is answered, and a new link is sought.
     pub(super) fn on_device_closed(&mut self, gen: u64, why: &str) {
-        if self.device.up_gen() != Some(gen) {
+        if self.device.closed(gen, why).is_none() {
             return;
         }
-        let LinkState::Up(up) = std::mem::replace(
-            &mut self.device.link,
-            LinkState::Down {
-                error: why.to_string(),
-            },
-        ) else {
-            return;
-        };
         self.log.warn(format_args!("device link closed: {why}"));
         self.link_action(LinkAction::Close { gen });
         for key in self.flight.sent_on(gen) {
@@ -226,15 +292,9 @@ impl Router {
             }
         }
         self.flight.internal.clear();
-        self.check.link_lost();
+        self.check.fetching = false;
         self.release_held("the device link closed while its tool list was fetched");
-        self.check.catalog.reset();
-        self.check.listing = None;
-        self.device.attempts = if up.heard {
-            0
-        } else {
-            self.device.attempts + 1
-        };
+        self.forget_tools();
         self.announce_list_change();
         if self.host_eof && self.flight.pending.is_empty() {
             return;
@@ -247,5 +307,55 @@ impl Router {
         if self.announce_links {
             self.emit(message::list_changed());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn attempts_back_off_and_a_round_ends_after_the_policys_count() {
+        let policy = Reconnect::default();
+        let t0 = Instant::now();
+        let mut link = DeviceLink::new();
+        assert_eq!(link.start(policy, t0, 0), Step::Open(1));
+        // Each failure waits its delay before the next attempt is opened.
+        for n in 1..policy.attempts {
+            let (attempt, step) = link.open_failed(1, policy, t0, "refused").unwrap();
+            assert_eq!((attempt, step), (n - 1, Step::Wait));
+            let due = t0 + policy.delay(n);
+            assert_eq!(link.open_due(due - Duration::from_millis(1)), Step::Wait);
+            assert_eq!(link.open_due(due), Step::Open(1));
+        }
+        let last = link.open_failed(1, policy, t0, "refused");
+        assert_eq!(
+            last,
+            Some((policy.attempts - 1, Step::GaveUp("refused".into())))
+        );
+        // A stale generation's events change nothing.
+        assert_eq!(link.open_failed(7, policy, t0, "x"), None);
+        assert_eq!(link.connected(7), None);
+    }
+
+    #[test]
+    fn a_link_that_spoke_reconnects_at_once_a_silent_one_backs_off() {
+        let policy = Reconnect::default();
+        let t0 = Instant::now();
+        let mut link = DeviceLink::new();
+        assert_eq!(link.start(policy, t0, 0), Step::Open(1));
+        assert_eq!(link.connected(1), Some((0, false)));
+        if let LinkState::Up(up) = &mut link.link {
+            up.heard = true;
+        }
+        assert!(link.closed(1, "reset").is_some() && link.attempts == 0);
+        assert!(link.closed(1, "again").is_none(), "closed once");
+        assert_eq!(link.start(policy, t0, link.attempts), Step::Open(2));
+        assert_eq!(link.connected(2), Some((0, true)), "a link was up before");
+        assert!(link.closed(2, "silent").is_some());
+        assert_eq!(link.attempts, 1);
+        assert_eq!(link.start(policy, t0, link.attempts), Step::Wait);
     }
 }

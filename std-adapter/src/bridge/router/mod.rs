@@ -6,18 +6,24 @@
 //! host line means, and the one way out to the host), `dispatch` (host messages on their way
 //! to the device), `link` (the device link and its reconnection), `device_lines` (lines from
 //! the device), `handshake` (the legacy handshake kept for replay), `checking` (results
-//! checked against their output schema), `own_requests` (the bridge's own requests),
+//! checked against their output schema), `listing` (the device's one tool catalog),
+//! `device_rules` (what a device may not say to the host: task statuses, progress of calls it
+//! does not have, requests of its own), `own_requests` (the bridge's own requests),
 //! `pages` (one-page tool lists), `flight` (requests in flight) and `timers` (deadlines,
 //! progress and re-sends).
 
+#[cfg(test)]
+mod catalog_tests;
 mod checking;
 mod device_lines;
+mod device_rules;
 mod dispatch;
 mod flight;
 mod handshake;
 mod host_lines;
 mod lean;
 mod link;
+mod listing;
 mod own_requests;
 mod pages;
 mod shim;
@@ -69,12 +75,12 @@ pub struct Router {
     /// In a hub: tell the host `notifications/tools/list_changed` when the link closes or
     /// comes back (the hub re-lists then).
     announce_links: bool,
-    /// A link has been up before (so a new one may bring other tools).
-    was_up: bool,
     /// The legacy input-required shim.
     shim: InputShim,
     /// The lean hop's knowledge of the link and the tools.
     lean: lean::LeanLink,
+    /// Device lines dropped by the rules of `device_rules`, counted for the log.
+    dropped: device_rules::Dropped,
 }
 
 impl Router {
@@ -93,9 +99,9 @@ impl Router {
             handshake: Handshake::default(),
             check: Checking::new(),
             announce_links,
-            was_up: false,
             shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
             lean: lean::LeanLink::default(),
+            dropped: device_rules::Dropped::default(),
         };
         router
             .log

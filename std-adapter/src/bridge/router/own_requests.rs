@@ -86,11 +86,7 @@ impl Router {
                 };
                 let next = page.cursor().map(str::to_owned);
                 let tools = Value::Array(page.tools);
-                let failed = self
-                    .check
-                    .catalog
-                    .learn_page(&tools, req.first_page, next.is_none());
-                self.report_schema_errors(failed);
+                self.learn_tools(&tools, req.first_page, next.is_none());
                 match next {
                     Some(cursor) if pages < MAX_PAGES => {
                         let params = tools_list_params(&version, meta.as_ref(), Some(&cursor));
@@ -105,7 +101,10 @@ impl Router {
                             false,
                         );
                     }
-                    _ => self.finish_fetch("the tool is not in the device's tool list"),
+                    _ => {
+                        self.check.stale = false;
+                        self.finish_fetch("the tool is not in the device's tool list");
+                    }
                 }
             }
         }

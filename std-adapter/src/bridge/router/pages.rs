@@ -1,26 +1,19 @@
 //! One page for hosts ([`crate::bridge::Pages::One`]): a host's `tools/list` follows the
 //! device's `nextCursor`s under the host's own id and is answered with every tool in one page,
-//! which is kept until the link resets or the device says its list changed.
+//! which the catalog keeps until the link resets or the device says its list changed.
 
 use serde_json::{json, Value};
 
 use super::flight::Pending;
 use super::Router;
+use crate::bridge::catalog::OnePage;
 use crate::bridge::message::{method, success_line};
 use crate::wire::MAX_PAGES;
-
-/// The last complete one-page listing, for the session era it was made in.
-pub(super) struct CachedList {
-    /// The `_meta` protocol version of the request (`None` for legacy sessions).
-    version: Option<String>,
-    /// The result (all tools, no `nextCursor`).
-    result: Value,
-}
 
 impl Router {
     /// Answers a first-page `tools/list` from the cached listing; false when there is none.
     pub(super) fn answer_list_from_cache(&mut self, p: &Pending) -> bool {
-        let Some(cached) = &self.check.listing else {
+        let Some(cached) = &self.check.catalog.one_page else {
             return false;
         };
         if cached.version != p.version {
@@ -84,7 +77,7 @@ impl Router {
         }
         let complete = joined.get("nextCursor").is_none_or(Value::is_null);
         if complete {
-            self.check.listing = Some(CachedList {
+            self.check.catalog.one_page = Some(OnePage {
                 version: p.version.clone(),
                 result: joined.clone(),
             });

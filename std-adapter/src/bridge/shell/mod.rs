@@ -16,7 +16,9 @@ use std::io::{Read, Write};
 use std::time::Instant;
 
 use tokio::sync::mpsc::{channel, Receiver, Sender};
+use tokio::sync::watch;
 
+use super::catalog::ToolsView;
 use super::hub::Hub;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
@@ -64,7 +66,8 @@ where
     let (host_tx, host_rx) = channel(QUEUE);
     let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
     host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
-    let result = runtime.block_on(bridge(cfg, log, events, inbox, host_tx));
+    let tools = watch::channel(ToolsView::default()).0;
+    let result = runtime.block_on(bridge(cfg, log, events, inbox, host_tx, tools));
     // Every link is closed (QEMU and children stopped) before the host writer drains.
     let _ = writer.join();
     // A link still opening (QEMU waiting for its UART socket) is not waited for: its opener
@@ -94,11 +97,13 @@ impl HostLines for tokio::sync::mpsc::UnboundedReceiver<Vec<u8>> {
 
 /// Runs the bridge in the caller's tokio runtime (time and I/O drivers enabled; see
 /// [`crate::bridge::serve`]): host lines from
-/// `host_in` (its end is the host's end of input), answers into `host_out`.
+/// `host_in` (its end is the host's end of input), answers into `host_out`, the devices' tool
+/// catalogs published into `tools`.
 pub(super) async fn serve(
     cfg: BridgeConfig,
     mut host_in: impl HostLines,
     host_out: Sender<Vec<u8>>,
+    tools: watch::Sender<ToolsView>,
     log: Logger,
 ) -> Result<(), BridgeError> {
     let (events, inbox) = channel(QUEUE);
@@ -117,7 +122,7 @@ pub(super) async fn serve(
         }
         let _ = forward.send(Event::Input(Input::HostEof(None))).await;
     });
-    bridge(cfg, log, events, inbox, host_out).await
+    bridge(cfg, log, events, inbox, host_out, tools).await
 }
 
 /// Drives a router (or a hub) until it is finished, then closes every link.
@@ -127,6 +132,7 @@ async fn bridge(
     events: Sender<Event>,
     inbox: Receiver<Event>,
     host: Sender<Vec<u8>>,
+    tools: watch::Sender<ToolsView>,
 ) -> Result<(), BridgeError> {
     let devices: Vec<(Endpoint, Logger)> = if cfg.devices.is_empty() {
         vec![(cfg.endpoint.clone(), log.clone())]
@@ -140,6 +146,7 @@ async fn bridge(
         log: log.clone(),
         events,
         host,
+        tools,
         links: HashMap::new(),
     };
     let now = Instant::now();
@@ -159,17 +166,12 @@ async fn bridge(
 }
 
 /// A task id: 128 bits from the OS's secure random source as 32 hex digits (a task id is the
-/// client's only handle on its task, so it must not be guessable).
-fn random_task_id() -> String {
+/// client's only handle on its task, so it must not be guessable); `None` when the OS gives
+/// no randomness: no fallback, the call is refused.
+fn random_task_id() -> Option<String> {
     let mut bytes = [0u8; 16];
-    if getrandom::fill(&mut bytes).is_err() {
-        // No secure source (not seen on Linux): unique from the clock, but guessable.
-        let t = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .unwrap_or_default();
-        bytes = t.as_nanos().to_le_bytes();
-    }
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    getrandom::fill(&mut bytes).ok()?;
+    Some(bytes.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// The shell's state: where the devices are, and the links it holds open.
@@ -182,6 +184,8 @@ struct Shell {
     events: Sender<Event>,
     /// Lines for the host writer.
     host: Sender<Vec<u8>>,
+    /// Where the devices' tool catalogs are published (the HTTP front reads them).
+    tools: watch::Sender<ToolsView>,
     links: HashMap<(usize, u64), OpenLink>,
 }
 
@@ -277,6 +281,9 @@ impl Shell {
                     }
                 }
                 Output::Link { device, action } => self.link_action(machine, device, action),
+                Output::Tools(view) => {
+                    self.tools.send_replace(view);
+                }
             }
         }
         Ok(())

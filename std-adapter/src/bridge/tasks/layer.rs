@@ -7,8 +7,8 @@
 //! the client answered with `CreateTaskResult`, only when the machine hands the call to the
 //! device link (a call the device never got is answered as it would have been). From the
 //! machine it takes the answers and progress of its calls, into the table; the client sees
-//! none of them. It adds the extension to `server/discover` results and learns which tools the
-//! firmware marks (`execution.taskSupport`) from `tools/list` results.
+//! none of them. It adds the extension to `server/discover` results, and reads which tools the
+//! firmware marks (`execution.taskSupport`) in the devices' catalogs the machine publishes.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::time::{Instant, SystemTime};
@@ -23,6 +23,7 @@ use super::listen::Listens;
 use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
 use super::{TaskConfig, TaskTools, EXTENSION};
+use crate::bridge::catalog::{TaskSupport, ToolsView};
 use crate::bridge::machine::{Input, LinkAction, Machine, Output};
 use crate::bridge::message::typed::{read, Cancelled, Progress};
 use crate::bridge::message::{
@@ -30,12 +31,8 @@ use crate::bridge::message::{
 };
 use embedded_mcp::json::Kind;
 
-/// Most `tools/list` and `server/discover` answers awaited at once.
+/// Most `server/discover` answers awaited at once.
 const MAX_WATCHED: usize = 256;
-
-/// The tool `_meta` member by which a firmware marks a task tool that asks for its input
-/// before it becomes a task (`--task-tools NAME=ask-first` says the same on the command line).
-pub const ASK_FIRST_META: &str = "embedded-mcp/askFirst";
 
 /// Most rounds of input one task may take (a device asking again and again is given up).
 const MAX_ROUNDS: u32 = 16;
@@ -48,13 +45,6 @@ enum Support {
     Required,
 }
 
-/// A host request whose answer the layer reads on its way out.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Watch {
-    Discover,
-    List,
-}
-
 /// A task call on its way to the device: the task is not created yet.
 struct Creating {
     /// The client's `tools/call` id (exact text).
@@ -63,8 +53,9 @@ struct Creating {
     call: TaskCall,
 }
 
-/// Makes task ids (unguessable in the bridge; counted in tests).
-pub type TaskIds = Box<dyn FnMut() -> String + Send>;
+/// Makes task ids (unguessable in the bridge; counted in tests); `None` when no id can be
+/// made (the OS gave no randomness), and the call is refused.
+pub type TaskIds = Box<dyn FnMut() -> Option<String> + Send>;
 
 /// The task layer around machine `M` (see the module documentation).
 pub struct TaskLayer<M> {
@@ -83,12 +74,10 @@ pub struct TaskLayer<M> {
     pub(super) rounds: HashMap<String, String>,
     /// Each live task's call, by task id.
     pub(super) calls: HashMap<String, TaskCall>,
-    /// The firmware's marks, by tool name as the host sees it.
-    marks: HashMap<String, Support>,
-    /// Tools the firmware marks as asking for their input before they become tasks (`_meta`
-    /// [`ASK_FIRST_META`]).
-    marked_ask_first: HashSet<String>,
-    watched: HashMap<String, Watch>,
+    /// The devices' catalogs as the machine last published them (the firmware's marks).
+    tools: ToolsView,
+    /// `server/discover` requests whose answers get the extension, by canonical id.
+    watched: HashSet<String>,
 }
 
 impl<M: Machine> TaskLayer<M> {
@@ -118,9 +107,8 @@ impl<M: Machine> TaskLayer<M> {
             creating: HashMap::new(),
             rounds: HashMap::new(),
             calls: HashMap::new(),
-            marks: HashMap::new(),
-            marked_ask_first: HashSet::new(),
-            watched: HashMap::new(),
+            tools: ToolsView::default(),
+            watched: HashSet::new(),
         };
         layer.pump();
         layer
@@ -154,6 +142,10 @@ impl<M: Machine> TaskLayer<M> {
                     if let Some(line) = self.take_out(line) {
                         self.emit(line);
                     }
+                }
+                Output::Tools(view) => {
+                    self.tools = view.clone();
+                    self.out.push_back(Output::Tools(view));
                 }
                 Output::Link { device, action } => {
                     let written = match &action {
@@ -197,7 +189,7 @@ impl<M: Machine> TaskLayer<M> {
         let Some(c) = self.creating.remove(key) else {
             return;
         };
-        let task = self.table.create(c.task_id.clone(), self.now).clone();
+        let task = self.table.create(c.task_id.clone(), None, self.now).clone();
         let mut call = c.call;
         call.in_flight = Some(key.to_owned());
         self.calls.insert(c.task_id.clone(), call);
@@ -227,17 +219,12 @@ impl<M: Machine> TaskLayer<M> {
                 }
                 method::TOOLS_CALL => self.on_call(line, &id, params),
                 method::SUBSCRIPTIONS_LISTEN => self.on_listen(line, &id, params),
-                method::TOOLS_LIST | method::DISCOVER => {
-                    let watch = if name == method::DISCOVER {
-                        Watch::Discover
-                    } else {
-                        Watch::List
-                    };
+                method::DISCOVER => {
                     if self.watched.len() >= MAX_WATCHED {
                         // Answers that never came (requests cancelled): forget them.
                         self.watched.clear();
                     }
-                    self.watched.insert(id.key, watch);
+                    self.watched.insert(id.key);
                     self.pass_in(line);
                 }
                 _ => self.pass_in(line),
@@ -264,7 +251,7 @@ impl<M: Machine> TaskLayer<M> {
         match name.as_str() {
             // A call matters when it declares the extension, or may be refused for not doing so.
             method::TOOLS_CALL => self.any_required() || declares_extension_raw(params),
-            method::TOOLS_LIST | method::DISCOVER => true,
+            method::DISCOVER => true,
             method::SUBSCRIPTIONS_LISTEN => params
                 .and_then(|p| p.get("notifications"))
                 .and_then(|n| n.get("taskIds"))
@@ -280,7 +267,7 @@ impl<M: Machine> TaskLayer<M> {
             TaskTools::Named(named) => named.iter().any(|n| n.required),
             _ => false,
         };
-        named || self.marks.values().any(|m| *m == Support::Required)
+        named || self.tools.any_required()
     }
 
     /// How `tool` may run: as `--task-tools` names it, else as the firmware marks it, else
@@ -295,21 +282,24 @@ impl<M: Machine> TaskLayer<M> {
                 };
             }
         }
-        match self.marks.get(tool) {
-            Some(marked) => *marked,
+        match self.tools.task_support(tool) {
+            Some(TaskSupport::Optional) => Support::Optional,
+            Some(TaskSupport::Required) => Support::Required,
+            Some(TaskSupport::Forbidden) => Support::Forbidden,
             None if self.cfg.tools == TaskTools::All => Support::Optional,
             None => Support::Forbidden,
         }
     }
 
-    /// True when `--task-tools` or the firmware (`_meta` [`ASK_FIRST_META`]) marks `tool`
+    /// True when `--task-tools` or the firmware (`_meta`
+    /// [`ASK_FIRST_META`](crate::bridge::catalog::ASK_FIRST_META)) marks `tool`
     /// `ask-first`.
     fn asks_first(&self, tool: &str) -> bool {
         let named = match &self.cfg.tools {
             TaskTools::Named(named) => named.iter().any(|n| n.name == tool && n.ask_first),
             _ => false,
         };
-        named || self.marked_ask_first.contains(tool)
+        named || self.tools.asks_first(tool)
     }
 
     fn on_call(&mut self, line: Vec<u8>, id: &Id, params: Option<&Value>) {
@@ -335,16 +325,26 @@ impl<M: Machine> TaskLayer<M> {
             // The first round of a tool that asks before it becomes a task: an ordinary call.
             return self.pass_in(line);
         }
-        if let Err(full) = self.table.reserve() {
-            let text = format!("Task refused: {}", full.0);
-            return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, &text));
+        // Ids from the OS or nothing: a guessable id would hand the task to anyone.
+        let Some(task_id) = (self.new_task_id)() else {
+            let text =
+                "Task refused: the operating system gave no randomness for an unguessable task id";
+            return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, text));
+        };
+        match self.table.reserve() {
+            Err(full) => {
+                let text = format!("Task refused: {}", full.0);
+                return self.emit(error_response(Some(&id.raw), INTERNAL_ERROR, &text));
+            }
+            Ok(Some(evicted)) => self.forget(&evicted),
+            Ok(None) => {}
         }
         let call = TaskCall::new(params);
         let call_id = self.new_call_id();
         let round = call.line(&call_id, params);
         let creating = Creating {
             host_raw: id.raw.clone(),
-            task_id: (self.new_task_id)(),
+            task_id,
             call,
         };
         self.creating.insert(quoted(&call_id), creating);
@@ -398,15 +398,10 @@ impl<M: Machine> TaskLayer<M> {
                     self.on_round_answer(&task_id, &id.key, &line, &msg.value);
                     return None;
                 }
-                match self.watched.remove(&id.key) {
-                    Some(Watch::Discover) => Some(with_extension(line, msg.value)),
-                    Some(Watch::List) => {
-                        self.learn_marks(&msg.value);
-                        Some(line)
-                    }
-                    None if id.key.starts_with(&format!("\"{CALL_ID_PREFIX}")) => None,
-                    None => Some(line),
+                if self.watched.remove(&id.key) {
+                    return Some(with_extension(line, msg.value));
                 }
+                (!id.key.starts_with(&format!("\"{CALL_ID_PREFIX}"))).then_some(line)
             }
             Class::Notification { method: name } if ours && name == method::PROGRESS => {
                 let progress = read::<Progress>(msg.value.get("params"));
@@ -498,48 +493,17 @@ impl<M: Machine> TaskLayer<M> {
         self.table.complete(task_id, raw, now);
     }
 
-    /// Reads the firmware's marks from a `tools/list` result.
-    fn learn_marks(&mut self, value: &Value) {
-        let tools = value
-            .get("result")
-            .and_then(|r| r.get("tools"))
-            .and_then(Value::as_array);
-        for tool in tools.into_iter().flatten() {
-            let Some(name) = tool.get("name").and_then(Value::as_str) else {
-                continue;
-            };
-            let asks_first = tool
-                .get("_meta")
-                .and_then(|m| m.get(ASK_FIRST_META))
-                .and_then(Value::as_bool)
-                == Some(true);
-            if asks_first {
-                self.marked_ask_first.insert(name.to_owned());
-            } else {
-                self.marked_ask_first.remove(name);
-            }
-            let mark = tool
-                .get("execution")
-                .and_then(|e| e.get("taskSupport"))
-                .and_then(Value::as_str);
-            let support = match mark {
-                Some("optional") => Support::Optional,
-                Some("required") => Support::Required,
-                Some(_) => Support::Forbidden,
-                None => {
-                    self.marks.remove(name);
-                    continue;
-                }
-            };
-            self.marks.insert(name.to_owned(), support);
+    fn expire(&mut self) {
+        for task_id in self.table.expire(self.now) {
+            self.forget(&task_id);
         }
     }
 
-    fn expire(&mut self) {
-        for task_id in self.table.expire(self.now) {
-            self.calls.remove(&task_id);
-            self.rounds.retain(|_, t| *t != task_id);
-        }
+    /// Forgets what the layer kept of a task the table no longer holds (a late answer of its
+    /// call is dropped).
+    fn forget(&mut self, task_id: &str) {
+        self.calls.remove(task_id);
+        self.rounds.retain(|_, t| t != task_id);
     }
 }
 

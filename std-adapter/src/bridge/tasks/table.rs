@@ -5,8 +5,17 @@
 //! `cancelled`; an ended task never changes again (a late answer is ignored). It is purged
 //! once its TTL, counted from its creation, has passed, unless it is still `working`: the
 //! device has its call, and a running task is never dropped (the bridge's call limits end
-//! it). A full table refuses a new task instead ([`TableFull`]); room is reserved before the
-//! device gets the call, so a task the device started always has its place.
+//! it).
+//!
+//! Places: room is reserved before the device gets the call, so a task the device started
+//! always has its place. When every place is taken, a finished task gives its place up to
+//! the newcomer (its result stays readable until then): first one its client cancelled
+//! (`tasks/cancel` frees a place, also of a task that had finished), then the one that
+//! finished first. Only when every task is still running or waiting for input is the newcomer
+//! refused ([`TableFull`]); no running task is ever dropped for it.
+//!
+//! Each task may carry an owner key (the client that made it; `None`: any client), for the
+//! front to tell one client's tasks from another's ([`Task::belongs_to`]).
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -65,6 +74,17 @@ pub struct Task {
     pub outcome: Option<Vec<u8>>,
     /// The outstanding input requests (`input_required`), by the keys the client sees.
     pub input_requests: Map<String, Value>,
+    /// The client that made it (a session, a bearer token), if the front binds tasks to one.
+    pub owner: Option<String>,
+    /// Its client cancelled it: the first to give its place up.
+    pub released: bool,
+}
+
+impl Task {
+    /// True when the client `owner` may see the task: an unowned task belongs to everyone.
+    pub fn belongs_to(&self, owner: Option<&str>) -> bool {
+        self.owner.is_none() || self.owner.as_deref() == owner
+    }
 }
 
 /// The table is full: the task was not created (the message says why, for the client).
@@ -110,17 +130,34 @@ impl TaskTable {
         self.tasks.is_empty()
     }
 
-    /// Reserves the place of a task about to be created; refused when every place is taken
-    /// (by tasks, finished ones until their TTL, or by other reservations).
-    pub fn reserve(&mut self) -> Result<(), TableFull> {
+    /// Reserves the place of a task about to be created. When every place is taken, a
+    /// finished task gives its place up (see the module documentation) and its id is
+    /// returned, for the caller to forget what it kept of it; refused when every task holding
+    /// a place is still running or waiting for input (or the places are reserved).
+    pub fn reserve(&mut self) -> Result<Option<String>, TableFull> {
+        let mut evicted = None;
         if self.tasks.len() + self.reserved >= self.max_tasks {
-            return Err(TableFull(format!(
-                "the bridge holds {} tasks, its limit (--max-tasks); try again when one has expired",
-                self.max_tasks
-            )));
+            let Some(id) = self.first_to_go() else {
+                return Err(TableFull(format!(
+                    "the bridge holds {} tasks, none of them finished, its limit (--max-tasks); try again when one has finished",
+                    self.max_tasks
+                )));
+            };
+            self.tasks.remove(&id);
+            evicted = Some(id);
         }
         self.reserved += 1;
-        Ok(())
+        Ok(evicted)
+    }
+
+    /// The finished task that gives its place up first: one its client cancelled, else the
+    /// one that finished first (ties: by id, so the choice does not depend on hashing).
+    fn first_to_go(&self) -> Option<String> {
+        self.tasks
+            .values()
+            .filter(|t| t.status.is_terminal())
+            .min_by(|a, b| (!a.released, a.updated, &a.id).cmp(&(!b.released, b.updated, &b.id)))
+            .map(|t| t.id.clone())
     }
 
     /// Gives back a reservation whose task was never created.
@@ -128,8 +165,9 @@ impl TaskTable {
         self.reserved = self.reserved.saturating_sub(1);
     }
 
-    /// Creates task `id`, `working`, in the place [`TaskTable::reserve`] kept for it.
-    pub fn create(&mut self, id: String, now: Instant) -> &Task {
+    /// Creates task `id` of client `owner`, `working`, in the place [`TaskTable::reserve`]
+    /// kept for it.
+    pub fn create(&mut self, id: String, owner: Option<String>, now: Instant) -> &Task {
         self.release();
         let task = Task {
             id: id.clone(),
@@ -139,6 +177,8 @@ impl TaskTable {
             updated: now,
             outcome: None,
             input_requests: Map::new(),
+            owner,
+            released: false,
         };
         self.tasks.entry(id).or_insert(task)
     }
@@ -250,10 +290,12 @@ impl TaskTable {
     }
 
     /// The client cancelled task `id`. Returns the status it had (`None`: no such task);
-    /// a finished task keeps its status.
+    /// a finished task keeps its status. Either way the task is the first to give its place
+    /// up when the table is full.
     pub fn cancel(&mut self, id: &str, now: Instant) -> Option<Status> {
         let expired = self.tasks.get(id).is_some_and(|t| self.is_expired(t, now));
         let task = self.tasks.get_mut(id).filter(|_| !expired)?;
+        task.released = true;
         let was = task.status;
         if !was.is_terminal() {
             task.status = Status::Cancelled;
@@ -318,8 +360,8 @@ mod tests {
     }
 
     fn create(table: &mut TaskTable, id: &str, now: Instant) {
-        table.reserve().unwrap();
-        table.create(id.into(), now);
+        assert_eq!(table.reserve(), Ok(None));
+        table.create(id.into(), None, now);
     }
 
     #[test]
@@ -430,7 +472,7 @@ mod tests {
     }
 
     #[test]
-    fn a_full_table_refuses_and_drops_nothing() {
+    fn a_full_table_of_running_tasks_refuses_and_drops_nothing() {
         let t0 = Instant::now();
         let mut t = table(2);
         create(&mut t, "a", t0);
@@ -438,20 +480,75 @@ mod tests {
         let TableFull(why) = t.reserve().unwrap_err();
         assert_eq!(
             why,
-            "the bridge holds 2 tasks, its limit (--max-tasks); try again when one has expired"
+            "the bridge holds 2 tasks, none of them finished, its limit (--max-tasks); try again when one has finished"
         );
         t.release();
         create(&mut t, "b", t0);
-        assert!(t.reserve().is_err());
+        let mut asked = Map::new();
+        asked.insert("x".into(), Value::from(1));
+        t.ask("b", asked, ms(t0, 1));
+        assert!(t.reserve().is_err(), "working and input_required hold on");
         assert_eq!(t.len(), 2);
-        t.complete("a", b"{}".to_vec(), t0);
-        t.complete("b", b"{}".to_vec(), t0);
-        assert!(
-            t.reserve().is_err(),
-            "finished tasks keep their place until their TTL"
-        );
-        t.expire(t0 + TTL);
-        assert!(t.reserve().is_ok());
+        assert!(t.get("a", ms(t0, 2)).is_some() && t.get("b", ms(t0, 2)).is_some());
+    }
+
+    #[test]
+    fn a_finished_task_gives_its_place_up_and_is_readable_until_then() {
+        let t0 = Instant::now();
+        let mut t = table(3);
+        for (n, id) in ["a", "b", "c"].into_iter().enumerate() {
+            create(&mut t, id, t0);
+            // Finished in the order c, a, b.
+            let at = [20, 30, 10][n];
+            t.complete(id, b"{}".to_vec(), ms(t0, at));
+        }
+        // Full of finished tasks: each still readable.
+        for id in ["a", "b", "c"] {
+            assert_eq!(t.get(id, ms(t0, 40)).unwrap().status, Status::Completed);
+        }
+        // The newcomer takes the place of the task that finished first.
+        assert_eq!(t.reserve(), Ok(Some("c".to_owned())));
+        t.create("d".into(), None, ms(t0, 50));
+        assert!(t.get("c", ms(t0, 50)).is_none());
+        assert_eq!(t.reserve(), Ok(Some("a".to_owned())));
+        t.create("e".into(), None, ms(t0, 60));
+        // d and e run, b finished: b goes next, then nobody.
+        assert_eq!(t.reserve(), Ok(Some("b".to_owned())));
+        t.create("f".into(), None, ms(t0, 70));
+        assert!(t.reserve().is_err());
+        assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn a_cancelled_task_is_the_first_to_give_its_place_up() {
+        let t0 = Instant::now();
+        let mut t = table(3);
+        create(&mut t, "old", t0);
+        t.complete("old", b"{}".to_vec(), ms(t0, 1));
+        create(&mut t, "done", t0);
+        t.complete("done", b"{}".to_vec(), ms(t0, 2));
+        create(&mut t, "running", t0);
+        // Cancelling a finished task keeps its status and frees its place first.
+        assert_eq!(t.cancel("done", ms(t0, 3)), Some(Status::Completed));
+        assert_eq!(t.get("done", ms(t0, 3)).unwrap().status, Status::Completed);
+        assert_eq!(t.reserve(), Ok(Some("done".to_owned())));
+        t.create("next".into(), None, ms(t0, 4));
+        // Cancelling a running task ends it and frees its place before the older finished one.
+        assert_eq!(t.cancel("running", ms(t0, 5)), Some(Status::Working));
+        assert_eq!(t.reserve(), Ok(Some("running".to_owned())));
+    }
+
+    #[test]
+    fn a_task_belongs_to_its_owner_or_to_everyone() {
+        let t0 = Instant::now();
+        let mut t = table(2);
+        t.reserve().unwrap();
+        let owned = t.create("a".into(), Some("session-1".into()), t0);
+        assert!(owned.belongs_to(Some("session-1")));
+        assert!(!owned.belongs_to(Some("session-2")));
+        assert!(!owned.belongs_to(None));
+        create(&mut t, "b", t0);
+        assert!(t.get("b", t0).unwrap().belongs_to(Some("anyone")));
     }
 
     #[test]

@@ -19,7 +19,7 @@ fn counted_ids() -> super::layer::TaskIds {
     let mut n = 0;
     Box::new(move || {
         n += 1;
-        format!("task-{n}")
+        Some(format!("task-{n}"))
     })
 }
 
@@ -408,7 +408,7 @@ fn a_full_table_refuses_a_new_task_and_keeps_the_running_one() {
     assert_eq!(
         sim.host_out(),
         [
-            r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32603,"message":"Task refused: the bridge holds 1 tasks, its limit (--max-tasks); try again when one has expired"}}"#
+            r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32603,"message":"Task refused: the bridge holds 1 tasks, none of them finished, its limit (--max-tasks); try again when one has finished"}}"#
         ]
     );
     assert!(sim.device_out().is_empty(), "the device never hears of it");
@@ -552,3 +552,4 @@ fn a_legacy_call_is_an_ordinary_call_even_of_a_required_tool() {
 
 mod ask_first;
 mod listen;
+mod places;

@@ -320,6 +320,9 @@ pub struct HttpArgs {
     /// A browser origin let in (repeatable)
     #[arg(long = "allowed-origin", value_name = "ORIGIN", requires = "http", help_heading = HTTP_FRONT)]
     pub allowed_origins: Vec<String>,
+    /// Listen beyond loopback without --token-file (warns)
+    #[arg(long = "allow-unauthenticated", requires = "http", help_heading = HTTP_FRONT)]
+    pub allow_unauthenticated: bool,
     /// A Host a proxy sends, let in (repeatable)
     #[arg(long = "allowed-host", value_name = "HOST:PORT", value_parser = allowed_host, requires = "http", help_heading = HTTP_FRONT)]
     pub allowed_hosts: Vec<String>,

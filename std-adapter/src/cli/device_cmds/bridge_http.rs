@@ -4,7 +4,7 @@ use std::net::SocketAddr;
 
 use super::args::HttpArgs;
 use super::exit_code::{FAILURE, OK};
-use crate::bridge::http::{self, HttpConfig, Token};
+use crate::bridge::http::{self, HttpConfig, HttpError, Token};
 use crate::bridge::BridgeConfig;
 use crate::device::{child, Logger};
 
@@ -18,6 +18,7 @@ pub(super) fn serve_http(
     let mut http = HttpConfig::new(bind);
     http.allowed_origins = options.allowed_origins.clone();
     http.allowed_hosts = options.allowed_hosts.clone();
+    http.allow_unauthenticated = options.allow_unauthenticated;
     if let Some(path) = &options.token_file {
         // The token itself is never printed, not even in an error.
         let token = std::fs::read_to_string(path)
@@ -38,6 +39,10 @@ pub(super) fn serve_http(
     child::kill_all_children();
     match outcome {
         Ok(()) => OK,
+        Err(e @ HttpError::Unauthenticated(_)) => {
+            eprintln!("embedded-mcp bridge: {e}");
+            FAILURE
+        }
         Err(e) => {
             log.warn(format_args!("{e}"));
             FAILURE

@@ -6,16 +6,18 @@
 //! the tool again. So `Context` is not generic over the writer, and a tool awaiting
 //! [`Context::progress`] resumes once its line is on the wire.
 
+mod notify;
+
 use core::cell::{Cell, RefCell};
-use core::future::poll_fn;
-use core::task::Poll;
+use core::future::Future;
 
 use serde::Serialize;
 
 use crate::json::{EncodeError, Serde, Sink, SliceSink, ToJson};
-use crate::protocol::{write_log_json, write_progress, LogLevel};
+use crate::protocol::LogLevel;
 
 use super::config::Clock;
+use super::{Done, ToolError};
 
 /// Room for one notification line (LF included). A progress report or log message that does
 /// not fit is not sent (its method returns `false`).
@@ -42,10 +44,21 @@ struct Mailbox {
 }
 
 /// What a running call shares with the serve loop: the mailbox and the cancelled flag.
-#[derive(Debug)]
 pub(super) struct Link {
     mailbox: RefCell<Mailbox>,
     cancelled: Cell<bool>,
+    /// The outcome a `#[tools]` dispatcher handed over before parking (see
+    /// [`Context::__hand_over`]).
+    handed: Cell<Option<Result<Done, ToolError>>>,
+}
+
+impl core::fmt::Debug for Link {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.debug_struct("Link")
+            .field("mailbox", &self.mailbox)
+            .field("cancelled", &self.cancelled)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Link {
@@ -57,7 +70,13 @@ impl Link {
                 slot: Slot::Empty,
             }),
             cancelled: Cell::new(false),
+            handed: Cell::new(None),
         }
+    }
+
+    /// The outcome a dispatcher handed over, once.
+    pub(super) fn take_handed(&self) -> Option<Result<Done, ToolError>> {
+        self.handed.take()
     }
 
     fn slot(&self) -> Slot {
@@ -105,18 +124,6 @@ impl Link {
         self.cancelled.get()
     }
 
-    /// Waits until no line is waiting to be sent (a held one may stay).
-    async fn sent(&self) {
-        poll_fn(|_| {
-            if self.has_line() {
-                Poll::Pending
-            } else {
-                Poll::Ready(())
-            }
-        })
-        .await;
-    }
-
     /// Formats a line into the mailbox as `slot`; false when it does not fit (the mailbox is
     /// then empty).
     fn put(
@@ -143,14 +150,13 @@ impl Link {
         }
     }
 
-    /// Sends a held line first, so that a new line cannot overwrite it.
-    async fn release_held(&self) {
+    /// Turns a held line into one to send now (so that a new line cannot overwrite it).
+    fn release_held(&self) {
         if let Ok(mut mailbox) = self.mailbox.try_borrow_mut() {
             if mailbox.slot == Slot::Held {
                 mailbox.slot = Slot::Send;
             }
         }
-        self.sent().await;
     }
 }
 
@@ -214,40 +220,13 @@ impl<'c> Context<'c> {
     /// ([`Config::progress_interval_ms`](super::Config::progress_interval_ms)) a report that
     /// comes too soon is held instead (returns `true` at once): a later report replaces it,
     /// and the one still held at the end is sent just before the response.
-    pub async fn progress(
-        &mut self,
+    pub fn progress<'a>(
+        &'a mut self,
         progress: u32,
         total: Option<u32>,
-        message: Option<&str>,
-    ) -> bool {
-        let Some(token) = self.token else {
-            return false;
-        };
-        if self.is_cancelled() || self.last.is_some_and(|last| progress <= last) {
-            return false;
-        }
-        let now = self.rate.clock.map(|c| c.now_ms());
-        let hold = match (now, self.last_sent_ms) {
-            (Some(now), Some(sent)) if self.rate.interval_ms > 0 => {
-                now.wrapping_sub(sent) < u64::from(self.rate.interval_ms)
-            }
-            _ => false,
-        };
-        // A line to send now must not wait behind another one.
-        self.link.sent().await;
-        let slot = if hold { Slot::Held } else { Slot::Send };
-        let total = total.map(u64::from);
-        if !self.link.put(slot, |s| {
-            write_progress(s, token, u64::from(progress), total, message)
-        }) {
-            return false;
-        }
-        self.last = Some(progress);
-        if !hold {
-            self.last_sent_ms = now;
-            self.link.sent().await;
-        }
-        true
+        message: Option<&'a str>,
+    ) -> impl Future<Output = bool> + use<'a, 'c> {
+        notify::Progress::new(self, progress, total, message)
     }
 
     /// True when a message at `level` would be sent for this request.
@@ -260,35 +239,33 @@ impl<'c> Context<'c> {
     /// tool resumes. Returns whether it was sent: a message below the request's level, a
     /// request without a level, a cancelled call, or a line longer than [`NOTIFICATION_LEN`]
     /// send nothing.
-    pub async fn log<T: Serialize + ?Sized>(
-        &mut self,
+    pub fn log<'a, T: Serialize + ?Sized>(
+        &'a mut self,
         level: LogLevel,
-        logger: Option<&str>,
-        data: &T,
-    ) -> bool {
-        self.log_json(level, logger, &Serde(data)).await
+        logger: Option<&'a str>,
+        data: &'a T,
+    ) -> impl Future<Output = bool> + use<'a, 'c, T> {
+        notify::LogLine::new(self, level, logger, Serde(data))
     }
 
     /// [`Context::log`] for data that writes its own JSON ([`ToJson`]: `#[derive(McpSchema)]`
     /// types, numbers, strings, arrays of them), the same line without serde's code per type.
-    pub async fn log_json(
-        &mut self,
+    pub fn log_json<'a>(
+        &'a mut self,
         level: LogLevel,
-        logger: Option<&str>,
-        data: &dyn ToJson,
-    ) -> bool {
-        if !self.logs(level) {
-            return false;
-        }
-        self.link.release_held().await;
-        if !self
-            .link
-            .put(Slot::Send, |s| write_log_json(s, level, logger, data))
-        {
-            return false;
-        }
-        self.link.sent().await;
-        true
+        logger: Option<&'a str>,
+        data: &'a dyn ToJson,
+    ) -> impl Future<Output = bool> + use<'a, 'c> {
+        notify::LogLine::new(self, level, logger, data)
+    }
+
+    /// For `#[tools]`: the dispatcher's future hands its outcome over here and then stays
+    /// pending for good, so that it has no "resumed after completion" panic (see
+    /// [`Server::serve_async_into`](super::Server::serve_async_into)); the serve loop takes it
+    /// after the next poll.
+    #[doc(hidden)]
+    pub fn __hand_over(&self, done: Result<Done, ToolError>) {
+        self.link.handed.set(Some(done));
     }
 
     /// True once the host has cancelled this call (`notifications/cancelled` with its id).
@@ -300,14 +277,7 @@ impl<'c> Context<'c> {
 
     /// Resolves when the host cancels this call (for example to `select` against a long
     /// measurement and stop the hardware cleanly).
-    pub async fn cancelled(&self) {
-        poll_fn(|_| {
-            if self.is_cancelled() {
-                Poll::Ready(())
-            } else {
-                Poll::Pending
-            }
-        })
-        .await;
+    pub fn cancelled(&self) -> impl Future<Output = ()> + use<'c> {
+        notify::Cancelled(self.link)
     }
 }

@@ -1,12 +1,20 @@
-//! The device's tools as learnt from `tools/list` responses, and the checks of `tools/call`
-//! results against their `outputSchema` with the full JSON Schema 2020-12 validator.
+//! One device's tool catalog: filled by one listing (the host's passing through, or the
+//! bridge's own), emptied when the device says its list changed or its link closes or comes
+//! back, and read by everything that needs a tool: the router's result checks against each
+//! `outputSchema` (the full JSON Schema 2020-12 validator), its one-page answers, the hub, the
+//! tasks layer and the HTTP front's `Mcp-Param-*` checks (these through the published
+//! [`ToolsView`]).
 
-use std::collections::HashSet;
+mod tools;
+
+use std::sync::Arc;
 
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
 use crate::full::{SchemaError, ToolChecker, ValidationFailure};
+
+pub use tools::{Fill, TaskSupport, Tools, ToolsView, ASK_FIRST_META};
 
 /// The outcome of checking one `tools/call` result.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -19,20 +27,28 @@ pub enum Verdict {
     UnknownTool,
 }
 
-/// Tools learnt from `tools/list` pages, with their schemas compiled.
+/// A host's listing answered in one page, kept to answer the next ones of the same era.
+#[derive(Debug, Clone)]
+pub struct OnePage {
+    /// The `_meta` protocol version of the request (`None` for legacy sessions).
+    pub version: Option<String>,
+    /// The result (all tools, no `nextCursor`).
+    pub result: Value,
+}
+
+/// One device's tools, their schemas compiled, and the one-page answer made of them.
 #[derive(Default)]
 pub struct Catalog {
     checker: ToolChecker,
-    names: HashSet<String>,
-    /// True once a listing has been followed to its last page.
-    pub complete: bool,
+    tools: Arc<Tools>,
+    /// The last complete one-page listing (see [`crate::bridge::Pages::One`]).
+    pub one_page: Option<OnePage>,
 }
 
 impl std::fmt::Debug for Catalog {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Catalog")
-            .field("names", &self.names)
-            .field("complete", &self.complete)
+            .field("tools", &self.tools)
             .finish_non_exhaustive()
     }
 }
@@ -47,13 +63,28 @@ pub fn rules_revision(version: &str) -> Version {
 }
 
 impl Catalog {
-    /// Forgets every tool (the device was reset, or its list changed).
+    /// Forgets every tool (the link closed or came back, or the device's list changed).
     pub fn reset(&mut self) {
         *self = Self::default();
     }
 
+    /// The tools as published to readers (shared, not copied).
+    pub fn tools(&self) -> Arc<Tools> {
+        self.tools.clone()
+    }
+
+    /// How far the catalog is filled.
+    pub fn fill(&self) -> Fill {
+        self.tools.fill()
+    }
+
+    /// A listing starts (the bridge's own) or failed.
+    pub fn set_fill(&mut self, fill: Fill) {
+        Arc::make_mut(&mut self.tools).set_fill(fill);
+    }
+
     /// Learns one `tools/list` page. A first page (requested without a cursor) starts a new
-    /// listing; `last` marks the listing complete. Returns the schemas that did not compile.
+    /// listing; `last` completes it. Returns the schemas that did not compile.
     pub fn learn_page(
         &mut self,
         tools: &Value,
@@ -61,39 +92,20 @@ impl Catalog {
         last: bool,
     ) -> Vec<(String, SchemaError)> {
         if first {
+            let one_page = self.one_page.take();
             self.reset();
+            self.one_page = one_page;
         }
-        let new: Vec<&Value> = tools
-            .as_array()
-            .map(|a| {
-                a.iter()
-                    .filter(|t| {
-                        t.get("name")
-                            .and_then(Value::as_str)
-                            .is_none_or(|n| !self.names.contains(n))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        let page = Value::Array(new.into_iter().cloned().collect());
-        let failed = self.checker.register_tools(&page);
-        for name in page
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.get("name")?.as_str())
-        {
-            self.names.insert(name.to_owned());
-        }
-        if last {
-            self.complete = true;
-        }
-        failed
+        let page = tools.as_array().map(Vec::as_slice).unwrap_or_default();
+        let published = Arc::make_mut(&mut self.tools);
+        let added = published.add(page);
+        published.set_fill(if last { Fill::Complete } else { Fill::Listing });
+        self.checker.register_tools(&Value::Array(added))
     }
 
     /// True when `tool` was listed.
     pub fn knows(&self, tool: &str) -> bool {
-        self.names.contains(tool)
+        self.tools.get(tool).is_some()
     }
 
     /// Checks a `tools/call` result as a strict client of `version` does.
@@ -127,7 +139,7 @@ mod tests {
         assert!(c
             .learn_page(&json!([t("b"), t("a")]), false, true)
             .is_empty());
-        assert!(c.knows("a") && c.knows("b") && c.complete);
+        assert!(c.knows("a") && c.knows("b") && c.fill() == Fill::Complete);
         assert_eq!(
             c.check(
                 "2025-11-25",
