@@ -34,3 +34,6 @@ if ((${#packages[@]})); then
         exit 1
     fi
 fi
+
+# nginx (the replicas test, tests/tests/gateway_nginx.rs), without starting its service.
+bash "$(dirname "$0")/install-nginx.sh"

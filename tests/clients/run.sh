@@ -193,6 +193,11 @@ else
             node "$node_dir/approval_client.mjs" modern -- "$bridge" bridge --qemu "$fw"
         run_check "typescript sdk 2.x client, elicitation handler, legacy (the bridge's shim), set_relay, bridge --qemu firmware" \
             node "$node_dir/approval_client.mjs" legacy -- "$bridge" bridge --qemu "$fw"
+        # Remote gateways and replicas behind nginx: the cargo test starts two gateways
+        # (qemu-sensors, qemu-riscv), two replicas and nginx, and runs gateway_client.py through
+        # nginx in both eras (a few seconds: the test is built by scripts/test.sh before).
+        run_check "python sdk Client, streamable HTTP (2026-07-28 and legacy) through nginx, two replicas, two gateways" \
+            env EMCP_PYTHON_SDK="$python" cargo test -q -p embedded-mcp-tests --test gateway_nginx
         run_check "python sdk, one list_tools() call sees all 6 tools, bridge --qemu firmware" \
             client --era legacy --single-page --expect-tools 6 -- "$bridge" bridge --qemu "$fw"
         run_check "python sdk, one list_tools() call sees the first page only with --pages device (control)" \

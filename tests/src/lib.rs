@@ -17,6 +17,7 @@ pub fn vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors")
 }
 pub mod codegen_misuse;
+pub mod nginx;
 pub mod qemu;
 
 /// The official MCP schemas: `tests/vectors/mcp-schema` (one `<version>/schema.json` each).

@@ -50,6 +50,7 @@ pub mod lean_hop;
 pub mod machine;
 pub mod message;
 mod old_revisions;
+mod remote;
 pub mod rewrite;
 pub mod router;
 mod shell;

@@ -15,6 +15,7 @@ pub mod elf_arch;
 pub mod lines;
 pub mod qemu;
 pub mod qemu_config;
+pub mod remote;
 pub mod serial;
 pub mod socket;
 pub mod spawner;
@@ -35,6 +36,7 @@ pub use crate::log::Logger;
 pub use child::ChildGuard;
 pub use command::split_command_line;
 pub use qemu_config::{Machine, QemuConfig, QemuWiring};
+pub use remote::RemoteConfig;
 pub use tokio_link::TokioLink;
 
 /// Where the device is.
@@ -55,6 +57,8 @@ pub enum Endpoint {
     Qemu(QemuConfig),
     /// A child process speaking MCP on its stdin/stdout (program and arguments).
     Command(Vec<String>),
+    /// Another MCP server over Streamable HTTP (a remote gateway), linked by the bridge only.
+    Remote(RemoteConfig),
 }
 
 /// Default baud rate of `--serial`.
@@ -74,6 +78,7 @@ impl std::fmt::Display for Endpoint {
                 q.machine.name()
             ),
             Self::Command(argv) => write!(f, "command `{}`", argv.join(" ")),
+            Self::Remote(remote) => remote.fmt(f),
         }
     }
 }
@@ -289,6 +294,11 @@ impl Endpoint {
             Self::Tcp(addr) => socket::open_tcp(addr),
             Self::Qemu(config) => qemu::open(config, log),
             Self::Command(argv) => command::open(argv),
+            Self::Remote(_) => Err(DeviceError::Config(
+                "a gateway is linked by `bridge --device` only (this command reaches a device \
+                 over a byte stream; ask the gateway's own bridge instead)"
+                    .into(),
+            )),
         }
     }
 }

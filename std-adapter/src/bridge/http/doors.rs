@@ -157,6 +157,17 @@ impl Doors {
         }
     }
 
+    /// Also accepts these `Host` values (`--allowed-host`, as a reverse proxy in front of the
+    /// replica sends them: `lab.example:8080`, or `lab.example` on the scheme's default port);
+    /// an `Origin` of such a host is accepted too.
+    pub(super) fn with_hosts(mut self, hosts: &[String]) -> Self {
+        self.hosts
+            .extend(hosts.iter().map(|h| h.trim().to_ascii_lowercase()));
+        self.hosts.sort();
+        self.hosts.dedup();
+        self
+    }
+
     /// Checks one request's `Host`, `Origin` and `Authorization` values.
     pub(super) fn check(
         &self,
@@ -222,6 +233,29 @@ mod tests {
             &origins,
             token.and_then(Token::from_file_text),
         )
+    }
+
+    #[test]
+    fn allowed_hosts_are_let_in_as_a_proxy_sends_them() {
+        let hosts = ["Lab.Example:8080".to_owned(), "lab.example".to_owned()];
+        let d = doors(None, &[]).with_hosts(&hosts);
+        for host in ["lab.example:8080", "LAB.example", "127.0.0.1:3000"] {
+            assert_eq!(d.check(Some(host), None, None), Ok(()), "{host}");
+        }
+        for host in ["lab.example:8081", "other.example", "lab.example.evil:8080"] {
+            assert_eq!(
+                d.check(Some(host), None, None),
+                Err(Refusal::Host),
+                "{host}"
+            );
+        }
+        let origin = Some("http://lab.example:8080");
+        assert_eq!(d.check(Some("lab.example:8080"), origin, None), Ok(()));
+        let d = doors(None, &[]);
+        assert_eq!(
+            d.check(Some("lab.example:8080"), None, None),
+            Err(Refusal::Host)
+        );
     }
 
     #[test]

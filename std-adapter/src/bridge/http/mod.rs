@@ -86,6 +86,9 @@ pub struct HttpConfig {
     /// Browser origins allowed besides this server's own (`--allowed-origin`); their hosts are
     /// accepted in `Host` too (needed when binding `0.0.0.0`).
     pub allowed_origins: Vec<String>,
+    /// `Host` values accepted besides this server's own (`--allowed-host`): the names a reverse
+    /// proxy in front of this replica sends.
+    pub allowed_hosts: Vec<String>,
     /// Longest request body (default [`DEFAULT_MAX_BODY`]); a longer one gets 413.
     pub max_body: usize,
     /// Most legacy sessions at once (default
@@ -119,6 +122,7 @@ impl HttpConfig {
             bind,
             token: None,
             allowed_origins: Vec::new(),
+            allowed_hosts: Vec::new(),
             max_body: DEFAULT_MAX_BODY,
             max_sessions: crate::bridge::clients::sessions::DEFAULT_MAX_SESSIONS,
             max_connections: 512,
@@ -238,7 +242,8 @@ pub fn serve_on(
         mux: Multiplex::new(events),
         handshake: Handshake::new(),
         tool_headers: param_headers::ToolHeaders::fed_by(tools_in),
-        doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone()),
+        doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone())
+            .with_hosts(&http.allowed_hosts),
         reply_idle,
         log: log.clone(),
     });

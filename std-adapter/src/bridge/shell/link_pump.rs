@@ -17,6 +17,7 @@ use tokio::sync::mpsc::{channel, error::TrySendError, Receiver, Sender};
 
 use super::Event;
 use crate::bridge::machine::{Input, LinkEvent};
+use crate::bridge::remote;
 use crate::device::lines::{Frame, Framer, LineReader};
 use crate::device::{Closer, Endpoint, Link, TokioLink};
 use crate::log::Logger;
@@ -63,7 +64,19 @@ pub(super) fn open(
     endpoint: Endpoint,
     log: Logger,
     events: Sender<Event>,
+    max_line: usize,
 ) {
+    if let Endpoint::Remote(remote) = endpoint {
+        // A remote gateway: HTTP requests on this runtime (`bridge::remote`).
+        tokio::spawn(async move {
+            let event = match remote::connect(remote, max_line, log).await {
+                Ok(link) => Event::Opened { device, gen, link },
+                Err(e) => open_failed(device, gen, e),
+            };
+            let _ = events.send(event).await;
+        });
+        return;
+    }
     tokio::spawn(async move {
         let opened = tokio::task::spawn_blocking(move || endpoint.open_streams(&log)).await;
         let event = match opened.map(|streams| streams.map(|s| s.into_tokio())) {

@@ -401,7 +401,14 @@ impl Shell {
             LinkAction::Open { gen } => {
                 let target = self.devices.get(device).cloned();
                 if let Some((endpoint, log)) = target {
-                    link_pump::open(device, gen, endpoint, log, self.events.clone());
+                    link_pump::open(
+                        device,
+                        gen,
+                        endpoint,
+                        log,
+                        self.events.clone(),
+                        self.max_line,
+                    );
                 } else {
                     let error = "no such device".to_string();
                     let event = LinkEvent::OpenFailed { gen, error };

@@ -30,8 +30,9 @@ const NOT_QEMU: [&str; 5] = ["serial", "unix", "tcp", "command", "devices"];
 
 /// Notes after the device commands' help.
 const NOTES: &str = "\
-LINK is serial:PATH[@BAUD], tcp:HOST:PORT, unix:PATH or qemu:FIRMWARE.elf; NAME (letters, digits,
-_ and -) names the device: its tools are NAME.tool.
+LINK is serial:PATH[@BAUD], tcp:HOST:PORT, unix:PATH, qemu:FIRMWARE.elf or, for bridge, a gateway
+http(s)://HOST:PORT/PATH[#token-file=PATH&ca-file=PATH]; NAME (letters, digits, _ and -) names
+the device: its tools are NAME.tool.
 Logs go to stderr (RUST_LOG, when set, filters them instead of -v); stdout carries only MCP.
 Exit codes: 0 ok, 1 tool error or invalid result, 2 usage or transport error.";
 
@@ -322,6 +323,19 @@ pub struct HttpArgs {
     /// Listen beyond loopback without --token-file (warns)
     #[arg(long = "allow-unauthenticated", requires = "http", help_heading = HTTP_FRONT)]
     pub allow_unauthenticated: bool,
+    /// A Host a proxy sends, let in (repeatable)
+    #[arg(long = "allowed-host", value_name = "HOST:PORT", value_parser = allowed_host, requires = "http", help_heading = HTTP_FRONT)]
+    pub allowed_hosts: Vec<String>,
+}
+
+/// `--allowed-host`: a `Host` header's value (`HOST:PORT`, or `HOST` for the default port).
+fn allowed_host(text: &str) -> Result<String, String> {
+    let ok = !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b".-_:[]".contains(&b));
+    ok.then(|| text.to_owned())
+        .ok_or_else(|| "use HOST:PORT as the proxy sends it in Host (or HOST)".to_owned())
 }
 
 fn bind(text: &str) -> Result<SocketAddr, String> {

@@ -17,6 +17,7 @@ pub(super) fn serve_http(
 ) -> i32 {
     let mut http = HttpConfig::new(bind);
     http.allowed_origins = options.allowed_origins.clone();
+    http.allowed_hosts = options.allowed_hosts.clone();
     http.allow_unauthenticated = options.allow_unauthenticated;
     if let Some(path) = &options.token_file {
         // The token itself is never printed, not even in an error.

@@ -1,6 +1,7 @@
 //! A hub's devices: `--device NAME=LINK` (repeatable), parsed and checked together.
 //!
-//! LINK is `serial:PATH[@BAUD]`, `tcp:HOST:PORT`, `unix:PATH` or `qemu:FIRMWARE.elf`. NAME
+//! LINK is `serial:PATH[@BAUD]`, `tcp:HOST:PORT`, `unix:PATH`, `qemu:FIRMWARE.elf` or a remote
+//! gateway's `http(s)://HOST:PORT/PATH[#token-file=PATH&ca-file=PATH]`. NAME
 //! becomes the prefix of the device's tools (`NAME.tool`), so it is made of the characters a
 //! tool name may hold, without the `.` that separates it: letters, digits, `_` and `-`.
 
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 
 use super::usage_error::UsageError;
 use crate::bridge::HubDevice;
-use crate::device::{Endpoint, QemuConfig, DEFAULT_BAUD};
+use crate::device::{Endpoint, QemuConfig, RemoteConfig, DEFAULT_BAUD};
 
 /// Parses one `--device` value (clap's value parser: the error says what is wrong with it).
 pub(super) fn parse_device(text: &str) -> Result<HubDevice, String> {
@@ -24,8 +25,14 @@ pub(super) fn parse_device(text: &str) -> Result<HubDevice, String> {
             "NAME must be 1 to 64 letters, digits, `_` or `-` (it prefixes tool names)",
         ));
     }
+    if link.starts_with("http://") || link.starts_with("https://") {
+        return Ok(HubDevice {
+            name: name.to_owned(),
+            endpoint: Endpoint::Remote(RemoteConfig::parse(link)?),
+        });
+    }
     let (kind, rest) = link.split_once(':').ok_or_else(|| {
-        bad("LINK is serial:PATH[@BAUD], tcp:HOST:PORT, unix:PATH or qemu:FIRMWARE.elf")
+        bad("LINK is serial:PATH[@BAUD], tcp:HOST:PORT, unix:PATH, qemu:FIRMWARE.elf or http(s)://HOST:PORT/PATH")
     })?;
     if rest.is_empty() {
         return Err(bad("the link has no address"));
@@ -95,6 +102,13 @@ mod tests {
             parse_device("b=tcp:127.0.0.1:7000").unwrap().endpoint,
             Endpoint::Tcp("127.0.0.1:7000".into())
         );
+        assert_eq!(
+            parse_device("lab=https://pi:8443/mcp#token-file=/t")
+                .unwrap()
+                .endpoint,
+            Endpoint::Remote(RemoteConfig::parse("https://pi:8443/mcp#token-file=/t").unwrap())
+        );
+        assert!(parse_device("lab=http://pi:8080/mcp#nope=1").is_err());
         assert!(parse_device("a.b=unix:/x").is_err());
         assert!(parse_device("a b=unix:/x").is_err());
         assert!(parse_device("=unix:/x").is_err());
