@@ -34,7 +34,7 @@ use std::sync::{Arc, Barrier};
 use std::time::{Duration, Instant};
 
 use embedded_mcp_benches::measure::load_average;
-use embedded_mcp_std::bridge::http::{serve_on, HttpConfig};
+use embedded_mcp_std::bridge::http::{serve_on, HttpConfig, Limits};
 use embedded_mcp_std::bridge::BridgeConfig;
 use embedded_mcp_std::device::{Endpoint, Logger};
 
@@ -88,7 +88,14 @@ fn ours() -> SocketAddr {
     let device = fake_device();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let addr = listener.local_addr().unwrap();
-    let http = HttpConfig::new(addr);
+    let mut http = HttpConfig::new(addr);
+    // Every connection of the bench comes from one address (loopback): let it hold as many
+    // listen streams as the memory step opens (the default bounds a client to 32).
+    http.limits = Some(Limits {
+        streams_per_client: IDLE + 16,
+        streams: IDLE + 16,
+        ..Limits::for_connections(http.max_connections)
+    });
     let bridge = BridgeConfig::new(Endpoint::Tcp(format!("127.0.0.1:{device}")));
     let log = Logger::to_writer(0, "bench", Box::new(std::io::sink()));
     std::thread::spawn(move || serve_on(listener, bridge, http, log));

@@ -139,23 +139,35 @@ fn each_session_gets_its_own_handshake_without_touching_the_device() {
     // No handshake reached the device after the front's own.
     assert_eq!(b.device.lines().len(), 3, "{:?}", b.device.lines());
     // A 2025-06-18 session's requests tell the device their version (the rest of the bytes as
-    // sent); a 2025-11-25 one's go as sent, only the id spliced (the front's ids count from its
-    // own initialize, 1; the start's listing is the router's, under an id of its own).
+    // sent); a 2025-11-25 one's go as sent, only the id spliced (the start's listing is the
+    // router's, under an id of its own).
     let s_old = old.header("mcp-session-id").unwrap().to_owned();
     let s_new = new.header("mcp-session-id").unwrap().to_owned();
     let list = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
     assert_eq!(b.post(&[("Mcp-Session-Id", &s_old)], list).status, 200);
     assert_eq!(b.post(&[("Mcp-Session-Id", &s_new)], list).status, 200);
     let lines = b.device.lines();
+    // Each under an id of the bridge's (a number, growing), the client's own put aside.
+    let (id3, line3) = bridge_id(&lines[3]);
+    let (id4, line4) = bridge_id(&lines[4]);
+    assert!(id3 < id4, "{lines:?}");
     // The lean hop leaves out the capabilities a list does not need (BRIDGE.md, "The lean hop").
     assert_eq!(
-        lines[3],
-        r#"{"jsonrpc":"2.0","id":2,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18","embedded-mcp/lean":true}}}"#
+        line3,
+        r#"{"jsonrpc":"2.0","id":N,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2025-06-18","embedded-mcp/lean":true}}}"#
     );
-    assert_eq!(
-        lines[4],
-        r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#
-    );
+    assert_eq!(line4, r#"{"jsonrpc":"2.0","id":N,"method":"tools/list"}"#);
+}
+
+/// The bridge's id of a line written to the device, and the line with that id as `N`.
+fn bridge_id(line: &str) -> (u64, String) {
+    let rest = line
+        .strip_prefix(r#"{"jsonrpc":"2.0","id":"#)
+        .expect("the id comes first");
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let id = digits.parse().expect("a number");
+    let line = format!(r#"{{"jsonrpc":"2.0","id":N{}"#, &rest[digits.len()..]);
+    (id, line)
 }
 
 fn steps(id: &str, token: &str, modern: bool) -> String {

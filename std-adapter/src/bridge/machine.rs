@@ -13,6 +13,14 @@ use std::time::Instant;
 pub enum Input {
     /// A line from the host.
     HostLine(Vec<u8>),
+    /// A line from one client of the clients layer (the HTTP front), naming it: the tasks the
+    /// line makes are that client's (`tasks::owners`). Otherwise a host line.
+    ClientLine {
+        /// The line.
+        line: Vec<u8>,
+        /// The client: its session, or the bearer token.
+        client: String,
+    },
     /// A host line longer than the limit (its length), skipped.
     HostOverlong(usize),
     /// The host closed its input (with the read error, if any).
@@ -77,6 +85,14 @@ pub enum LinkEvent {
 pub enum Output {
     /// Write this line to the host (the shell adds the newline).
     Host(Vec<u8>),
+    /// Write this line to the host: a notification device `device` wrote (a hub says which of
+    /// its devices; the clients layer gives a device's log to the request in flight there).
+    HostFrom {
+        /// Which device.
+        device: usize,
+        /// The line.
+        line: Vec<u8>,
+    },
     /// Act on the link of device `device`.
     Link {
         /// Which device.

@@ -24,8 +24,8 @@
 //!
 //! ```text
 //!   MCP host --stdio--+        HTTP clients --> http/ (doors, sessions, 2026 checks)
-//!                     |                            | clients/ (the ids the bridge gives
-//!                     |                            |  requests, reply waits, keep-alives)
+//!                     |                            | clients/ (per-client state: ids,
+//!                     |                            |  sessions, streams, bounds, waits)
 //!                     v                            v
 //!   shell/ (tokio: host lines, link threads, timers; one runtime with hyper's) <-+
 //!         | Input + now                ^ Output

@@ -1,10 +1,10 @@
-//! The id table of the engine's clients: every request a client forwards gets an id the bridge
-//! chose (1, 2, 3, …, never a client's), so requests of different clients never collide on the
-//! device's one stream; each id names the route its answers take back. Sans-IO: it holds no
-//! channel and reads no clock, and what a route is (a channel to a waiting HTTP request, in the
-//! front) is the caller's.
+//! The id table of the engine's clients: every request a client forwards goes to the router
+//! under an id the bridge chose (its ticket: 1, 2, 3, …, never a client's), so requests of
+//! different clients never collide on the device's one stream; each id names the route its
+//! answers take back. Sans-IO: it holds no channel and reads no clock, and what a route is is
+//! the caller's.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap};
 
 /// A request as its client names it: the client (a legacy session's id; empty for a client that
 /// never cancels by id) and the request id's canonical text.
@@ -21,44 +21,32 @@ struct Entry<R> {
 
 /// The table (see the module documentation).
 pub struct Ids<R> {
-    next: u64,
-    entries: HashMap<u64, Entry<R>>,
+    /// By id, so in the order they were filed (ids only grow).
+    entries: BTreeMap<u64, Entry<R>>,
     by_client: HashMap<ClientKey, u64>,
-    /// Ids in the order they were filed (removed ones are skipped lazily).
-    order: VecDeque<u64>,
 }
 
 impl<R> Default for Ids<R> {
     fn default() -> Self {
         Self {
-            next: 1,
-            entries: HashMap::new(),
+            entries: BTreeMap::new(),
             by_client: HashMap::new(),
-            order: VecDeque::new(),
         }
     }
 }
 
 impl<R> Ids<R> {
-    /// The id the next filed request gets.
-    pub fn next_id(&self) -> u64 {
-        self.next
-    }
-
-    /// Files a request under a new id with `route`; `key` (when the client may cancel it by its
-    /// own id) must not be in flight already.
-    pub fn file(&mut self, key: Option<ClientKey>, route: R) -> Result<u64, DuplicateId> {
+    /// Files a request under `id` (larger than any filed before) with `route`; `key` (when the
+    /// client may cancel it by its own id) must not be in flight already.
+    pub fn file(&mut self, id: u64, key: Option<ClientKey>, route: R) -> Result<(), DuplicateId> {
         if key.as_ref().is_some_and(|k| self.by_client.contains_key(k)) {
             return Err(DuplicateId);
         }
-        let id = self.next;
-        self.next += 1;
         if let Some(key) = &key {
             self.by_client.insert(key.clone(), id);
         }
         self.entries.insert(id, Entry { route, key });
-        self.order.push_back(id);
-        Ok(id)
+        Ok(())
     }
 
     /// True when `key` is in flight.
@@ -74,6 +62,11 @@ impl<R> Ids<R> {
     /// The route of request `id`.
     pub fn get(&self, id: u64) -> Option<&R> {
         self.entries.get(&id).map(|e| &e.route)
+    }
+
+    /// The route of request `id`, to change.
+    pub fn get_mut(&mut self, id: u64) -> Option<&mut R> {
+        self.entries.get_mut(&id).map(|e| &mut e.route)
     }
 
     /// True when request `id` is in flight.
@@ -95,16 +88,14 @@ impl<R> Ids<R> {
         text.parse().ok()
     }
 
-    /// The oldest request still in flight: the one a device serving requests one at a time in
-    /// arrival order is serving (a line that names no request, like a log line, is its).
-    pub fn current(&mut self) -> Option<u64> {
-        while let Some(&id) = self.order.front() {
-            if self.entries.contains_key(&id) {
-                return Some(id);
-            }
-            self.order.pop_front();
-        }
-        None
+    /// The oldest request in flight whose route `which` accepts: of the requests on one
+    /// device, which serves them one at a time in arrival order, the one it is serving (a
+    /// line that names no request, like a log line, is its).
+    pub fn oldest(&self, which: impl Fn(&R) -> bool) -> Option<u64> {
+        self.entries
+            .iter()
+            .find(|(_, e)| which(&e.route))
+            .map(|(id, _)| *id)
     }
 
     /// Requests in flight.
@@ -127,18 +118,18 @@ mod tests {
     }
 
     #[test]
-    fn ids_are_the_bridges_and_a_client_id_is_in_flight_once_per_client() {
+    fn a_client_id_is_in_flight_once_per_client() {
         let mut ids = Ids::default();
-        assert_eq!(ids.file(key("A", "1"), "a1"), Ok(1));
-        assert_eq!(ids.file(key("B", "1"), "b1"), Ok(2));
-        assert_eq!(ids.file(key("A", "1"), "again"), Err(DuplicateId));
+        assert_eq!(ids.file(1, key("A", "1"), "a1"), Ok(()));
+        assert_eq!(ids.file(2, key("B", "1"), "b1"), Ok(()));
+        assert_eq!(ids.file(3, key("A", "1"), "again"), Err(DuplicateId));
         // Clients that never cancel by id are not keyed.
-        assert_eq!(ids.file(None, "s"), Ok(3));
-        assert_eq!(ids.file(None, "s"), Ok(4));
+        assert_eq!(ids.file(4, None, "s"), Ok(()));
+        assert_eq!(ids.file(5, None, "s"), Ok(()));
         assert_eq!(ids.id_of(&("B".into(), "1".into())), Some(2));
         assert_eq!(ids.remove(2), Some("b1"));
         assert!(!ids.in_use(&("B".into(), "1".into())));
-        assert_eq!(ids.file(key("B", "1"), "b1 again"), Ok(5));
+        assert_eq!(ids.file(6, key("B", "1"), "b1 again"), Ok(()));
         assert_eq!(ids.remove(2), None);
         assert_eq!(ids.len(), 4);
         assert_eq!(Ids::<()>::parse("5"), Some(5));
@@ -146,19 +137,20 @@ mod tests {
     }
 
     #[test]
-    fn the_current_request_is_the_oldest_in_flight() {
+    fn the_oldest_request_of_a_device_is_the_one_it_serves() {
         let mut ids = Ids::default();
-        assert_eq!(ids.current(), None);
-        for n in 0..3 {
-            ids.file(None, n).unwrap();
+        assert_eq!(ids.oldest(|_: &u8| true), None);
+        for (id, device) in [(1, 0u8), (2, 1), (3, 0), (4, 1)] {
+            ids.file(id, None, device).unwrap();
         }
-        assert_eq!(ids.current(), Some(1));
-        ids.remove(2);
-        assert_eq!(ids.current(), Some(1));
+        assert_eq!(ids.oldest(|d| *d == 1), Some(2));
         ids.remove(1);
-        assert_eq!(ids.current(), Some(3));
+        assert_eq!(ids.oldest(|d| *d == 0), Some(3));
+        ids.remove(2);
+        assert_eq!(ids.oldest(|d| *d == 1), Some(4));
         ids.remove(3);
-        assert_eq!(ids.current(), None);
+        ids.remove(4);
+        assert_eq!(ids.oldest(|_| true), None);
         assert!(ids.is_empty());
     }
 }

@@ -1,14 +1,39 @@
 //! The clients layer of the engine: what the bridge keeps per client of its one routing loop
-//! (the stdio host is one client; each HTTP session, stateless request and listen stream is
-//! another), and the decisions about clients, taken without I/O on the `now` the shell gives.
+//! (each HTTP session, stateless request and listen stream is a client), and every decision
+//! about clients, taken without I/O on the `now` the shell gives.
 //!
-//! - [`ids`]: the table of ids the bridge gives the requests its clients forward, and the route
-//!   back of each.
+//! [`Clients`] is a sans-IO machine: the shell hands it [`Event`]s (a client's request with
+//! its client identity, a stream opened or dropped, a line from the router) and the current
+//! time, and performs the [`Effect`]s it returns (a line to the router, a [`Delivery`] to a
+//! waiting request or a stream); it sleeps at most until [`Clients::poll_timeout`]. What a
+//! route is (a channel to a waiting HTTP request, in the front) is the shell's: the layer only
+//! holds it and hands it back in its effects.
+//!
+//! - [`ids`]: the table of ids the bridge gives forwarded requests, and the route of each.
+//! - [`admission`]: how many requests and streams each client, and all together, may hold
+//!   (what a client is: its address).
 //! - [`deadlines`]: how long a forwarded request waits (also while a person answers the input
 //!   shim), and a quiet listen stream's keep-alives.
-//!
-//! Per-client bounds (requests in flight, listen streams, questions to a person) belong here
-//! too: every forwarded request and every stream passes through this layer.
+//! - `sessions`: legacy sessions, their bound and eviction; `session_posts`: what a request
+//!   in a session means.
+//! - `routes`: where each line of the router goes (a response by id, progress by token, a log
+//!   to the request in flight on the device that wrote it).
+//! - `streams`: GET streams, 2026-07-28 listen streams and the task statuses they start with.
+//! - `questions`: the input shim of each legacy session (a person's approval).
 
+pub mod admission;
 pub mod deadlines;
+mod engine;
+mod event;
 pub mod ids;
+mod questions;
+mod routes;
+mod session_posts;
+pub mod sessions;
+mod streams;
+mod task_lines;
+#[cfg(test)]
+mod tests;
+
+pub use engine::{Clients, ClientsConfig};
+pub use event::{Answer, Delivery, Effect, Event, NewSession, Owner, SessionPost, Ticket};

@@ -99,7 +99,7 @@ async fn post(front: &FrontState, request: &Request) -> Reply {
         return Reply::error(400, None, PARSE_ERROR, "Parse error: the body is not JSON");
     };
     if let Some(session) = request.header("mcp-session-id") {
-        return legacy::post(front, request, session, &msg, accepts);
+        return legacy::post(front, request, session, msg, accepts);
     }
     if is_stateless(request, &msg) {
         return stateless::post(front, request, &msg, accepts).await;

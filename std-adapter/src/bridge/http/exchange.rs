@@ -20,6 +20,7 @@ use super::reply::{stateless_status, Reply};
 use super::reply_body::{Next, ReplyBody, Waiting};
 use super::request::Request;
 use super::slots::SlotId;
+use crate::bridge::clients::Answer;
 use crate::bridge::message::{error_response, INVALID_REQUEST};
 
 /// The bounds of one request's body.
@@ -38,6 +39,8 @@ pub(super) struct Exchange {
     pub(super) limit: Arc<ConnectionLimit>,
     pub(super) slot: SlotId,
     pub(super) body: BodyLimits,
+    /// The client's address (its IP).
+    pub(super) peer: String,
 }
 
 impl Exchange {
@@ -47,7 +50,7 @@ impl Exchange {
         request: hyper::Request<Incoming>,
     ) -> Result<Response<ReplyBody>, Infallible> {
         let (parts, body) = request.into_parts();
-        let Some(mut request) = head(&parts) else {
+        let Some(mut request) = head(&parts, &self.peer) else {
             return Ok(refusal(400, "Bad request: a header value is not UTF-8"));
         };
         let declared = parts
@@ -85,8 +88,8 @@ impl Exchange {
         Ok(self.respond(reply, Some(working)).await)
     }
 
-    /// Turns `reply` into a response, waiting for a forwarded request's first line to know
-    /// whether it is answered as JSON or as an SSE stream.
+    /// Turns `reply` into a response, waiting for the layer's first delivery to know whether
+    /// it is answered as JSON or as an SSE stream.
     async fn respond(&self, reply: Reply, working: Option<Working>) -> Response<ReplyBody> {
         match reply {
             Reply::Answer {
@@ -94,26 +97,35 @@ impl Exchange {
                 headers,
                 body,
             } => response(status, &headers, ReplyBody::whole(body, working)),
-            Reply::Listen { lines, headers } => response(
-                200,
-                &sse_headers(headers),
-                ReplyBody::listen(lines, working),
-            ),
+            Reply::Stream { ticket, headers } => {
+                let mut waiting = Waiting::new(self.front.clone(), ticket);
+                loop {
+                    match waiting.next().await {
+                        Next::Opened => {
+                            let body = ReplyBody::stream(waiting, working);
+                            return response(200, &sse_headers(headers), body);
+                        }
+                        Next::Answer(answer) => return answered(answer, headers, working),
+                        Next::Response(line) => {
+                            return json(503, headers, line, working);
+                        }
+                        Next::Notification(_) | Next::Line(_) => continue,
+                    }
+                }
+            }
             Reply::Wait {
                 ticket,
                 sse,
                 stateless,
                 headers,
-                session,
             } => {
-                let mut waiting = Waiting::new(self.front.clone(), ticket, stateless, session);
-                let mut idle = Box::pin(tokio::time::sleep(self.front.reply_idle));
+                let mut waiting = Waiting::new(self.front.clone(), ticket);
                 loop {
-                    match waiting.next(&mut idle).await {
+                    match waiting.next().await {
                         // A JSON answer cannot carry it (the client did not accept SSE).
                         Next::Notification(_) if !sse => continue,
                         Next::Notification(first) => {
-                            let body = ReplyBody::forwarded(waiting, first, idle, working);
+                            let body = ReplyBody::forwarded(waiting, first, working);
                             return response(200, &sse_headers(headers), body);
                         }
                         Next::Response(line) => {
@@ -122,10 +134,10 @@ impl Exchange {
                             } else {
                                 200
                             };
-                            let mut headers = headers;
-                            headers.push(("Content-Type", "application/json".into()));
-                            return response(status, &headers, ReplyBody::whole(line, working));
+                            return json(status, headers, line, working);
                         }
+                        Next::Answer(answer) => return answered(answer, headers, working),
+                        Next::Opened | Next::Line(_) => continue,
                     }
                 }
             }
@@ -133,8 +145,36 @@ impl Exchange {
     }
 }
 
+/// A JSON answer.
+fn json(
+    status: u16,
+    mut headers: Vec<(&'static str, String)>,
+    body: Vec<u8>,
+    working: Option<Working>,
+) -> Response<ReplyBody> {
+    headers.push(("Content-Type", "application/json".into()));
+    response(status, &headers, ReplyBody::whole(body, working))
+}
+
+/// The clients layer's own answer.
+fn answered(
+    answer: Answer,
+    mut headers: Vec<(&'static str, String)>,
+    working: Option<Working>,
+) -> Response<ReplyBody> {
+    if !answer.body.is_empty() {
+        headers.push(("Content-Type", "application/json".into()));
+    }
+    headers.extend(answer.headers);
+    response(
+        answer.status,
+        &headers,
+        ReplyBody::whole(answer.body, working),
+    )
+}
+
 /// The request's head as the MCP logic reads it; `None` when a header value is not UTF-8.
-fn head(parts: &hyper::http::request::Parts) -> Option<Request> {
+fn head(parts: &hyper::http::request::Parts, peer: &str) -> Option<Request> {
     let mut headers = Vec::with_capacity(parts.headers.len());
     for (name, value) in &parts.headers {
         let value = std::str::from_utf8(value.as_bytes()).ok()?;
@@ -149,6 +189,7 @@ fn head(parts: &hyper::http::request::Parts) -> Option<Request> {
         path,
         headers,
         body: Vec::new(),
+        peer: peer.to_owned(),
     })
 }
 

@@ -1,6 +1,5 @@
-//! What every request of the front shares: the multiplexer in front of the router, the session
-//! table, the learnt handshake and tool marks, the doors; and how a request's `Accept` header
-//! is read.
+//! What every request of the front shares: the handle on the clients layer, the learnt
+//! handshake and tool marks, the doors; and how a request's `Accept` header is read.
 
 use std::time::Duration;
 
@@ -9,22 +8,16 @@ use super::handshake::Handshake;
 use super::multiplex::Multiplex;
 use super::param_headers::ToolHeaders;
 use super::request::Request;
-use super::session_table::Sessions;
 use crate::log::Logger;
 
 /// Everything the requests share.
 pub(super) struct FrontState {
     pub(super) mux: Multiplex,
-    pub(super) sessions: Sessions,
     pub(super) handshake: Handshake,
     /// The `Mcp-Param-*` marks of the device's tools (2026-07-28 calls are checked against them).
     pub(super) tool_headers: ToolHeaders,
     pub(super) doors: Doors,
-    /// Longest silence of the router about one forwarded request (no notification, no answer)
-    /// before the front gives up on it. The router answers every request itself, within its
-    /// idle deadline that progress extends and its hard cap on a call: this is only the safety
-    /// net behind it, so it is longer than the router's idle deadline and is restarted by every
-    /// line of the request, never a cap on the whole call.
+    /// How long the front's own requests (its handshake, its listings) wait for the router.
     pub(super) reply_idle: Duration,
     pub(super) log: Logger,
 }

@@ -12,7 +12,8 @@ use embedded_mcp::protocol::Version;
 use serde_json::json;
 use tokio::sync::Mutex;
 
-use super::multiplex::{Delivery, Multiplex, Owner, Ticket};
+use super::multiplex::{Awaited, Multiplex};
+use crate::bridge::clients::{Delivery, Owner};
 use crate::bridge::message::{CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT};
 
 /// The client name the front gives the device.
@@ -80,7 +81,8 @@ impl Handshake {
         };
         if let Some(result) = doc.get("result") {
             let result: Arc<str> = Arc::from(result.raw());
-            let _ = mux.notify(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+            let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+            let _ = mux.notify(initialized.to_string().into_bytes());
             *cache = Some(result.clone());
             return Learnt::Result(result);
         }
@@ -102,22 +104,23 @@ pub(super) fn own() -> Owner {
         session: None,
         id_raw: "0".into(),
         id_key: "0".into(),
-        log_level: None,
+        peer: String::new(),
     }
 }
 
 /// The response to `ticket` (`None`: the device was silent for `wait`, or the router stopped).
 pub(super) async fn answer(
     mux: &Multiplex,
-    ticket: &mut Ticket,
+    ticket: &mut Awaited,
     wait: Duration,
 ) -> Option<Vec<u8>> {
     loop {
         match tokio::time::timeout(wait, ticket.lines.recv()).await {
             Ok(Some(Delivery::Response(line))) => return Some(line),
-            Ok(Some(Delivery::Notification(_))) => {}
+            Ok(Some(Delivery::Answer(_))) => return None,
+            Ok(Some(Delivery::Notification(_) | Delivery::Opened | Delivery::Line(_))) => {}
             Ok(None) | Err(_) => {
-                mux.forget(ticket.id);
+                mux.dropped(ticket.id);
                 return None;
             }
         }

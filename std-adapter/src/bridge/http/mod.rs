@@ -1,31 +1,30 @@
 //! The HTTP front of the bridge (`embedded-mcp bridge --http ADDR:PORT`): MCP Streamable HTTP at
 //! `/mcp` for any number of clients, in front of one device (or a hub of devices).
 //!
-//! The routing loop (the sans-IO router or hub and its shell) runs as a task on the front's own
-//! tokio runtime, beside hyper's connections: every client is a client of that one engine, the
-//! multiplexer handing it request lines over a channel and filing each line it writes under
-//! the request it belongs to. No thread and no pipe stand between them.
+//! The routing loop (the sans-IO router or hub and its shell) and the clients layer
+//! ([`crate::bridge::clients`]) run as one task on the front's own tokio runtime, beside
+//! hyper's connections: every client is a client of that one engine. A handler hands the layer
+//! an event over a channel (`multiplex`, a handle with no state of any client) and answers from
+//! what the layer delivers on the request's own bounded channel. No thread, no pipe and no lock
+//! stand between them.
 //!
 //! ```text
 //!  clients ──TCP──> server (accept, connection table: slots, connection_limit; linger)
 //!                     └─ hyper HTTP/1.1 ──> exchange (body bounds) ──> endpoint (doors, path)
-//!                                                 ├─ legacy (sessions: session_table, handshake)
+//!                                                 ├─ legacy (initialize: handshake)
 //!                                                 └─ stateless (2026-07-28 headers:
 //!                                                      param_headers, header_text)
 //!                     answers: reply ──> reply_body (JSON, or SSE: sse)
-//!  multiplex (ids, tokens, splice) <──channels──> the routing loop (a task) ──> device(s)
+//!  multiplex (events) ──channel──> the engine's task: clients layer + routing loop ──> device(s)
+//!  reply_body <──a channel per request or stream── the clients layer's deliveries
 //! ```
 //!
-//! What is per client lives here:
+//! What is per client lives in the clients layer (ids, sessions, streams, the shim's
+//! questions, per-client bounds); here:
 //!
-//! - `multiplex`: each forwarded request gets a bridge-side id (and its progress token the same
-//!   number), so requests of different clients never collide on the device's one stream; every
-//!   response and notification the router writes goes back to the request it belongs to, with
-//!   the client's own id and token put back byte for byte (`splice`).
-//! - `legacy`: 2025-06-18 and 2025-11-25 sessions. The device's `InitializeResult` is learnt
-//!   once by the front's own handshake (`handshake`) and every session's `initialize` is
-//!   answered from it, so no session's handshake reaches the device. At the session bound the
-//!   least recently used idle session is evicted (`session_table`).
+//! - `legacy`: 2025-06-18 and 2025-11-25. The device's `InitializeResult` is learnt once by the
+//!   front's own handshake (`handshake`) and every session's `initialize` is answered from it,
+//!   so no session's handshake reaches the device; the session itself is the layer's.
 //! - `stateless`: 2026-07-28 requests, checked against the headers that revision adds and
 //!   forwarded as they are.
 //! - `doors`: `Host`, `Origin` and the bearer token, checked on the head, before the body.
@@ -50,12 +49,9 @@ mod reply;
 mod reply_body;
 mod request;
 mod server;
-mod session_table;
-mod shim_calls;
 mod slots;
 mod sse;
 mod stateless;
-mod task_lines;
 
 pub use doors::{Exposure, Token};
 
@@ -65,8 +61,10 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener};
 use std::sync::Arc;
 use std::time::Duration;
 
-use tokio::sync::mpsc::{channel, unbounded_channel};
+use tokio::sync::mpsc::unbounded_channel;
 
+pub use super::clients::admission::Limits;
+use super::clients::ClientsConfig;
 use super::{BridgeConfig, BridgeError};
 use crate::log::Logger;
 use exchange::BodyLimits;
@@ -74,10 +72,6 @@ use front_state::FrontState;
 use handshake::Handshake;
 use multiplex::Multiplex;
 use server::Bounds;
-use session_table::Sessions;
-
-/// Lines the routing loop may have written for its host before the multiplexer files them.
-const ROUTER_QUEUE: usize = 256;
 
 /// Default bound of a request body (1 MiB): a longer one gets 413.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
@@ -97,8 +91,10 @@ pub struct HttpConfig {
     pub allowed_hosts: Vec<String>,
     /// Longest request body (default [`DEFAULT_MAX_BODY`]); a longer one gets 413.
     pub max_body: usize,
-    /// Most legacy sessions at once (default 64); at the bound the least recently used one
-    /// without a request in flight is evicted.
+    /// Most legacy sessions at once (default
+    /// [`crate::bridge::clients::sessions::DEFAULT_MAX_SESSIONS`]); at the bound only an
+    /// abandoned session (unused for half an hour, nothing in flight) makes room, else the
+    /// newcomer gets 503.
     pub max_sessions: usize,
     /// Most client connections at once (default 512); at the bound the connection that has
     /// waited longest (idle, or still sending its request) is closed to make room, and only
@@ -114,6 +110,9 @@ pub struct HttpConfig {
     /// Listen on a non-loopback address without a token (`--allow-unauthenticated`): without
     /// it the front refuses to start there ([`HttpError::Unauthenticated`]); with it, it warns.
     pub allow_unauthenticated: bool,
+    /// How many requests in flight and open streams a client, and all clients, may hold
+    /// (default `None`: [`Limits::for_connections`] of `max_connections`).
+    pub limits: Option<Limits>,
 }
 
 impl HttpConfig {
@@ -125,12 +124,13 @@ impl HttpConfig {
             allowed_origins: Vec::new(),
             allowed_hosts: Vec::new(),
             max_body: DEFAULT_MAX_BODY,
-            max_sessions: 64,
+            max_sessions: crate::bridge::clients::sessions::DEFAULT_MAX_SESSIONS,
             max_connections: 512,
             max_head: 16 * 1024,
             head_timeout: Duration::from_secs(10),
             body_timeout: Duration::from_secs(10),
             allow_unauthenticated: false,
+            limits: None,
         }
     }
 
@@ -227,10 +227,19 @@ pub fn serve_on(
     bridge.keep_catalog = true;
     let (tools_out, tools_in) = tokio::sync::watch::channel(Default::default());
     let reply_idle = bridge.timeout.saturating_mul(2) + Duration::from_secs(5);
-    let (to_router, router_in) = unbounded_channel();
+    let clients = ClientsConfig {
+        reply_idle,
+        input_timeout: bridge.input_timeout,
+        devices: bridge.devices.iter().map(|d| d.name.clone()).collect(),
+        max_sessions: http.max_sessions,
+        limits: http
+            .limits
+            .unwrap_or_else(|| Limits::for_connections(http.max_connections)),
+        bearer: http.token.is_some(),
+    };
+    let (events, client_events) = unbounded_channel();
     let front = Arc::new(FrontState {
-        mux: Multiplex::new(to_router, log.clone()).with_input_timeout(bridge.input_timeout),
-        sessions: Sessions::new(http.max_sessions),
+        mux: Multiplex::new(events),
         handshake: Handshake::new(),
         tool_headers: param_headers::ToolHeaders::fed_by(tools_in),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone())
@@ -252,22 +261,16 @@ pub fn serve_on(
             Ok(listener) => listener,
             Err(e) => return (Err(e), Ok(())),
         };
-        // The routing loop runs on this runtime, its host lines coming from the multiplexer
-        // and every line it writes for its host filed by the multiplexer under its request.
-        let (router_out, mut host_lines) = channel(ROUTER_QUEUE);
-        let router = tokio::spawn(super::shell::serve(
+        // The routing loop and the clients layer run as one task of this runtime: the
+        // clients' events come on a channel, and every line the router writes for its host
+        // goes to the layer, which hands it to the request or stream it belongs to.
+        let router = tokio::spawn(super::shell::serve_clients(
             bridge,
-            router_in,
-            router_out,
+            clients,
+            client_events,
             tools_out,
             log.clone(),
         ));
-        let receiver = front.clone();
-        tokio::spawn(async move {
-            while let Some(line) = host_lines.recv().await {
-                receiver.mux.on_router_line(line);
-            }
-        });
         // Learn the latest legacy handshake now, so the device is up when the first client comes.
         let learner = front.clone();
         tokio::spawn(async move {

@@ -172,12 +172,6 @@ impl ToolHeaders {
         Self { tools }
     }
 
-    /// No catalog ever published (tests of the front without an engine).
-    #[cfg(test)]
-    pub(super) fn new() -> Self {
-        Self::fed_by(watch::channel(ToolsView::default()).1)
-    }
-
     /// Checks the `Mcp-Param-*` headers of a 2026-07-28 `tools/call` with `params`, waiting at
     /// most `wait` for a listing under way. A tool the device does not list, or whose marks
     /// break the rules, is not checked (the device answers the call).

@@ -1,11 +1,10 @@
 //! What the front decided to answer to one HTTP request, before any byte is written: a whole
-//! answer now, a forwarded request to wait for (answered as JSON or as an SSE stream), or a
-//! session's GET stream.
+//! answer now, or an exchange handed to the clients layer whose deliveries make the answer (a
+//! forwarded request, answered as JSON or as an SSE stream; or a stream).
 
-use tokio::sync::mpsc::UnboundedReceiver;
+use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 
-use super::multiplex::Ticket;
-use super::session_table::InUse;
+use super::multiplex::Awaited;
 use crate::bridge::message::{
     error_response, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
     MISSING_CLIENT_CAPABILITY, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
@@ -19,21 +18,19 @@ pub(super) enum Reply {
         headers: Vec<(&'static str, String)>,
         body: Vec<u8>,
     },
-    /// Wait for the router's lines for `ticket`.
+    /// Wait for the clients layer's deliveries: an answer of its own, or the router's lines.
     Wait {
-        ticket: Ticket,
+        ticket: Awaited,
         /// The client accepts `text/event-stream` (notifications can be sent).
         sse: bool,
-        /// A 2026-07-28 request: error codes map to HTTP statuses, and a dropped stream cancels.
+        /// A 2026-07-28 request: error codes map to HTTP statuses.
         stateless: bool,
         headers: Vec<(&'static str, String)>,
-        /// The legacy session the request belongs to, busy until the answer is written.
-        session: Option<InUse>,
     },
-    /// A session's GET stream: the messages tied to no request, until the session ends (or
-    /// another GET of the session replaces this one).
-    Listen {
-        lines: UnboundedReceiver<Vec<u8>>,
+    /// A stream (a session's GET stream, a 2026-07-28 listen stream) once the layer opened it,
+    /// or the layer's refusal.
+    Stream {
+        ticket: Awaited,
         headers: Vec<(&'static str, String)>,
     },
 }
@@ -67,7 +64,7 @@ impl Reply {
         match &mut self {
             Self::Answer { headers, .. }
             | Self::Wait { headers, .. }
-            | Self::Listen { headers, .. } => {
+            | Self::Stream { headers, .. } => {
                 headers.push((name, value));
             }
         }
@@ -77,9 +74,13 @@ impl Reply {
 
 /// The HTTP status of a 2026-07-28 response answered as JSON, from its error code.
 pub(super) fn stateless_status(response: &[u8]) -> u16 {
-    let code = serde_json::from_slice::<serde_json::Value>(response)
+    // Read in place: a success (the usual answer) costs one scan and no tree.
+    let limits = Limits {
+        max_depth: MAX_DEPTH_LIMIT,
+    };
+    let code = RawValue::parse_with(response, limits)
         .ok()
-        .and_then(|v| v.get("error")?.get("code")?.as_i64());
+        .and_then(|v| v.get("error")?.get("code")?.raw().parse::<i64>().ok());
     match code {
         Some(METHOD_NOT_FOUND) => 404,
         Some(

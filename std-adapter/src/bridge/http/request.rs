@@ -13,6 +13,8 @@ pub(super) struct Request {
     pub(super) headers: Vec<(String, String)>,
     /// The body (empty when there is none).
     pub(super) body: Vec<u8>,
+    /// The address the request came from (its IP): who a client without a session is.
+    pub(super) peer: String,
 }
 
 impl Request {
@@ -27,6 +29,7 @@ impl Request {
                 .map(|(n, v)| (n.to_string(), v.to_string()))
                 .collect(),
             body: Vec::new(),
+            peer: "127.0.0.1".into(),
         }
     }
 

@@ -47,8 +47,8 @@ pub(super) async fn accept(listener: TcpListener, front: Arc<FrontState>, bounds
         .max_header_size(bounds.max_head)
         .max_buf_size(READ_BUFFER.max(bounds.max_head));
     loop {
-        let stream = match listener.accept().await {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept().await {
+            Ok((stream, peer)) => (stream, peer.ip().to_string()),
             Err(e) => {
                 // Out of file descriptors, or the peer left before the accept: wait a little
                 // rather than spin.
@@ -75,6 +75,7 @@ pub(super) async fn accept(listener: TcpListener, front: Arc<FrontState>, bounds
             limit: limit.clone(),
             slot,
             body: bounds.body,
+            peer,
         };
         let connection = http.serve_connection(io, service_fn(move |r| exchange.clone().answer(r)));
         let limit = limit.clone();

@@ -10,9 +10,10 @@ use serde_json::Value;
 use super::front_state::{Accepts, FrontState};
 use super::handshake::Learnt;
 use super::header_text;
-use super::multiplex::{ForwardError, Owner};
+use super::multiplex::ForwardError;
 use super::reply::{stateless_status, Reply};
 use super::request::Request;
+use crate::bridge::clients::{Event, Owner};
 use crate::bridge::message::{
     method, Class, Id, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS,
     INVALID_REQUEST, METHOD_NOT_FOUND,
@@ -44,7 +45,7 @@ pub(super) async fn post(
                     .check(front.reply_idle, request, params)
                     .await
                 {
-                    Ok(()) => forward(front, request, id, accepts),
+                    Ok(()) => forward(front, request, msg, id, accepts),
                     Err(why) => Reply::error(
                         400,
                         Some(&id.raw),
@@ -54,9 +55,9 @@ pub(super) async fn post(
                 }
             }
             Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => {
-                listen(front, msg, id, accepts).await
+                listen(front, request, msg, id, accepts).await
             }
-            Ok(()) => forward(front, request, id, accepts),
+            Ok(()) => forward(front, request, msg, id, accepts),
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
         Class::Notification { .. } => Reply::empty(202),
@@ -81,22 +82,32 @@ pub(super) async fn post(
     }
 }
 
-fn forward(front: &FrontState, request: &Request, id: &Id, accepts: Accepts) -> Reply {
+fn forward(
+    front: &FrontState,
+    request: &Request,
+    msg: &Message,
+    id: &Id,
+    accepts: Accepts,
+) -> Reply {
     let owner = Owner {
         session: None,
         id_raw: id.raw.clone(),
         id_key: id.key.clone(),
-        log_level: None,
+        peer: request.peer.clone(),
     };
-    match front.mux.forward(&request.body, owner) {
+    let tool = msg
+        .value
+        .pointer("/params/name")
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    match front.mux.forward_tool(&request.body, owner, tool) {
         Ok(ticket) => Reply::Wait {
             ticket,
             sse: accepts.sse,
             stateless: true,
             headers: Vec::new(),
-            session: None,
         },
-        Err(ForwardError::DuplicateId | ForwardError::RouterGone) => Reply::error(
+        Err(ForwardError::RouterGone) => Reply::error(
             503,
             Some(&id.raw),
             CONNECTION_CLOSED,
@@ -109,7 +120,13 @@ fn forward(front: &FrontState, request: &Request, id: &Id, accepts: Accepts) -> 
 /// acknowledgement and then carries the list changes asked for (and agreed to: the device, or
 /// hub, declares `tools.listChanged`); closing it is the client's cancel. The bridge never ends
 /// it but by ending the connection.
-async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) -> Reply {
+async fn listen(
+    front: &FrontState,
+    request: &Request,
+    msg: &Message,
+    id: &Id,
+    accepts: Accepts,
+) -> Reply {
     if !accepts.sse {
         return Reply::error(
             406,
@@ -138,9 +155,25 @@ async fn listen(front: &FrontState, msg: &Message, id: &Id, accepts: Accepts) ->
         tools_list_changed: filter.tools_list_changed && declares_list_changed(front).await,
         ..filter
     };
-    Reply::Listen {
-        lines: front.mux.subscribe(id.clone(), filter),
-        headers: Vec::new(),
+    let (ticket, route) = front.mux.ticket(&id.raw);
+    let event = Event::Listen {
+        ticket: ticket.id,
+        id: id.clone(),
+        filter,
+        peer: request.peer.clone(),
+        route,
+    };
+    match front.mux.send(event) {
+        Ok(()) => Reply::Stream {
+            ticket,
+            headers: Vec::new(),
+        },
+        Err(_) => Reply::error(
+            503,
+            Some(&id.raw),
+            CONNECTION_CLOSED,
+            "the bridge is stopping",
+        ),
     }
 }
 
@@ -256,7 +289,7 @@ mod tests {
                 let v: Value = serde_json::from_slice(&body).unwrap();
                 Some((status, v["error"]["code"].as_i64().unwrap()))
             }
-            Err(Reply::Wait { .. } | Reply::Listen { .. }) => panic!("a check never waits"),
+            Err(Reply::Wait { .. } | Reply::Stream { .. }) => panic!("a check never waits"),
         }
     }
 

@@ -71,7 +71,7 @@ impl Hub {
             Class::Notification { method: name }
                 if name == method::PROGRESS || name == method::LOG_MESSAGE =>
             {
-                self.emit(line);
+                self.emit_from(index, line);
             }
             Class::Notification { method: name } => {
                 self.dropped_notifications += 1;

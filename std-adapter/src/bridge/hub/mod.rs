@@ -170,7 +170,9 @@ impl Hub {
                 return;
             };
             match output {
-                Output::Host(line) => self.on_device_line(index, line),
+                Output::Host(line) | Output::HostFrom { line, .. } => {
+                    self.on_device_line(index, line)
+                }
                 Output::Link { action, .. } => self.out.push_back(Output::Link {
                     device: index,
                     action,
@@ -203,6 +205,21 @@ impl Hub {
                 .trace(format_args!("to host: {}", preview(&line, PREVIEW)));
         }
         self.out.push_back(Output::Host(line));
+    }
+
+    /// Sends a notification of device `index` to the host, saying which device wrote it.
+    fn emit_from(&mut self, index: usize, line: Vec<u8>) {
+        let Some(line) = self.revisions.outgoing(line) else {
+            return;
+        };
+        if self.log.tracing() {
+            self.log
+                .trace(format_args!("to host: {}", preview(&line, PREVIEW)));
+        }
+        self.out.push_back(Output::HostFrom {
+            device: index,
+            line,
+        });
     }
 
     fn answer(&mut self, id: &Id, result: &Value) {
@@ -257,7 +274,7 @@ impl Machine for Hub {
     fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
         match input {
-            Input::HostLine(line) => self.on_host_line(line),
+            Input::HostLine(line) | Input::ClientLine { line, .. } => self.on_host_line(line),
             Input::HostOverlong(len) => {
                 let text = format!("Invalid request: a line of {len} bytes is too long");
                 self.emit(error_response(None, INVALID_REQUEST, &text));

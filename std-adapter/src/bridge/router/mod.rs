@@ -138,7 +138,7 @@ impl Machine for Router {
     fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
         match input {
-            Input::HostLine(line) => self.on_host_line(line),
+            Input::HostLine(line) | Input::ClientLine { line, .. } => self.on_host_line(line),
             Input::HostOverlong(len) => {
                 let text = format!(
                     "Invalid request: a line of {len} bytes is longer than the bridge's limit of {} bytes",

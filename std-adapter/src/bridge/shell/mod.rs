@@ -6,6 +6,7 @@
 //! comes first. The inbox is fed by the host's streams ([`host_stdio`]) and by each device link
 //! ([`link_pump`]), all through one bounded channel.
 
+mod clients_host;
 mod host_stdio;
 mod link_pump;
 #[cfg(test)]
@@ -15,10 +16,11 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::time::Instant;
 
-use tokio::sync::mpsc::{channel, Receiver, Sender};
+use tokio::sync::mpsc::{channel, Receiver, Sender, UnboundedReceiver};
 use tokio::sync::watch;
 
 use super::catalog::ToolsView;
+use super::clients::{Clients, ClientsConfig, Event as ClientEvent};
 use super::hub::Hub;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
@@ -26,6 +28,8 @@ use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
 use crate::device::{Endpoint, TokioLink};
 use crate::log::Logger;
+use clients_host::ClientsHost;
+pub(super) use clients_host::{Sink, DELIVERY_QUEUE};
 use link_pump::{OpenLink, Written};
 
 /// Capacity of the shell's inbox and of the host writer's queue.
@@ -67,7 +71,14 @@ where
     let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
     host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
     let tools = watch::channel(ToolsView::default()).0;
-    let result = runtime.block_on(bridge(cfg, log, events, inbox, host_tx, tools));
+    let result = runtime.block_on(bridge(
+        cfg,
+        log,
+        events,
+        inbox,
+        HostSide::Lines(host_tx),
+        tools,
+    ));
     // Every link is closed (QEMU and children stopped) before the host writer drains.
     let _ = writer.join();
     // A link still opening (QEMU waiting for its UART socket) is not waited for: its opener
@@ -122,7 +133,60 @@ pub(super) async fn serve(
         }
         let _ = forward.send(Event::Input(Input::HostEof(None))).await;
     });
-    bridge(cfg, log, events, inbox, host_out, tools).await
+    bridge(cfg, log, events, inbox, HostSide::Lines(host_out), tools).await
+}
+
+/// Runs the bridge in the caller's tokio runtime with the clients layer as its host (the HTTP
+/// front): the layer's events come on `client_events` (their end stops the bridge), and every
+/// line the machine writes for its host goes to the layer, in this one task.
+pub(super) async fn serve_clients(
+    cfg: BridgeConfig,
+    clients: ClientsConfig,
+    client_events: UnboundedReceiver<ClientEvent<Sink>>,
+    tools: watch::Sender<ToolsView>,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    let (events, inbox) = channel(QUEUE);
+    let host = ClientsHost {
+        layer: Clients::new(clients, log.clone(), Instant::now()),
+        events: client_events,
+        max_line: cfg.max_line,
+        log: log.clone(),
+    };
+    bridge(
+        cfg,
+        log,
+        events,
+        inbox,
+        HostSide::Clients(Box::new(host)),
+        tools,
+    )
+    .await
+}
+
+/// Where the machine's host lines go.
+enum HostSide {
+    /// A host's stream of lines (stdio, or a caller's channel).
+    Lines(Sender<Vec<u8>>),
+    /// The clients layer, in this task.
+    Clients(Box<ClientsHost>),
+}
+
+impl HostSide {
+    /// The next client event (never, for a stream of lines); `None` when the front is gone.
+    async fn next_client_event(&mut self) -> Option<ClientEvent<Sink>> {
+        match self {
+            Self::Lines(_) => std::future::pending().await,
+            Self::Clients(host) => host.events.recv().await,
+        }
+    }
+
+    fn poll_timeout(&self) -> Option<Instant> {
+        match self {
+            Self::Lines(_) => None,
+            Self::Clients(host) => host.layer.poll_timeout(),
+        }
+    }
 }
 
 /// Drives a router (or a hub) until it is finished, then closes every link.
@@ -131,7 +195,7 @@ async fn bridge(
     log: Logger,
     events: Sender<Event>,
     inbox: Receiver<Event>,
-    host: Sender<Vec<u8>>,
+    host: HostSide,
     tools: watch::Sender<ToolsView>,
 ) -> Result<(), BridgeError> {
     let devices: Vec<(Endpoint, Logger)> = if cfg.devices.is_empty() {
@@ -182,8 +246,8 @@ struct Shell {
     log: Logger,
     /// The inbox's sending side, cloned into every task and thread the shell starts.
     events: Sender<Event>,
-    /// Lines for the host writer.
-    host: Sender<Vec<u8>>,
+    /// Where the machine's host lines go.
+    host: HostSide,
     /// Where the devices' tool catalogs are published (the HTTP front reads them).
     tools: watch::Sender<ToolsView>,
     links: HashMap<(usize, u64), OpenLink>,
@@ -195,6 +259,10 @@ impl Shell {
         mut machine: M,
         mut inbox: Receiver<Event>,
     ) -> Result<(), BridgeError> {
+        // One timer, moved only when the next deadline moves (not one per event).
+        let sleep = tokio::time::sleep_until(tokio::time::Instant::now());
+        tokio::pin!(sleep);
+        let mut armed: Option<Instant> = None;
         let result = loop {
             if let Err(e) = self.perform(&mut machine).await {
                 break Err(e);
@@ -202,13 +270,16 @@ impl Shell {
             if machine.is_finished() {
                 break Ok(());
             }
-            let deadline = machine.poll_timeout();
-            let sleep = async {
-                match deadline {
-                    Some(at) => tokio::time::sleep_until(at.into()).await,
-                    None => std::future::pending().await,
-                }
+            let deadline = match (machine.poll_timeout(), self.host.poll_timeout()) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
             };
+            if deadline != armed {
+                if let Some(at) = deadline {
+                    sleep.as_mut().reset(at.into());
+                }
+                armed = deadline;
+            }
             tokio::select! {
                 event = inbox.recv() => match event {
                     Some(event) => {
@@ -218,7 +289,21 @@ impl Shell {
                     }
                     None => break Ok(()),
                 },
-                () = sleep => machine.handle_timeout(Instant::now()),
+                event = self.host.next_client_event() => match (event, &mut self.host) {
+                    (Some(event), HostSide::Clients(host)) => host.layer.handle(event, Instant::now()),
+                    // The front is gone: so is every client.
+                    _ => break Ok(()),
+                },
+                () = &mut sleep, if armed.is_some() => {
+                    armed = None;
+                    let now = Instant::now();
+                    if machine.poll_timeout().is_some_and(|at| at <= now) {
+                        machine.handle_timeout(now);
+                    }
+                    if let HostSide::Clients(host) = &mut self.host {
+                        host.layer.handle_timeout(now);
+                    }
+                }
             }
         };
         machine.stop();
@@ -271,22 +356,44 @@ impl Shell {
         Ok(())
     }
 
-    /// Performs every output the machine has.
+    /// Performs every output the machine has (and, with the clients layer as host, every
+    /// effect of the layer, which may give the machine more lines).
     async fn perform<M: Machine>(&mut self, machine: &mut M) -> Result<(), BridgeError> {
-        while let Some(output) = machine.poll_output() {
-            match output {
-                Output::Host(line) => {
-                    if self.host.send(line).await.is_err() {
-                        return Err(BridgeError::HostOutput("the host writer stopped".into()));
+        loop {
+            while let Some(output) = machine.poll_output() {
+                match output {
+                    Output::Host(line) => self.host_line(line, None).await?,
+                    Output::HostFrom { device, line } => {
+                        self.host_line(line, Some(device)).await?;
+                    }
+                    Output::Link { device, action } => self.link_action(machine, device, action),
+                    Output::Tools(view) => {
+                        self.tools.send_replace(view);
                     }
                 }
-                Output::Link { device, action } => self.link_action(machine, device, action),
-                Output::Tools(view) => {
-                    self.tools.send_replace(view);
-                }
+            }
+            let fed = match &mut self.host {
+                HostSide::Lines(_) => false,
+                HostSide::Clients(host) => host.perform(machine, Instant::now()),
+            };
+            if !fed {
+                return Ok(());
             }
         }
-        Ok(())
+    }
+
+    /// A line of the machine for its host (`from`: the device that wrote it, if known).
+    async fn host_line(&mut self, line: Vec<u8>, from: Option<usize>) -> Result<(), BridgeError> {
+        match &mut self.host {
+            HostSide::Lines(host) => host
+                .send(line)
+                .await
+                .map_err(|_| BridgeError::HostOutput("the host writer stopped".into())),
+            HostSide::Clients(host) => {
+                host.layer.on_router_line(line, from, Instant::now());
+                Ok(())
+            }
+        }
     }
 
     fn link_action<M: Machine>(&mut self, machine: &mut M, device: usize, action: LinkAction) {

@@ -20,6 +20,7 @@ use super::lines::{
     canonical, declares_extension_raw, is_modern, look, quoted, raw_member, with_extension, with_id,
 };
 use super::listen::Listens;
+use super::owners::Owners;
 use super::table::TaskTable;
 use super::wire::{self, Shape, WallClock};
 use super::{TaskConfig, TaskTools, EXTENSION};
@@ -51,6 +52,8 @@ struct Creating {
     host_raw: String,
     task_id: String,
     call: TaskCall,
+    /// The client that asked for it, if its line named one.
+    owner: Option<String>,
 }
 
 /// Makes task ids (unguessable in the bridge; counted in tests); `None` when no id can be
@@ -78,6 +81,7 @@ pub struct TaskLayer<M> {
     tools: ToolsView,
     /// `server/discover` requests whose answers get the extension, by canonical id.
     watched: HashSet<String>,
+    pub(super) owners: Owners,
 }
 
 impl<M: Machine> TaskLayer<M> {
@@ -109,6 +113,7 @@ impl<M: Machine> TaskLayer<M> {
             calls: HashMap::new(),
             tools: ToolsView::default(),
             watched: HashSet::new(),
+            owners: Owners::default(),
         };
         layer.pump();
         layer
@@ -141,6 +146,11 @@ impl<M: Machine> TaskLayer<M> {
                 Output::Host(line) => {
                     if let Some(line) = self.take_out(line) {
                         self.emit(line);
+                    }
+                }
+                Output::HostFrom { device, line } => {
+                    if let Some(line) = self.take_out(line) {
+                        self.out.push_back(Output::HostFrom { device, line });
                     }
                 }
                 Output::Tools(view) => {
@@ -189,7 +199,10 @@ impl<M: Machine> TaskLayer<M> {
         let Some(c) = self.creating.remove(key) else {
             return;
         };
-        let task = self.table.create(c.task_id.clone(), None, self.now).clone();
+        let task = self
+            .table
+            .create(c.task_id.clone(), c.owner, self.now)
+            .clone();
         let mut call = c.call;
         call.in_flight = Some(key.to_owned());
         self.calls.insert(c.task_id.clone(), call);
@@ -346,6 +359,7 @@ impl<M: Machine> TaskLayer<M> {
             host_raw: id.raw.clone(),
             task_id,
             call,
+            owner: self.owners.client(),
         };
         self.creating.insert(quoted(&call_id), creating);
         self.pass_in(round);
@@ -512,6 +526,11 @@ impl<M: Machine> Machine for TaskLayer<M> {
         self.now = now;
         match input {
             Input::HostLine(line) => self.on_host_line(line),
+            Input::ClientLine { line, client } => {
+                self.owners.reading(Some(client));
+                self.on_host_line(line);
+                self.owners.reading(None);
+            }
             other => {
                 self.inner.handle(other, now);
                 self.pump();

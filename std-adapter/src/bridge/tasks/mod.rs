@@ -17,6 +17,7 @@ mod calls;
 mod layer;
 mod lines;
 mod listen;
+mod owners;
 mod requests;
 mod table;
 #[cfg(test)]

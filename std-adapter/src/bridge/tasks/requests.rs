@@ -27,7 +27,10 @@ impl<M: Machine> TaskLayer<M> {
             let text = format!("Invalid params: {name} needs \"taskId\" (a string)");
             return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, &text));
         };
-        if self.table.get(task_id, self.now).is_none() {
+        // Another client's task is as unknown as one that never was.
+        let owner = self.owners.client_ref();
+        let theirs = self.table.get(task_id, self.now);
+        if theirs.is_none_or(|task| !task.belongs_to(owner)) {
             let text = "Failed to retrieve task: Task not found (unknown, or expired)";
             return self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
         }

@@ -553,3 +553,31 @@ fn a_legacy_call_is_an_ordinary_call_even_of_a_required_tool() {
 mod ask_first;
 mod listen;
 mod places;
+
+/// A task is its maker's: another client (or a line naming none) gets the "unknown task"
+/// error, as for a task that never was; its maker polls it as usual.
+#[test]
+fn a_task_made_by_one_client_is_unknown_to_another() {
+    use crate::bridge::machine::Input;
+    let mut sim = connected();
+    let from = |sim: &mut Sim<Layer>, client: Option<&str>, line: String| {
+        let input = match client {
+            Some(client) => Input::ClientLine {
+                line: line.into_bytes(),
+                client: client.into(),
+            },
+            None => Input::HostLine(line.into_bytes()),
+        };
+        sim.input(input);
+        sim.host_out()
+    };
+    let created = from(&mut sim, Some("A"), call(5, "sample_temperature", CAPS));
+    assert!(created[0].contains(r#""taskId":"task-1""#), "{created:?}");
+    let unknown = r#"{"jsonrpc":"2.0","id":6,"error":{"code":-32602,"message":"Failed to retrieve task: Task not found (unknown, or expired)"}}"#;
+    assert_eq!(from(&mut sim, Some("B"), get(6, "task-1")), [unknown]);
+    assert_eq!(from(&mut sim, None, get(6, "task-1")), [unknown]);
+    let cancel = request(6, "tasks/cancel", r#""taskId":"task-1","#, CAPS);
+    assert_eq!(from(&mut sim, Some("B"), cancel), [unknown]);
+    let mine = from(&mut sim, Some("A"), get(7, "task-1"));
+    assert!(mine[0].contains(r#""status":"working""#), "{mine:?}");
+}

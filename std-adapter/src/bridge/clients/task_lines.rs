@@ -6,18 +6,18 @@
 use std::collections::{HashMap, VecDeque};
 
 /// Most tasks whose latest status the front keeps.
-pub(super) const MAX_TASK_LINES: usize = 1024;
+pub(crate) const MAX_TASK_LINES: usize = 1024;
 
 /// The latest status line of each task, oldest task first out.
 #[derive(Debug, Default)]
-pub(super) struct TaskLines {
+pub(crate) struct TaskLines {
     latest: HashMap<String, Vec<u8>>,
     order: VecDeque<String>,
 }
 
 impl TaskLines {
     /// Keeps `line` as the latest of task `task_id`.
-    pub(super) fn keep(&mut self, task_id: &str, line: &[u8]) {
+    pub(crate) fn keep(&mut self, task_id: &str, line: &[u8]) {
         if let Some(old) = self.latest.get_mut(task_id) {
             *old = line.to_vec();
             return;
@@ -32,7 +32,7 @@ impl TaskLines {
     }
 
     /// The latest status line of task `task_id`, if the front knows the task.
-    pub(super) fn latest(&self, task_id: &str) -> Option<&[u8]> {
+    pub(crate) fn latest(&self, task_id: &str) -> Option<&[u8]> {
         self.latest.get(task_id).map(Vec::as_slice)
     }
 }
