@@ -16,6 +16,7 @@ pub fn project_root() -> PathBuf {
 pub fn vectors_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("vectors")
 }
+pub mod child_log;
 pub mod codegen_misuse;
 pub mod nginx;
 pub mod qemu;

@@ -30,6 +30,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
+use embedded_mcp_tests::child_log::{collect_stderr, listening_port};
 use embedded_mcp_tests::nginx::Nginx;
 use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu_for, Board};
 use http_support::{bridge_binary, TIMEOUT};
@@ -66,30 +67,12 @@ impl Bridge {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start a bridge");
-        let mut pipe = child.stderr.take().unwrap();
-        let log = Arc::new(Mutex::new(String::new()));
-        let copy = log.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                copy.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
+        let log = collect_stderr(&mut child);
         let since = Instant::now();
-        let marker = "listening: http://127.0.0.1:";
         let port = loop {
             let text = log.lock().unwrap().clone();
-            if let Some(at) = text.find(marker) {
-                let digits: String = text[at + marker.len()..]
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
-                break digits.parse().unwrap();
+            if let Some(port) = listening_port(&text) {
+                break port;
             }
             if since.elapsed() > TIMEOUT || child.try_wait().unwrap().is_some() {
                 let _ = child.kill();

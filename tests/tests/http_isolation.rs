@@ -24,6 +24,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use bridge_support::{temp_path, Knobs, SocketDevice, BRIDGE, DEVICE};
+use embedded_mcp_tests::child_log::{collect_stderr, listening_port};
 use serde_json::{json, Value};
 
 /// Longest wait for anything that should happen.
@@ -47,28 +48,11 @@ impl Front {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start the bridge");
-        let mut pipe = child.stderr.take().unwrap();
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let copy = stderr.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                let text = String::from_utf8_lossy(&buf[..n]).into_owned();
-                copy.lock().unwrap().push_str(&text);
-            }
-        });
+        let stderr = collect_stderr(&mut child);
         let start = Instant::now();
-        let prefix = "listening: http://";
         loop {
             let log = stderr.lock().unwrap().clone();
-            if let Some(at) = log.find(prefix) {
-                let rest = &log[at + prefix.len()..];
-                let rest = &rest[rest.find(':').unwrap() + 1..];
-                let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
-                let port = digits.parse().unwrap();
+            if let Some(port) = listening_port(&log) {
                 return Ok(Self {
                     child,
                     port,

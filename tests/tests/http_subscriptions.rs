@@ -15,13 +15,14 @@
 
 mod http_support;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use embedded_mcp_tests::child_log::{collect_stderr, listening_port};
 use http_support::*;
 use serde_json::{json, Value};
 
@@ -111,30 +112,12 @@ impl HubFront {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start the bridge");
-        let mut pipe = child.stderr.take().unwrap();
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let copy = stderr.clone();
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                copy.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
+        let stderr = collect_stderr(&mut child);
         let start = Instant::now();
         let port = loop {
             let log = stderr.lock().unwrap().clone();
-            let prefix = "listening: http://127.0.0.1:";
-            if let Some(at) = log.find(prefix) {
-                let digits: String = log[at + prefix.len()..]
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
-                break digits.parse().unwrap();
+            if let Some(port) = listening_port(&log) {
+                break port;
             }
             if start.elapsed() > TIMEOUT {
                 let _ = child.kill();

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use bridge_support::{json, BridgeProcess};
 use embedded_mcp_std::mcp_schema::McpSchemas;
+use embedded_mcp_tests::child_log::{collect_stderr, listening_port};
 use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, Board};
 use serde_json::{json as value, Value};
 
@@ -281,31 +282,12 @@ impl HttpQemu {
             .stderr(Stdio::piped())
             .spawn()
             .expect("start the bridge");
-        let mut pipe = child.stderr.take().unwrap();
-        let log = Arc::new(Mutex::new(String::new()));
-        let copy = log.clone();
-        std::thread::spawn(move || {
-            use std::io::Read;
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = pipe.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                copy.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
+        let log = collect_stderr(&mut child);
         let end = Instant::now() + WAIT;
         let port = loop {
             let text = log.lock().unwrap().clone();
-            let marker = "listening: http://127.0.0.1:";
-            if let Some(at) = text.find(marker) {
-                let digits: String = text[at + marker.len()..]
-                    .chars()
-                    .take_while(char::is_ascii_digit)
-                    .collect();
-                break digits.parse().unwrap();
+            if let Some(port) = listening_port(&text) {
+                break port;
             }
             if Instant::now() > end {
                 let _ = child.kill();

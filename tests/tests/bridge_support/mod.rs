@@ -8,7 +8,7 @@
 #[path = "../../clients/fake_device.rs"]
 pub mod fake_device;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::net::{UnixListener, UnixStream};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use embedded_mcp_std::bridge::{self, BridgeConfig, Reconnect};
 use embedded_mcp_std::device::{Endpoint, Logger};
+use embedded_mcp_tests::child_log::collect_stderr;
 use serde_json::Value;
 
 use fake_device::{Action, FakeDevice};
@@ -497,21 +498,7 @@ impl BridgeProcess {
             .expect("start the bridge");
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().expect("stdout");
-        let mut stderr_pipe = child.stderr.take().expect("stderr");
-        let stderr = Arc::new(Mutex::new(String::new()));
-        let stderr_copy = Arc::clone(&stderr);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stderr_pipe.read(&mut buf) {
-                if n == 0 {
-                    return;
-                }
-                stderr_copy
-                    .lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
+        let stderr = collect_stderr(&mut child);
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
