@@ -162,6 +162,23 @@ pub fn build_firmware(dir: &Path, target: &str) -> Result<PathBuf, String> {
     build_firmware_with_features(dir, target, &[])
 }
 
+/// The ELF of `examples/DIR` for `board`, built once per test process (`cell` holds it) after
+/// installing `board`'s QEMU if it is missing.
+///
+/// # Panics
+/// If QEMU cannot be installed or the firmware does not build (the message says why).
+pub fn example_firmware(
+    dir: &str,
+    board: Board,
+    cell: &'static OnceLock<PathBuf>,
+) -> &'static Path {
+    cell.get_or_init(|| {
+        ensure_qemu_for(board).unwrap_or_else(|e| panic!("{e}"));
+        let dir = crate::project_root().join("examples").join(dir);
+        build_firmware(&dir, board.rust_target()).unwrap_or_else(|e| panic!("{e}"))
+    })
+}
+
 /// [`build_firmware`] with the crate's cargo `features` switched on (e.g. a firmware's `qemu`
 /// feature that sends its logs to semihosting).
 pub fn build_firmware_with_features(

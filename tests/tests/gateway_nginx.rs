@@ -32,22 +32,12 @@ use std::time::{Duration, Instant};
 
 use embedded_mcp_tests::child_log::{collect_stderr, listening_port};
 use embedded_mcp_tests::nginx::Nginx;
-use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu_for, Board};
+use embedded_mcp_tests::qemu::{example_firmware, Board};
 use http_support::{bridge_binary, TIMEOUT};
 use serde_json::{json, Value};
 
 const MODERN: &str = "2026-07-28";
 const LEGACY: &str = "2025-11-25";
-
-fn example(dir: &str, board: Board, cell: &'static OnceLock<PathBuf>) -> &'static Path {
-    cell.get_or_init(|| {
-        ensure_qemu_for(board).unwrap_or_else(|e| panic!("{e}"));
-        let dir = embedded_mcp_tests::project_root()
-            .join("examples")
-            .join(dir);
-        build_firmware(&dir, board.rust_target()).unwrap_or_else(|e| panic!("{e}"))
-    })
-}
 
 /// A bridge process (its stderr kept); killed and waited for on drop (its QEMU goes with it).
 struct Bridge {
@@ -406,8 +396,8 @@ fn wait_tools(client: &Client, what: &str, done: impl Fn(&[String]) -> bool) -> 
 fn replicas_behind_nginx_front_two_gateways_and_outlive_a_replica_and_a_gateway() {
     static SENSORS: OnceLock<PathBuf> = OnceLock::new();
     static RISCV: OnceLock<PathBuf> = OnceLock::new();
-    let sensors = example("qemu-sensors", Board::Lm3s6965evb, &SENSORS);
-    let riscv = example("qemu-riscv", Board::RiscvVirt, &RISCV);
+    let sensors = example_firmware("qemu-sensors", Board::Lm3s6965evb, &SENSORS);
+    let riscv = example_firmware("qemu-riscv", Board::RiscvVirt, &RISCV);
     let scratch = Scratch::new();
 
     let gateway1_args = vec![

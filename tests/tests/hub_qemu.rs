@@ -24,7 +24,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use bridge_support::*;
-use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, ensure_qemu_for, Board};
+use embedded_mcp_tests::qemu::{build_firmware, ensure_qemu, example_firmware, Board};
 use serde_json::{json, Value};
 
 /// The slowest answer a live board may give while another board is being killed.
@@ -399,25 +399,14 @@ const SENSOR_TOOLS: [&str; 6] = [
     "set_relay",
 ];
 
-/// An example's ELF for `board`, built once per run (QEMU installed if missing).
-fn example(dir: &str, board: Board, cell: &'static OnceLock<PathBuf>) -> &'static Path {
-    cell.get_or_init(|| {
-        ensure_qemu_for(board).unwrap_or_else(|e| panic!("{e}"));
-        let dir = embedded_mcp_tests::project_root()
-            .join("examples")
-            .join(dir);
-        build_firmware(&dir, board.rust_target()).unwrap_or_else(|e| panic!("{e}"))
-    })
-}
-
 fn riscv_firmware() -> &'static Path {
     static ELF: OnceLock<PathBuf> = OnceLock::new();
-    example("qemu-riscv", Board::RiscvVirt, &ELF)
+    example_firmware("qemu-riscv", Board::RiscvVirt, &ELF)
 }
 
 fn conformance_firmware() -> &'static Path {
     static ELF: OnceLock<PathBuf> = OnceLock::new();
-    example("qemu-conformance", Board::Lm3s6965evb, &ELF)
+    example_firmware("qemu-conformance", Board::Lm3s6965evb, &ELF)
 }
 
 /// A folder of this test's own, removed on drop.
