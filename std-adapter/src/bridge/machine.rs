@@ -14,11 +14,21 @@ pub enum Input {
     /// A line from the host.
     HostLine(Vec<u8>),
     /// A line from one client of the clients layer (the HTTP front), naming it: the tasks the
-    /// line makes are that client's (`tasks::owners`). Otherwise a host line.
+    /// line makes are that client's (`tasks::owners`), and so are the input shim's questions
+    /// about it. Otherwise a host line.
     ClientLine {
         /// The line.
         line: Vec<u8>,
         /// The client: its session, or the bearer token.
+        client: String,
+        /// A legacy `tools/call` whose client can be asked a person's questions (the input
+        /// shim takes it): what the client's session declared.
+        asker: Option<Asker>,
+    },
+    /// Client `client` of the clients layer is gone (its session ended): forget what is kept
+    /// for it.
+    ClientEnded {
+        /// The client, as [`Input::ClientLine`] named it.
         client: String,
     },
     /// A host line longer than the limit (its length), skipped.
@@ -32,6 +42,18 @@ pub enum Input {
         /// What happened.
         event: LinkEvent,
     },
+}
+
+/// A legacy client that can be asked for input (the input shim's `elicitation/create`), as its
+/// session's `initialize` said.
+#[derive(Debug, Clone)]
+pub struct Asker {
+    /// The revision its session agreed to.
+    pub version: String,
+    /// Its `capabilities`.
+    pub capabilities: serde_json::Value,
+    /// The log level carried into its calls (`None`: the device sends none).
+    pub log_level: Option<&'static str>,
 }
 
 /// Something that happened on a device link. `gen` names the link ([`LinkAction::Open`]):
@@ -90,6 +112,15 @@ pub enum Output {
     HostFrom {
         /// Which device.
         device: usize,
+        /// The line.
+        line: Vec<u8>,
+    },
+    /// Write this line to the host: one of the input shim's questions (or its withdrawal)
+    /// about the host's call `call` (that call's id key), so a front that keeps a stream per
+    /// call puts it there.
+    Question {
+        /// The id key of the call it is about.
+        call: String,
         /// The line.
         line: Vec<u8>,
     },

@@ -79,7 +79,9 @@ impl<M: Machine> Sim<M> {
         while let Some(output) = self.machine.poll_output() {
             let ms = self.ms();
             match output {
-                Output::Host(line) | Output::HostFrom { line, .. } => self.host.push(text(line)),
+                Output::Host(line)
+                | Output::HostFrom { line, .. }
+                | Output::Question { line, .. } => self.host.push(text(line)),
                 Output::Tools(view) => self.tools.push(view),
                 Output::Link { device, action } => match action {
                     LinkAction::Open { gen } => self.links.push((device, gen, ms, true)),

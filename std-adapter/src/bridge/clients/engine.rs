@@ -10,7 +10,7 @@ use super::event::{Answer, Delivery, Effect, Event, Owner, Ticket};
 use super::ids::Ids;
 use super::sessions::Sessions;
 use super::streams::Streams;
-use crate::bridge::input_shim::InputShim;
+use crate::bridge::machine::Asker;
 use crate::bridge::message::{cancelled, error_response};
 use crate::bridge::message::{splice, INVALID_REQUEST, REQUEST_TIMEOUT};
 use crate::log::Logger;
@@ -42,8 +42,11 @@ pub(super) struct Route<R> {
     pub(super) owner: Owner,
     /// The client's progress token (JSON text), when the request had one.
     pub(super) token: Option<String>,
-    /// A call the input shim drives (its answers go to the shim).
-    pub(super) shim: bool,
+    /// A call the input shim may drive: its client can be asked a person's questions.
+    pub(super) asks: bool,
+    /// While a person answers one of the shim's questions about it: when the shim gives up
+    /// on them (its `--input-timeout-ms`), and answers the call itself.
+    pub(super) asked: Option<Instant>,
     /// The device it went to, when the layer knows (a hub's own requests have none).
     pub(super) device: Option<usize>,
     wait: ReplyWait,
@@ -59,13 +62,15 @@ pub struct Clients<R> {
     timers: BTreeSet<(Instant, Ticket)>,
     pub(super) sessions: Sessions,
     pub(super) streams: Streams<R>,
-    /// The input shim of each legacy session that has a call through it.
-    pub(super) shims: HashMap<String, InputShim>,
     pub(super) admission: Admission,
     /// The client of each open stream.
     pub(super) stream_peers: HashMap<Ticket, String>,
     out: VecDeque<Effect<R>>,
     pub(super) now: Instant,
+    /// Calls cancelled in this turn while a person was asked: the shim's withdrawal of its
+    /// questions still goes onto their streams (it comes back before the shell hands the
+    /// layer its next event; the next event forgets them).
+    pub(super) withdrawing: HashMap<Ticket, R>,
 }
 
 impl<R: Clone> Clients<R> {
@@ -79,16 +84,17 @@ impl<R: Clone> Clients<R> {
             ids: Ids::default(),
             timers: BTreeSet::new(),
             streams: Streams::default(),
-            shims: HashMap::new(),
             stream_peers: HashMap::new(),
             out: VecDeque::new(),
             now,
+            withdrawing: HashMap::new(),
         }
     }
 
     /// Takes one event at `now`.
     pub fn handle(&mut self, event: Event<R>, now: Instant) {
         self.now = now;
+        self.withdrawing.clear();
         match event {
             Event::Forward {
                 ticket,
@@ -99,12 +105,12 @@ impl<R: Clone> Clients<R> {
             } => {
                 let device = self.device_of(tool.as_deref());
                 if let Err(answer) =
-                    self.forward(ticket, &line, owner, device, route.clone(), false)
+                    self.forward(ticket, &line, owner, device, route.clone(), None)
                 {
                     self.deliver_to(route, Delivery::Answer(answer));
                 }
             }
-            Event::Notify(line) => self.send_to_router(line),
+            Event::Notify(line) => self.send_to_router(line, None),
             Event::OpenSession(new) => self.open_session(new),
             Event::SessionPost(post) => self.session_post(post),
             Event::SessionStream {
@@ -148,21 +154,22 @@ impl<R: Clone> Clients<R> {
     /// The time [`Clients::poll_timeout`] named has come (or passed).
     pub fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
+        self.withdrawing.clear();
         while let Some(&(at, ticket)) = self.timers.first() {
             if at > now {
                 return;
             }
             self.timers.pop_first();
-            let person = self.person_deadline(ticket);
             let Some(route) = self.ids.get(ticket) else {
                 continue;
             };
-            match route.wait.decide(now, person) {
+            match route.wait.decide(now, route.asked) {
                 Waited::Until(at) => self.arm(ticket, at),
                 Waited::PersonLate => {
-                    // The shim answers the call (its answer comes as any line of it).
-                    self.person_late(ticket, now);
+                    // The shim answers the call at this very deadline (its answer comes as any
+                    // line of it): wait for it as for any line.
                     if let Some(route) = self.ids.get_mut(ticket) {
+                        route.asked = None;
                         route.wait.on_line(now);
                         let at = now + self.cfg.reply_idle;
                         self.arm(ticket, at);
@@ -207,8 +214,27 @@ impl<R: Clone> Clients<R> {
         self.cfg.devices.iter().position(|d| d == name)
     }
 
-    pub(super) fn send_to_router(&mut self, line: Vec<u8>) {
-        self.out.push_back(Effect::ToRouter { line, client: None });
+    pub(super) fn send_to_router(&mut self, line: Vec<u8>, client: Option<String>) {
+        self.out_to_router(line, client, None);
+    }
+
+    pub(super) fn out_to_router(
+        &mut self,
+        line: Vec<u8>,
+        client: Option<String>,
+        asker: Option<Asker>,
+    ) {
+        self.out.push_back(Effect::ToRouter {
+            line,
+            client,
+            asker,
+        });
+    }
+
+    /// Session `session` ended: the engine below forgets what it kept for it.
+    pub(super) fn client_ended(&mut self, session: &str) {
+        let client = session.to_owned();
+        self.out.push_back(Effect::Ended { client });
     }
 
     /// The client a request of `owner` belongs to, for the tasks it makes.
@@ -224,18 +250,21 @@ impl<R: Clone> Clients<R> {
         self.out.push_back(Effect::Deliver(sink, delivery));
     }
 
-    /// Hands `delivery` to request `ticket` (a line of it: its wait starts again).
+    /// Hands `delivery` to request `ticket` (a line of it: its wait starts again, and a
+    /// person asked has answered).
     pub(super) fn deliver(&mut self, ticket: Ticket, delivery: Delivery) {
         let now = self.now;
         if let Some(route) = self.ids.get_mut(ticket) {
             route.wait.on_line(now);
+            route.asked = None;
             let sink = route.sink.clone();
             self.deliver_to(sink, delivery);
         }
     }
 
     /// Sends `request` to the router under `ticket`; only the id and the progress token are
-    /// spliced, every other byte stays. `Err` is the answer when it cannot go.
+    /// spliced, every other byte stays. `asker`: the client can be asked a person's questions
+    /// about it (the input shim may take it). `Err` is the answer when it cannot go.
     pub(super) fn forward(
         &mut self,
         ticket: Ticket,
@@ -243,7 +272,7 @@ impl<R: Clone> Clients<R> {
         owner: Owner,
         device: Option<usize>,
         sink: R,
-        shim: bool,
+        asker: Option<Asker>,
     ) -> Result<(), Answer> {
         let key = owner
             .session
@@ -277,7 +306,8 @@ impl<R: Clone> Clients<R> {
             sink,
             owner,
             token,
-            shim,
+            asks: asker.is_some(),
+            asked: None,
             device,
             wait: ReplyWait::new(self.cfg.reply_idle, self.now),
             timer,
@@ -285,7 +315,11 @@ impl<R: Clone> Clients<R> {
         let client = self.client_of(&route.owner);
         if self.ids.file(ticket, key, route).is_ok() {
             self.timers.insert((timer, ticket));
-            self.out.push_back(Effect::ToRouter { line, client });
+            self.out.push_back(Effect::ToRouter {
+                line,
+                client,
+                asker,
+            });
         }
         Ok(())
     }
@@ -304,13 +338,21 @@ impl<R: Clone> Clients<R> {
     /// Stops request `ticket`: the device is told (`notifications/cancelled`) unless it
     /// answered already.
     pub(super) fn cancel(&mut self, ticket: Ticket, reason: &str) {
-        if self.finish(ticket).is_some() {
-            self.send_to_router(cancelled(&ticket.to_string(), reason));
+        if let Some(route) = self.finish(ticket) {
+            if route.asked.is_some() {
+                self.withdrawing.insert(ticket, route.sink.clone());
+            }
+            // A call the shim may hold is cancelled in its client's name (the shim's is per
+            // client); any other goes as the front's own line.
+            let client = route.asks.then(|| self.client_of(&route.owner)).flatten();
+            self.send_to_router(cancelled(&ticket.to_string(), reason), client);
         }
     }
 
     /// The client of `ticket` went away: a 2026-07-28 request is cancelled (closing its stream
-    /// is its cancel); a legacy one is forgotten (its answer will be dropped); a stream closes.
+    /// is its cancel), and so is a legacy call whose client could be asked (nobody is left to
+    /// answer its questions); another legacy one is forgotten (its answer will be dropped); a
+    /// stream closes.
     fn dropped(&mut self, ticket: Ticket) {
         let Some(route) = self.ids.get(ticket) else {
             if let Some(session) = self.streams.close(ticket) {
@@ -319,17 +361,10 @@ impl<R: Clone> Clients<R> {
             self.stream_closed(ticket);
             return;
         };
-        match route.owner.session.clone() {
-            None => self.cancel(ticket, "the client closed the stream"),
-            Some(session) => {
-                if let Some(route) = self.finish(ticket) {
-                    if route.shim {
-                        if let Some(shim) = self.shims.get_mut(&session) {
-                            shim.forget(&route.owner.id_key);
-                        }
-                    }
-                }
-            }
+        if route.owner.session.is_none() || route.asks {
+            self.cancel(ticket, "the client closed the stream");
+        } else {
+            self.finish(ticket);
         }
     }
 

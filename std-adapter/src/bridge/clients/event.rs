@@ -4,6 +4,7 @@
 use embedded_mcp::protocol::Version;
 use serde_json::Value;
 
+use crate::bridge::machine::Asker;
 use crate::bridge::message::{error_response, Id, Message};
 use crate::bridge::subscriptions::Filter;
 
@@ -190,6 +191,13 @@ pub enum Effect<R> {
         line: Vec<u8>,
         /// The client: a session's id, or `bearer` for a request let in by the token.
         client: Option<String>,
+        /// A session's `tools/call` whose client can be asked (the input shim takes it).
+        asker: Option<Asker>,
+    },
+    /// Client `client` (a session) is gone: the engine forgets what it kept for it.
+    Ended {
+        /// The session's id.
+        client: String,
     },
     /// Hand this to the waiting request or stream whose route it is.
     Deliver(R, Delivery),

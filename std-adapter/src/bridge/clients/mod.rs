@@ -12,21 +12,20 @@
 //! - [`ids`]: the table of ids the bridge gives forwarded requests, and the route of each.
 //! - [`admission`]: how many requests and streams each client, and all together, may hold
 //!   (what a client is: its address).
-//! - [`deadlines`]: how long a forwarded request waits (also while a person answers the input
-//!   shim), and a quiet listen stream's keep-alives.
+//! - [`deadlines`]: how long a forwarded request waits (also while a person answers one of the
+//!   input shim's questions: the shim itself is a layer of the engine, `input_shim::ShimLayer`,
+//!   whose questions come back naming their call), and a quiet listen stream's keep-alives.
 //! - `sessions`: legacy sessions, their bound and eviction; `session_posts`: what a request
 //!   in a session means.
 //! - `routes`: where each line of the router goes (a response by id, progress by token, a log
 //!   to the request in flight on the device that wrote it).
 //! - `streams`: GET streams, 2026-07-28 listen streams and the task statuses they start with.
-//! - `questions`: the input shim of each legacy session (a person's approval).
 
 pub mod admission;
 pub mod deadlines;
 mod engine;
 mod event;
 pub mod ids;
-mod questions;
 mod routes;
 mod session_posts;
 pub mod sessions;

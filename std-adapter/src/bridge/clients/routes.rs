@@ -12,6 +12,8 @@
 //!   asked; `notifications/tasks` (the task layer's, never a device's), to the listen streams
 //!   that asked for the task;
 //! - anything else (a device's own requests) is logged and dropped: no HTTP stream takes it.
+//!
+//! The input shim's questions come apart ([`Clients::on_question`]), naming their call.
 
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
 use embedded_mcp::protocol::LogLevel;
@@ -66,10 +68,6 @@ impl<R: Clone> Clients<R> {
             ));
             return;
         };
-        if self.ids.get(ticket).is_some_and(|r| r.shim) {
-            // The shim decides: another round, a question to the client, or the answer.
-            return self.on_shim_answer(ticket, &line);
-        }
         let Some(route) = self.finish(ticket) else {
             return;
         };
@@ -78,6 +76,30 @@ impl<R: Clone> Clients<R> {
             None => self.log.warn(format_args!(
                 "could not put the client's id back into a response"
             )),
+        }
+    }
+
+    /// One of the input shim's questions (or its withdrawal) about call `call` (the id key of
+    /// the call as the layer forwarded it: its ticket): onto that call's stream, where the
+    /// person's client reads it; the call then waits for the person, up to the shim's deadline.
+    pub fn on_question(&mut self, call: &str, line: Vec<u8>, now: std::time::Instant) {
+        self.now = now;
+        let ticket = Ids::<()>::parse(call);
+        if let Some(sink) = ticket.and_then(|t| self.withdrawing.get(&t)) {
+            // The withdrawal of the questions of a call just cancelled.
+            let sink = sink.clone();
+            return self.deliver_to(sink, Delivery::Notification(line));
+        }
+        let Some(ticket) = ticket.filter(|&t| self.ids.contains(t)) else {
+            return self.log.info(format_args!(
+                "dropped a question of the input shim about a call nobody waits for: {}",
+                preview(&line, PREVIEW)
+            ));
+        };
+        self.deliver(ticket, Delivery::Notification(line));
+        let deadline = now + self.cfg.input_timeout;
+        if let Some(route) = self.ids.get_mut(ticket) {
+            route.asked = Some(deadline);
         }
     }
 

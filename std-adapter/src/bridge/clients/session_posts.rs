@@ -13,6 +13,8 @@ use serde_json::Value;
 use super::engine::Clients;
 use super::event::{Answer, Delivery, NewSession, Owner, SessionPost, Ticket};
 use super::sessions::{Session, MAX_CAPABILITIES};
+use crate::bridge::input_shim::{can_ask, names_revision};
+use crate::bridge::machine::Asker;
 use crate::bridge::message::{splice, Class, Id, Message, INVALID_PARAMS, INVALID_REQUEST};
 use crate::wire::meta::{
     CLIENT_CAPABILITIES as META_CLIENT_CAPABILITIES, PROTOCOL_VERSION as META_PROTOCOL_VERSION,
@@ -87,7 +89,7 @@ impl<R: Clone> Clients<R> {
         if let Some(ticket) = self.streams.end_session_stream(session) {
             self.stream_closed(ticket);
         }
-        self.forget_shim(session);
+        self.client_ended(session);
     }
 
     pub(super) fn close_session(&mut self, session: &str, route: R) {
@@ -171,9 +173,12 @@ impl<R: Clone> Clients<R> {
                 // handshake; other client notifications mean nothing to a tools device.
                 Answer::empty(202)
             }
-            // A response answers one of the shim's questions, or nothing.
-            Class::Response { id } => {
-                self.on_client_answer(&post.session, &id.key, &msg.value);
+            // A response answers one of the shim's questions, or nothing: only a client that
+            // can be asked has its responses read (by the shim).
+            Class::Response { .. } => {
+                if let Some(asker) = self.asker_of(&post.session) {
+                    self.ask_down(post.body.clone(), &post.session, asker);
+                }
                 Answer::empty(202)
             }
             Class::ErrorWithoutId => Answer::empty(202),
@@ -206,25 +211,19 @@ impl<R: Clone> Clients<R> {
             .and_then(Value::as_str);
         let device = self.device_of(tool);
         let route = post.route;
-        let shimmed = if method == "tools/call" && post.sse {
-            self.forward_shimmed(
-                post.ticket,
-                &post.session,
-                &post.msg.value,
-                &post.body,
-                owner.clone(),
-                route.clone(),
-            )
-        } else {
-            None
+        // A call the input shim takes goes as the client wrote it (the shim makes its
+        // 2026-07-28 form); the client's own revision in `_meta` keeps it from the shim.
+        let asker = (method == "tools/call" && post.sse)
+            .then(|| self.asker_of(&post.session))
+            .flatten()
+            .filter(|_| !names_revision(post.msg.value.get("params")));
+        let line = match self.sessions.peek(&post.session) {
+            Some(session) if session.translate && asker.is_none() => {
+                self_contained(&post.body, session)
+            }
+            _ => post.body,
         };
-        let sent = shimmed.unwrap_or_else(|| {
-            let line = match self.sessions.peek(&post.session) {
-                Some(session) if session.translate => self_contained(&post.body, session),
-                _ => post.body,
-            };
-            self.forward(post.ticket, &line, owner, device, route.clone(), false)
-        });
+        let sent = self.forward(post.ticket, &line, owner, device, route.clone(), asker);
         if let Err(answer) = sent {
             self.deliver_to(route, Delivery::Answer(answer));
         }
@@ -243,12 +242,28 @@ impl<R: Clone> Clients<R> {
             .and_then(|p| p.get("reason"))
             .and_then(Value::as_str)
             .unwrap_or("cancelled by the client");
-        if self.cancel_shimmed(session, &key) {
-            return;
-        }
         if let Some(ticket) = self.ids.id_of(&(session.to_owned(), key)) {
             self.cancel(ticket, reason);
         }
+    }
+}
+
+impl<R: Clone> Clients<R> {
+    /// What the input shim needs of `session` to ask its client a person's questions: `None`
+    /// when it cannot be asked (it did not declare `elicitation`).
+    fn asker_of(&self, session: &str) -> Option<Asker> {
+        let s = self.sessions.peek(session)?;
+        can_ask(&s.capabilities).then(|| Asker {
+            version: s.version.as_str().to_owned(),
+            capabilities: s.capabilities.clone(),
+            // The layer filters log messages by the session's level: the device sends them all.
+            log_level: (s.log_level != 0).then_some("debug"),
+        })
+    }
+
+    /// Hands the shim a line of `session` (an answer to one of its questions).
+    fn ask_down(&mut self, line: Vec<u8>, session: &str, asker: Asker) {
+        self.out_to_router(line, Some(session.to_owned()), Some(asker));
     }
 }
 

@@ -1,22 +1,54 @@
 //! The clients layer under simulated time: a fixed base instant plus offsets, routes named by
-//! numbers, effects read back; nothing sleeps.
+//! numbers, effects read back; nothing sleeps. Below it stands the engine's real input shim
+//! layer, around a recorder of the lines that reach the router ([`Below`]).
 
+use std::collections::VecDeque;
 use std::time::{Duration, Instant};
 
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
 
 use super::*;
+use crate::bridge::input_shim::ShimLayer;
+use crate::bridge::machine::{Input, Machine, Output};
 use crate::bridge::message::{self, Class, Id};
 use crate::bridge::subscriptions::Filter;
 use crate::log::Logger;
 
 struct Sim {
     c: Clients<u32>,
+    /// The engine below the layer: the input shim around the router's stand-in.
+    engine: ShimLayer<Below>,
     t0: Instant,
     now: Instant,
     router: Vec<String>,
     got: Vec<(u32, Delivery)>,
+}
+
+/// The router's stand-in: records the lines that reach it, hands back the lines a test writes.
+#[derive(Default)]
+pub(super) struct Below {
+    got: Vec<String>,
+    out: VecDeque<Output>,
+}
+
+impl Machine for Below {
+    fn handle(&mut self, input: Input, _now: Instant) {
+        if let Input::HostLine(line) | Input::ClientLine { line, .. } = input {
+            self.got.push(String::from_utf8(line).unwrap());
+        }
+    }
+    fn handle_timeout(&mut self, _now: Instant) {}
+    fn poll_output(&mut self) -> Option<Output> {
+        self.out.pop_front()
+    }
+    fn poll_timeout(&self) -> Option<Instant> {
+        None
+    }
+    fn is_finished(&self) -> bool {
+        true
+    }
+    fn stop(&mut self) {}
 }
 
 fn config(devices: &[&str]) -> ClientsConfig {
@@ -34,8 +66,10 @@ impl Sim {
     fn new(cfg: ClientsConfig) -> Self {
         let t0 = Instant::now();
         let log = Logger::to_writer(0, "t", Box::new(std::io::sink()));
+        let timeout = cfg.input_timeout;
         Self {
             c: Clients::new(cfg, log, t0),
+            engine: ShimLayer::new(Below::default(), timeout, t0),
             t0,
             now: t0,
             router: Vec::new(),
@@ -43,11 +77,45 @@ impl Sim {
         }
     }
 
+    /// Carries the layer's effects out, and the engine's outputs back, as the shell would.
     fn take(&mut self) {
-        while let Some(effect) = self.c.poll_effect() {
-            match effect {
-                Effect::ToRouter { line, .. } => self.router.push(String::from_utf8(line).unwrap()),
-                Effect::Deliver(route, d) => self.got.push((route, d)),
+        loop {
+            let mut moved = false;
+            while let Some(effect) = self.c.poll_effect() {
+                moved = true;
+                let input = match effect {
+                    Effect::ToRouter {
+                        line,
+                        client: Some(client),
+                        asker,
+                    } => Input::ClientLine {
+                        line,
+                        client,
+                        asker,
+                    },
+                    Effect::ToRouter { line, .. } => Input::HostLine(line),
+                    Effect::Ended { client } => Input::ClientEnded { client },
+                    Effect::Deliver(route, d) => {
+                        self.got.push((route, d));
+                        continue;
+                    }
+                };
+                self.engine.handle(input, self.now);
+            }
+            while let Some(output) = self.engine.poll_output() {
+                moved = true;
+                match output {
+                    Output::Host(line) => self.c.on_router_line(line, None, self.now),
+                    Output::HostFrom { device, line } => {
+                        self.c.on_router_line(line, Some(device), self.now);
+                    }
+                    Output::Question { call, line } => self.c.on_question(&call, line, self.now),
+                    Output::Link { .. } | Output::Tools(_) => {}
+                }
+            }
+            self.router.extend(self.engine.inner_mut().got.drain(..));
+            if !moved {
+                return;
             }
         }
     }
@@ -61,18 +129,36 @@ impl Sim {
         self.take();
     }
 
+    /// The router writes `line` (a device's, when `from` names it).
     fn router_line(&mut self, line: &str, from: Option<usize>) {
-        self.c
-            .on_router_line(line.as_bytes().to_vec(), from, self.now);
+        let line = line.as_bytes().to_vec();
+        let output = match from {
+            Some(device) => Output::HostFrom { device, line },
+            None => Output::Host(line),
+        };
+        self.engine.inner_mut().out.push_back(output);
+        // Nothing is due: the engine only takes its machine's outputs.
+        self.engine.handle_timeout(self.now);
         self.take();
     }
 
     /// Runs the layer's timers up to `secs`, as the shell would.
     fn run_until(&mut self, secs: u64) {
         let end = self.t0 + Duration::from_secs(secs);
-        while let Some(at) = self.c.poll_timeout().filter(|&at| at <= end) {
+        loop {
+            let next = [self.c.poll_timeout(), self.engine.poll_timeout()]
+                .into_iter()
+                .flatten()
+                .min()
+                .filter(|&at| at <= end);
+            let Some(at) = next else { break };
             self.now = at;
-            self.c.handle_timeout(at);
+            if self.engine.poll_timeout().is_some_and(|t| t <= at) {
+                self.engine.handle_timeout(at);
+            }
+            if self.c.poll_timeout().is_some_and(|t| t <= at) {
+                self.c.handle_timeout(at);
+            }
             self.take();
         }
         self.now = end;

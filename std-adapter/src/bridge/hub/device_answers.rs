@@ -19,16 +19,7 @@ impl Hub {
         };
         match msg.class {
             Class::Response { id } => match self.jobs.remove(&id.key) {
-                Some(Job::Host {
-                    id: host_id,
-                    shim: true,
-                    ..
-                }) => self.on_shim_answer(&host_id, &line),
-                Some(Job::Host {
-                    id: host_id,
-                    modern,
-                    shim: false,
-                }) => {
+                Some(Job::Host { id: host_id, modern }) => {
                     if let Some(answer) = tools::reply_as(&line, &host_id.raw, modern) {
                         self.emit(answer);
                     }

@@ -57,7 +57,6 @@ impl Hub {
                     self.forward_cancel(params);
                 }
             }
-            Class::Response { .. } if self.on_host_response(line) => {}
             Class::Response { .. } | Class::ErrorWithoutId => self.log.info(format_args!(
                 "dropped a host response that answers nothing the hub asked"
             )),
@@ -90,9 +89,6 @@ impl Hub {
                     .and_then(|p| p.get("protocolVersion"))
                     .and_then(Value::as_str);
                 let result = tools::initialize_result(asked, &self.names());
-                if let Some(version) = result.get("protocolVersion").and_then(Value::as_str) {
-                    self.shim.initialized(version, params);
-                }
                 self.answer(&id, &result);
                 self.initialized = true;
             }
@@ -151,14 +147,7 @@ impl Hub {
             self.emit(error_response(Some(&id.raw), INVALID_PARAMS, text));
             return;
         };
-        if !modern && self.begin_shim_call(index, &id, &text) {
-            return;
-        }
-        let job = Job::Host {
-            id,
-            modern,
-            shim: false,
-        };
+        let job = Job::Host { id, modern };
         self.send_job_text(index, job, method::TOOLS_CALL, &text);
     }
 
@@ -168,7 +157,7 @@ impl Hub {
         else {
             return;
         };
-        if self.close_listen(&key) || self.cancel_shim_call(&key) {
+        if self.close_listen(&key) {
             self.revisions.forget(&key);
             return;
         }

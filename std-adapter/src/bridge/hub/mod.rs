@@ -24,7 +24,6 @@
 mod device_answers;
 mod host_requests;
 mod listen;
-mod shim;
 #[cfg(test)]
 mod tests;
 mod tools;
@@ -38,7 +37,6 @@ use serde_json::{json, Value};
 
 use super::catalog::{Fill, Tools};
 use super::config::{BridgeConfig, Pages};
-use super::input_shim::InputShim;
 use super::machine::{Input, Machine, Output};
 use super::message::{
     self, error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST,
@@ -74,9 +72,8 @@ struct Slot {
 
 /// A request the hub sent to a device's router, by the hub's id.
 enum Job {
-    /// A host request (its id); `modern`: the host asked in 2026-07-28; `shim`: a round of a
-    /// call the legacy input-required shim drives.
-    Host { id: Id, modern: bool, shim: bool },
+    /// A host request (its id); `modern`: the host asked in 2026-07-28.
+    Host { id: Id, modern: bool },
     /// The hub's `initialize` of the device.
     Init(usize),
     /// The hub's `tools/list` of the device.
@@ -101,9 +98,6 @@ pub struct Hub {
     /// The host's open 2026-07-28 listen streams.
     subscriptions: Subscriptions<()>,
     eof: bool,
-    /// The legacy input-required shim, and the device of each call it holds.
-    shim: InputShim,
-    shim_devices: HashMap<String, usize>,
     /// Device notifications the hub does not pass, counted for the log (logged at powers of two).
     dropped_notifications: u64,
 }
@@ -123,8 +117,6 @@ impl Hub {
             initialized: false,
             subscriptions: Subscriptions::default(),
             eof: false,
-            shim: InputShim::new(cfg.input_timeout, shim::ASK_PREFIX),
-            shim_devices: HashMap::new(),
             dropped_notifications: 0,
         };
         for device in &cfg.devices {
@@ -177,8 +169,9 @@ impl Hub {
                     device: index,
                     action,
                 }),
-                // The hub shows the catalog as its own listing of the device left it.
-                Output::Tools(_) => {}
+                // The hub shows the catalog as its own listing of the device left it; a router
+                // asks no questions (the input shim is a layer above the hub).
+                Output::Tools(_) | Output::Question { .. } => {}
             }
         }
     }
@@ -252,11 +245,7 @@ impl Hub {
 
     fn on_job_failed(&mut self, job: Job, why: &str) {
         match job {
-            Job::Host { id, shim, .. } => {
-                if shim {
-                    self.shim.forget(&id.key);
-                    self.shim_devices.remove(&id.key);
-                }
+            Job::Host { id, .. } => {
                 self.emit(error_response(Some(&id.raw), CONNECTION_CLOSED, why));
             }
             Job::Init(index) => {
@@ -290,6 +279,7 @@ impl Machine for Hub {
                 }
                 self.pump(device);
             }
+            Input::ClientEnded { .. } => {}
         }
     }
 
@@ -305,8 +295,6 @@ impl Machine for Hub {
             }
         }
         self.withdraw_stale();
-        let late = self.shim.on_timeout(now);
-        self.shim_actions(late);
     }
 
     fn poll_output(&mut self) -> Option<Output> {
@@ -315,16 +303,11 @@ impl Machine for Hub {
 
     fn poll_timeout(&self) -> Option<Instant> {
         let routers = self.slots.iter().filter_map(|s| s.router.poll_timeout());
-        routers
-            .chain(self.next_withdrawal())
-            .chain(self.shim.next_deadline())
-            .min()
+        routers.chain(self.next_withdrawal()).min()
     }
 
     fn is_finished(&self) -> bool {
-        self.eof
-            && !self.jobs.values().any(|j| matches!(j, Job::Host { .. }))
-            && self.shim.is_idle()
+        self.eof && !self.jobs.values().any(|j| matches!(j, Job::Host { .. }))
     }
 
     fn stop(&mut self) {

@@ -7,13 +7,15 @@
 //! `requestState` byte for byte, as many rounds as the device asks (at most [`MAX_ROUNDS`]), and
 //! answers under the host's own id with a legacy-shaped result.
 //!
-//! The router of one device, the hub (for each device) and the HTTP front drive the same
-//! machine: they hand it the host's handshake, each converted call's device answers, the host's
-//! responses and cancellations, and the time; it returns [`Action`]s. Failures are `isError`
+//! One layer of the engine drives it ([`ShimLayer`], around the tasks layer and the router or
+//! the hub), for the stdio host and for each HTTP legacy session alike: it hands the shim the
+//! host's handshake, each converted call's answers from below, the host's responses and
+//! cancellations, and the time; the shim returns [`Action`]s. Failures are `isError`
 //! results that say what happened (the host refused to ask, nobody answered in time, the host
 //! cannot show what the device asks for); a call the host cancelled is answered with nothing,
 //! as MCP asks, and its open questions to the host are cancelled too.
 
+mod layer;
 #[cfg(test)]
 mod tests;
 mod wire;
@@ -24,6 +26,7 @@ use std::time::{Duration, Instant};
 use serde_json::Value;
 
 use super::message::{self, tool_error_response, Id};
+pub use layer::{ShimLayer, ASK_PREFIX};
 pub(crate) use wire::legacy_result;
 use wire::{host_can, host_request, modern_params, read_device_answer, round_line, DeviceAnswer};
 
@@ -71,6 +74,22 @@ pub enum Action {
         /// The response line (under the host's id).
         line: Vec<u8>,
     },
+}
+
+/// True when a host with these `capabilities` can be asked for input (it declared
+/// `elicitation`).
+pub fn can_ask(capabilities: &Value) -> bool {
+    capabilities
+        .get("elicitation")
+        .is_some_and(Value::is_object)
+}
+
+/// True when a request's `params` name a revision in `_meta` (the shim leaves it alone).
+pub fn names_revision(params: Option<&Value>) -> bool {
+    params
+        .and_then(|p| p.get(message::meta::KEY))
+        .and_then(|m| m.get(message::meta::PROTOCOL_VERSION))
+        .is_some()
 }
 
 /// The host's side as its `initialize` said it.
@@ -149,11 +168,7 @@ impl InputShim {
             .cloned()
             .unwrap_or_else(|| Value::Object(serde_json::Map::new()));
         let legacy = embedded_mcp::protocol::Version::parse(version).is_none_or(|v| v.is_legacy());
-        self.host = (legacy
-            && capabilities
-                .get("elicitation")
-                .is_some_and(Value::is_object))
-        .then(|| Host {
+        self.host = (legacy && can_ask(&capabilities)).then(|| Host {
             version: version.to_owned(),
             capabilities,
         });
@@ -167,11 +182,12 @@ impl InputShim {
     /// True when a `tools/call` with `params` goes through the shim: the host is a legacy one
     /// that declared `elicitation`, and the request does not name a revision itself.
     pub fn wants(&self, params: Option<&Value>) -> bool {
-        let names_revision = params
-            .and_then(|p| p.get(message::meta::KEY))
-            .and_then(|m| m.get(message::meta::PROTOCOL_VERSION))
-            .is_some();
-        self.host.is_some() && !names_revision
+        self.host.is_some() && !names_revision(params)
+    }
+
+    /// True when the host can be asked (a legacy host that declared `elicitation`).
+    pub fn is_engaged(&self) -> bool {
+        self.host.is_some()
     }
 
     /// Starts call `id` (a `tools/call` with `params`, their exact JSON text): returns its first

@@ -1,9 +1,11 @@
-//! The shim under simulated time, through the router of one device: a legacy host that
-//! declared `elicitation` calls a tool that needs a person's approval.
+//! The shim under simulated time, as the engine's layer around the router of one device (and
+//! around a hub): a legacy host that declared `elicitation` calls a tool that needs a person's
+//! approval.
 
 use std::time::Duration;
 
 use crate::bridge::machine::{Input, LinkEvent, Machine};
+use crate::bridge::input_shim::ShimLayer;
 use crate::bridge::router::Router;
 use crate::bridge::sim::{config, quiet, Sim};
 use crate::bridge::BridgeConfig;
@@ -42,11 +44,13 @@ fn tool_error(text: &str) -> String {
 }
 
 /// A router (results unchecked) whose host initialized at 2025-11-25 with `capabilities`.
-fn initialized_with(capabilities: &str, input_timeout: Duration) -> Sim<Router> {
+fn initialized_with(capabilities: &str, input_timeout: Duration) -> Sim<ShimLayer<Router>> {
     let mut cfg: BridgeConfig = config();
     cfg.on_invalid = crate::bridge::OnInvalid::Pass;
     cfg.input_timeout = input_timeout;
-    let mut sim = Sim::new(|now| Router::new(cfg, quiet(), false, now));
+    let mut sim = Sim::new(|now| {
+        ShimLayer::new(Router::new(cfg, quiet(), false, now), input_timeout, now)
+    });
     sim.link(0, LinkEvent::Opened { gen: 1 });
     sim.host_line(&format!(
         r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{capabilities},"clientInfo":{{"name":"h","version":"1"}}}}}}"#
@@ -58,12 +62,12 @@ fn initialized_with(capabilities: &str, input_timeout: Duration) -> Sim<Router> 
     sim
 }
 
-fn initialized() -> Sim<Router> {
+fn initialized() -> Sim<ShimLayer<Router>> {
     initialized_with(r#"{"elicitation":{}}"#, Duration::from_secs(120))
 }
 
 /// The host calls, the device asks: the host has the question.
-fn asked() -> Sim<Router> {
+fn asked() -> Sim<ShimLayer<Router>> {
     let mut sim = initialized();
     sim.host_line(CALL);
     assert_eq!(sim.device_out(), vec![ROUND_1]);
@@ -287,11 +291,12 @@ mod through_the_hub {
     use serde_json::Value;
 
     use crate::bridge::hub::Hub;
+    use crate::bridge::input_shim::ShimLayer;
     use crate::bridge::machine::LinkEvent;
     use crate::bridge::sim::{hub_config, quiet, Sim};
 
     /// Device `device` (link 1) answers the hub's newest request with `result`.
-    fn answer(sim: &mut Sim<Hub>, device: usize, result: &str) {
+    fn answer(sim: &mut Sim<ShimLayer<Hub>>, device: usize, result: &str) {
         let (_, _, line) = sim
             .device
             .iter()
@@ -307,7 +312,7 @@ mod through_the_hub {
         );
     }
 
-    fn last_line(sim: &Sim<Hub>, device: usize) -> Value {
+    fn last_line(sim: &Sim<ShimLayer<Hub>>, device: usize) -> Value {
         let (_, _, line) = sim
             .device
             .iter()
@@ -319,7 +324,10 @@ mod through_the_hub {
 
     #[test]
     fn each_device_of_a_hub_asks_a_legacy_host_through_the_shim() {
-        let mut sim = Sim::new(|now| Hub::new(&hub_config(&["m1", "m2"]), quiet(), now));
+        let mut sim = Sim::new(|now| {
+            let hub = Hub::new(&hub_config(&["m1", "m2"]), quiet(), now);
+            ShimLayer::new(hub, std::time::Duration::from_secs(120), now)
+        });
         for device in [0, 1] {
             sim.link(device, LinkEvent::Opened { gen: 1 });
             answer(
@@ -353,9 +361,10 @@ mod through_the_hub {
         answer(&mut sim, 1, &asked);
         assert_eq!(
             sim.host_out(),
-            vec![super::ELICIT_1.replace("embedded-mcp-bridge-input-1", "embedded-mcp-hub-input-1")]
+            vec![super::ELICIT_1],
+            "the same question, under the same ids, as through one device's router"
         );
-        sim.host_line(r#"{"jsonrpc":"2.0","id":"embedded-mcp-hub-input-1","result":{"action":"accept","content":{"approve":true}}}"#);
+        sim.host_line(r#"{"jsonrpc":"2.0","id":"embedded-mcp-bridge-input-1","result":{"action":"accept","content":{"approve":true}}}"#);
         let round_2 = last_line(&sim, 1);
         assert_eq!(
             round_2["params"]["inputResponses"]["approval"]["action"],

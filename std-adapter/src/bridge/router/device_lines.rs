@@ -81,10 +81,6 @@ impl Router {
     }
 
     pub(super) fn on_response(&mut self, p: Pending, line: Vec<u8>, value: Value) {
-        if p.shim {
-            self.on_shim_answer(p, &line);
-            return;
-        }
         let Some(result) = value.get("result") else {
             self.emit(line);
             return;

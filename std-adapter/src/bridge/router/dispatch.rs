@@ -31,9 +31,6 @@ impl Router {
     pub(super) fn refuse(&mut self, key: Option<String>, line: &[u8], why: &str) {
         match key.and_then(|k| self.flight.pending.remove(&k)) {
             Some(p) => {
-                if p.shim {
-                    self.shim.forget(&p.id.key);
-                }
                 self.log
                     .warn(format_args!("`{}` {} not sent: {why}", p.method, p.id.raw));
                 self.emit(error_response(Some(&p.id.raw), CONNECTION_CLOSED, why));

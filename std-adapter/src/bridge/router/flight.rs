@@ -43,8 +43,6 @@ pub(super) struct Pending {
     pub(super) deadline: Instant,
     /// `None` while queued.
     pub(super) sent: Option<Sent>,
-    /// A round of a call the legacy input-required shim drives (its answer goes to the shim).
-    pub(super) shim: bool,
 }
 
 /// A host's `tools/list` whose device pages are being joined into one.

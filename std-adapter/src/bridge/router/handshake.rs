@@ -26,9 +26,6 @@ impl Router {
             "legacy session, protocol {}",
             version.as_deref().unwrap_or("(none given)")
         ));
-        if let Some(version) = &version {
-            self.shim.initialized(version, p.init_params.as_ref());
-        }
         self.handshake.version = version;
         self.handshake.init_params = p.init_params.clone();
     }

@@ -8,7 +8,7 @@ use crate::bridge::config::Pages;
 use crate::bridge::machine::Output;
 use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
-    self, error_response, meta, method, splice, Class, Id, INVALID_REQUEST, PARSE_ERROR,
+    self, error_response, meta, method, Class, Id, INVALID_REQUEST, PARSE_ERROR,
 };
 use crate::bridge::old_revisions::{is_batch, BatchStart};
 use crate::log::preview;
@@ -78,12 +78,6 @@ impl Router {
                     let key = read::<Cancelled>(params)
                         .and_then(|c| serde_json::to_string(&c.request_id).ok());
                     if let Some(key) = key {
-                        // A call waiting for the person: nothing is on the device.
-                        if let Some(actions) = self.shim.cancel(&key) {
-                            self.revisions.forget(&key);
-                            self.shim_actions(actions);
-                            return;
-                        }
                         // Removed from the queue, it never reaches the device: nothing to forward.
                         if self.flight.pending.remove(&key).is_some() && self.flight.unqueue(&key) {
                             self.revisions.forget(&key);
@@ -95,10 +89,6 @@ impl Router {
                     }
                 }
                 self.forward(line, None);
-            }
-            Class::Response { id } if self.shim.owns(&id.key) => {
-                let actions = self.shim.on_host_answer(&id.key, &msg.value);
-                self.shim_actions(actions);
             }
             Class::Response { .. } | Class::ErrorWithoutId => self.forward(line, None),
             Class::Invalid { id } => {
@@ -117,7 +107,7 @@ impl Router {
     }
 
     pub(super) fn on_host_request(&mut self, line: Vec<u8>, value: &Value, id: Id, name: String) {
-        if self.flight.in_use(&id.key) || self.shim.asking(&id.key) {
+        if self.flight.in_use(&id.key) {
             self.log.warn(format_args!(
                 "the host reused id {} while it is in flight",
                 id.raw
@@ -130,23 +120,6 @@ impl Router {
             return;
         }
         let params = value.get("params");
-        if name == method::SET_LEVEL {
-            let level = params.and_then(|p| p.get("level")).and_then(Value::as_str);
-            self.shim.set_log_level(level);
-        }
-        let modern = (name == method::TOOLS_CALL && self.shim.wants(params))
-            .then(|| self.shim.begin(&id, splice::member_text(&line, "params")))
-            .flatten();
-        let shimmed = modern.is_some();
-        // A shim call goes to the device in its 2026-07-28 form (the host's line otherwise).
-        let modern_value = modern
-            .as_deref()
-            .and_then(|m| serde_json::from_slice::<Value>(m).ok());
-        let params = match &modern_value {
-            Some(v) => v.get("params"),
-            None => params,
-        };
-        let line = modern.unwrap_or(line);
         let request_meta = params.and_then(|p| p.get(meta::KEY)).cloned();
         let progress = request_meta
             .as_ref()
@@ -157,10 +130,8 @@ impl Router {
                 .then(|| params.and_then(|p| p.get("name")).and_then(Value::as_str))
                 .flatten()
                 .map(str::to_owned),
-            // A shim call is the legacy host's: its result is checked, and shaped, as legacy.
             version: request_meta
                 .as_ref()
-                .filter(|_| !shimmed)
                 .and_then(|m| m.get(meta::PROTOCOL_VERSION))
                 .and_then(Value::as_str)
                 .map(str::to_owned),
@@ -175,7 +146,6 @@ impl Router {
             sent: None,
             id: id.clone(),
             method: name,
-            shim: shimmed,
         };
         let mut pending = pending;
         if pending.first_page && self.cfg.pages == Pages::One {

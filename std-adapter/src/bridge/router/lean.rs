@@ -47,8 +47,8 @@ impl Router {
         if !self.cfg.lean_hop || p.method != method::TOOLS_CALL {
             return Some((p, line, value));
         }
-        // The device had the call in its 2026-07-28 form (a shim call too).
-        let stateless = p.version.is_some() || p.shim;
+        // The device had the call in its 2026-07-28 form (a shim call's rounds too).
+        let stateless = p.version.is_some();
         match lean_hop::restore_for_host(&line, stateless) {
             Some(full) => {
                 let value = serde_json::from_slice(&full).unwrap_or(value);

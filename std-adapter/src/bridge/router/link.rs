@@ -281,9 +281,6 @@ impl Router {
         self.link_action(LinkAction::Close { gen });
         for key in self.flight.sent_on(gen) {
             if let Some(p) = self.flight.pending.remove(&key) {
-                if p.shim {
-                    self.shim.forget(&key);
-                }
                 let text = format!(
                     "The device link closed before `{}` was answered ({why}); the bridge is reconnecting",
                     p.method

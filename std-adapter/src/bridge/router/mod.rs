@@ -26,7 +26,6 @@ mod link;
 mod listing;
 mod own_requests;
 mod pages;
-mod shim;
 #[cfg(test)]
 mod tests;
 mod timers;
@@ -35,7 +34,6 @@ use std::collections::VecDeque;
 use std::time::Instant;
 
 use super::config::BridgeConfig;
-use super::input_shim::InputShim;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::message::{error_response, INVALID_REQUEST};
 use super::old_revisions::RevisionAdapter;
@@ -75,8 +73,6 @@ pub struct Router {
     /// In a hub: tell the host `notifications/tools/list_changed` when the link closes or
     /// comes back (the hub re-lists then).
     announce_links: bool,
-    /// The legacy input-required shim.
-    shim: InputShim,
     /// The lean hop's knowledge of the link and the tools.
     lean: lean::LeanLink,
     /// Device lines dropped by the rules of `device_rules`, counted for the log.
@@ -86,7 +82,6 @@ pub struct Router {
 impl Router {
     /// A router for `cfg.endpoint`; it asks for its first link at once.
     pub fn new(cfg: BridgeConfig, log: Logger, announce_links: bool, now: Instant) -> Self {
-        let cfg_input_timeout = cfg.input_timeout;
         let mut router = Self {
             cfg,
             log,
@@ -99,7 +94,6 @@ impl Router {
             handshake: Handshake::default(),
             check: Checking::new(),
             announce_links,
-            shim: InputShim::new(cfg_input_timeout, shim::ASK_PREFIX),
             lean: lean::LeanLink::default(),
             dropped: device_rules::Dropped::default(),
         };
@@ -160,14 +154,13 @@ impl Machine for Router {
                 self.host_eof = true;
             }
             Input::Link { event, .. } => self.on_link_event(event),
+            Input::ClientEnded { .. } => {}
         }
     }
 
     fn handle_timeout(&mut self, now: Instant) {
         self.now = now;
         self.tick();
-        let late = self.shim.on_timeout(now);
-        self.shim_actions(late);
     }
 
     fn poll_output(&mut self) -> Option<Output> {
@@ -183,21 +176,16 @@ impl Machine for Router {
             } => Some(*open_at),
             _ => None,
         };
-        [
-            self.flight.next_wakeup(),
-            connect,
-            self.shim.next_deadline(),
-        ]
-        .into_iter()
-        .flatten()
-        .min()
+        [self.flight.next_wakeup(), connect]
+            .into_iter()
+            .flatten()
+            .min()
     }
 
     fn is_finished(&self) -> bool {
         self.host_eof
             && self.flight.pending.is_empty()
             && self.check.held.is_empty()
-            && self.shim.is_idle()
     }
 
     fn stop(&mut self) {

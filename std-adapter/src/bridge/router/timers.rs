@@ -33,9 +33,6 @@ impl Router {
             let Some(p) = self.flight.pending.remove(&key) else {
                 continue;
             };
-            if p.shim {
-                self.shim.forget(&key);
-            }
             let capped = now >= p.started + self.cfg.max_call;
             let text = match &p.sent {
                 Some(_) if capped => format!(

@@ -40,13 +40,25 @@ impl ClientsHost {
         let mut fed = false;
         while let Some(effect) = self.layer.poll_effect() {
             match effect {
-                Effect::ToRouter { line, client } => {
+                Effect::ToRouter {
+                    line,
+                    client,
+                    asker,
+                } => {
                     let input = match client {
                         _ if line.len() > self.max_line => Input::HostOverlong(line.len()),
-                        Some(client) => Input::ClientLine { line, client },
+                        Some(client) => Input::ClientLine {
+                            line,
+                            client,
+                            asker,
+                        },
                         None => Input::HostLine(line),
                     };
                     machine.handle(input, now);
+                    fed = true;
+                }
+                Effect::Ended { client } => {
+                    machine.handle(Input::ClientEnded { client }, now);
                     fed = true;
                 }
                 // A receiver gone is a client gone: the layer hears of it (`Dropped`) from the

@@ -22,6 +22,7 @@ use tokio::sync::watch;
 use super::catalog::ToolsView;
 use super::clients::{Clients, ClientsConfig, Event as ClientEvent};
 use super::hub::Hub;
+use super::input_shim::ShimLayer;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::router::Router;
 use super::tasks::TaskLayer;
@@ -215,14 +216,21 @@ async fn bridge(
     };
     let now = Instant::now();
     let (tasks, wall) = (cfg.tasks.clone(), std::time::SystemTime::now());
+    let input_timeout = cfg.input_timeout;
+    // The engine's layers, outermost first: the input shim, tasks, then the router of one
+    // device or the hub of many.
     let result = if cfg.devices.is_empty() {
         let router = Router::new(cfg, log, false, now);
-        let layer = TaskLayer::new(router, tasks, now, wall, Box::new(random_task_id));
-        shell.drive(layer, inbox).await
+        let tasks = TaskLayer::new(router, tasks, now, wall, Box::new(random_task_id));
+        shell
+            .drive(ShimLayer::new(tasks, input_timeout, now), inbox)
+            .await
     } else {
         let hub = Hub::new(&cfg, log, now);
-        let layer = TaskLayer::new(hub, tasks, now, wall, Box::new(random_task_id));
-        shell.drive(layer, inbox).await
+        let tasks = TaskLayer::new(hub, tasks, now, wall, Box::new(random_task_id));
+        shell
+            .drive(ShimLayer::new(tasks, input_timeout, now), inbox)
+            .await
     };
     // Dropping the links closes them: QEMU and children are stopped here.
     shell.links.clear();
@@ -366,6 +374,12 @@ impl Shell {
                     Output::HostFrom { device, line } => {
                         self.host_line(line, Some(device)).await?;
                     }
+                    Output::Question { call, line } => match &mut self.host {
+                        HostSide::Clients(host) => {
+                            host.layer.on_question(&call, line, Instant::now());
+                        }
+                        HostSide::Lines(_) => self.host_line(line, None).await?,
+                    },
                     Output::Link { device, action } => self.link_action(machine, device, action),
                     Output::Tools(view) => {
                         self.tools.send_replace(view);

@@ -157,6 +157,7 @@ impl<M: Machine> TaskLayer<M> {
                     self.tools = view.clone();
                     self.out.push_back(Output::Tools(view));
                 }
+                question @ Output::Question { .. } => self.out.push_back(question),
                 Output::Link { device, action } => {
                     let written = match &action {
                         LinkAction::Write { line, .. } if !self.creating.is_empty() => {
@@ -526,7 +527,7 @@ impl<M: Machine> Machine for TaskLayer<M> {
         self.now = now;
         match input {
             Input::HostLine(line) => self.on_host_line(line),
-            Input::ClientLine { line, client } => {
+            Input::ClientLine { line, client, .. } => {
                 self.owners.reading(Some(client));
                 self.on_host_line(line);
                 self.owners.reading(None);

@@ -563,6 +563,7 @@ fn a_task_made_by_one_client_is_unknown_to_another() {
     let from = |sim: &mut Sim<Layer>, client: Option<&str>, line: String| {
         let input = match client {
             Some(client) => Input::ClientLine {
+                asker: None,
                 line: line.into_bytes(),
                 client: client.into(),
             },
