@@ -55,7 +55,7 @@ enum Stdio {
 impl<M: Machine> ShimLayer<M> {
     /// The layer around `inner`; a person has `timeout` to answer a question.
     pub fn new(inner: M, timeout: Duration, now: Instant) -> Self {
-        Self {
+        let mut layer = Self {
             inner,
             timeout,
             shims: HashMap::new(),
@@ -63,7 +63,10 @@ impl<M: Machine> ShimLayer<M> {
             stdio: Stdio::Fresh,
             out: VecDeque::new(),
             now,
-        }
+        };
+        // What the machine asked for at once (its first link).
+        layer.pump();
+        layer
     }
 
     /// The machine below.
