@@ -104,8 +104,7 @@ impl<R: Clone> Clients<R> {
                 route,
             } => {
                 let device = self.device_of(tool.as_deref());
-                if let Err(answer) =
-                    self.forward(ticket, &line, owner, device, route.clone(), None)
+                if let Err(answer) = self.forward(ticket, &line, owner, device, route.clone(), None)
                 {
                     self.deliver_to(route, Delivery::Answer(answer));
                 }

@@ -19,7 +19,10 @@ impl Hub {
         };
         match msg.class {
             Class::Response { id } => match self.jobs.remove(&id.key) {
-                Some(Job::Host { id: host_id, modern }) => {
+                Some(Job::Host {
+                    id: host_id,
+                    modern,
+                }) => {
                     if let Some(answer) = tools::reply_as(&line, &host_id.raw, modern) {
                         self.emit(answer);
                     }

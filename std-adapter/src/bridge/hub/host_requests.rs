@@ -10,7 +10,6 @@ use crate::bridge::message::{
     self, error_response, meta, method, splice, Class, Id, INVALID_PARAMS, INVALID_REQUEST,
     METHOD_NOT_FOUND,
 };
-use crate::bridge::old_revisions::{is_batch, BatchStart};
 use crate::log::preview;
 
 impl Hub {
@@ -19,25 +18,7 @@ impl Hub {
             self.log
                 .trace(format_args!("from host: {}", preview(&line, PREVIEW)));
         }
-        if !is_batch(&line) {
-            self.on_host_message(&line);
-            return;
-        }
-        match self.revisions.open_batch(&line) {
-            BatchStart::Refused(answer) => self.write_host(answer),
-            BatchStart::Messages(messages) => {
-                for message in messages {
-                    self.on_host_message(&message);
-                }
-                if let Some(answer) = self.revisions.close_batch() {
-                    self.write_host(answer);
-                }
-            }
-        }
-    }
-
-    fn on_host_message(&mut self, line: &[u8]) {
-        let Some(msg) = message::parse(line) else {
+        let Some(msg) = message::parse(&line) else {
             self.emit(error_response(
                 None,
                 message::PARSE_ERROR,
@@ -48,8 +29,7 @@ impl Hub {
         let params = msg.value.get("params");
         match msg.class {
             Class::Request { id, method: name } => {
-                self.revisions.request(&id.key, &name, params);
-                let raw_params = splice::member_text(line, "params");
+                let raw_params = splice::member_text(&line, "params");
                 self.on_host_request(id, &name, params, raw_params);
             }
             Class::Notification { method: name } => {
@@ -158,7 +138,6 @@ impl Hub {
             return;
         };
         if self.close_listen(&key) {
-            self.revisions.forget(&key);
             return;
         }
         let found = self.jobs.iter().find_map(|(hub_id, job)| match job {
@@ -168,7 +147,6 @@ impl Hub {
         let Some(hub_id) = found else {
             return;
         };
-        self.revisions.forget(&key);
         let Some(Job::Host { .. }) = self.jobs.remove(&hub_id) else {
             return;
         };

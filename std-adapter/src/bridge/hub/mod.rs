@@ -41,7 +41,6 @@ use super::machine::{Input, Machine, Output};
 use super::message::{
     self, error_response, method, success_line, Id, CONNECTION_CLOSED, INVALID_REQUEST,
 };
-use super::old_revisions::RevisionAdapter;
 use super::router::Router;
 use super::subscriptions::Subscriptions;
 use crate::log::preview;
@@ -87,7 +86,6 @@ pub struct Hub {
     out: VecDeque<Output>,
     /// The time of the input being handled.
     now: Instant,
-    revisions: RevisionAdapter,
     slots: Vec<Slot>,
     jobs: HashMap<String, Job>,
     next_id: u64,
@@ -109,7 +107,6 @@ impl Hub {
             log,
             out: VecDeque::new(),
             now,
-            revisions: RevisionAdapter::default(),
             slots: Vec::new(),
             jobs: HashMap::new(),
             next_id: 1,
@@ -185,14 +182,8 @@ impl Hub {
         self.pump(index);
     }
 
+    /// Sends a line to the host (the layers above reshape it for an old revision).
     fn emit(&mut self, line: Vec<u8>) {
-        let Some(line) = self.revisions.outgoing(line) else {
-            return;
-        };
-        self.write_host(line);
-    }
-
-    fn write_host(&mut self, line: Vec<u8>) {
         if self.log.tracing() {
             self.log
                 .trace(format_args!("to host: {}", preview(&line, PREVIEW)));
@@ -202,9 +193,6 @@ impl Hub {
 
     /// Sends a notification of device `index` to the host, saying which device wrote it.
     fn emit_from(&mut self, index: usize, line: Vec<u8>) {
-        let Some(line) = self.revisions.outgoing(line) else {
-            return;
-        };
         if self.log.tracing() {
             self.log
                 .trace(format_args!("to host: {}", preview(&line, PREVIEW)));

@@ -185,7 +185,9 @@ impl<M: Machine> ShimLayer<M> {
     fn run(&mut self, host: &Host, actions: Vec<Action>) {
         for action in actions {
             match action {
-                Action::Host { key, line } => self.out.push_back(Output::Question { call: key, line }),
+                Action::Host { key, line } => {
+                    self.out.push_back(Output::Question { call: key, line })
+                }
                 Action::Device { line, .. } => self.down(host, line),
                 Action::Complete { key, id, result } => {
                     self.calls.remove(&key);

@@ -4,8 +4,8 @@
 
 use std::time::Duration;
 
-use crate::bridge::machine::{Input, LinkEvent, Machine};
 use crate::bridge::input_shim::ShimLayer;
+use crate::bridge::machine::{Input, LinkEvent, Machine};
 use crate::bridge::router::Router;
 use crate::bridge::sim::{config, quiet, Sim};
 use crate::bridge::BridgeConfig;
@@ -48,9 +48,8 @@ fn initialized_with(capabilities: &str, input_timeout: Duration) -> Sim<ShimLaye
     let mut cfg: BridgeConfig = config();
     cfg.on_invalid = crate::bridge::OnInvalid::Pass;
     cfg.input_timeout = input_timeout;
-    let mut sim = Sim::new(|now| {
-        ShimLayer::new(Router::new(cfg, quiet(), false, now), input_timeout, now)
-    });
+    let mut sim =
+        Sim::new(|now| ShimLayer::new(Router::new(cfg, quiet(), false, now), input_timeout, now));
     sim.link(0, LinkEvent::Opened { gen: 1 });
     sim.host_line(&format!(
         r#"{{"jsonrpc":"2.0","id":0,"method":"initialize","params":{{"protocolVersion":"2025-11-25","capabilities":{capabilities},"clientInfo":{{"name":"h","version":"1"}}}}}}"#

@@ -1,8 +1,10 @@
 //! Hosts of old revisions, whatever serves them (one device or a hub): the answers reshaped for
 //! a host of 2024-11-05 or 2025-03-26 ([`downgrade`]) and the JSON-RPC batches of 2025-03-26
-//! (split on the way in, answered as one array).
+//! (split on the way in, answered as one array), as one layer of the engine
+//! ([`RevisionLayer`]).
 
 mod downgrade;
+mod layer;
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,6 +13,7 @@ use serde_json::Value;
 
 use crate::bridge::message::{self, error_response, method, success_line, Class, INVALID_REQUEST};
 use downgrade::{downgrade_notification, downgrade_result, OldEra};
+pub(super) use layer::RevisionLayer;
 
 /// One batch line of the host, waiting for the answers of its requests.
 struct Batch {
@@ -48,6 +51,11 @@ pub(super) fn is_batch(line: &[u8]) -> bool {
 }
 
 impl RevisionAdapter {
+    /// True when the host's `initialize` asked for an old revision.
+    pub(super) fn is_old(&self) -> bool {
+        self.era.is_some()
+    }
+
     /// A host request is on its way (its `method` decides how the answer is reshaped).
     pub(super) fn request(&mut self, key: &str, method: &str, params: Option<&Value>) {
         if method == method::INITIALIZE {

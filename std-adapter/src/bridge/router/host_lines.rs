@@ -10,18 +10,11 @@ use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
     self, error_response, meta, method, Class, Id, INVALID_REQUEST, PARSE_ERROR,
 };
-use crate::bridge::old_revisions::{is_batch, BatchStart};
 use crate::log::preview;
 
 impl Router {
-    /// Sends a line to the host, reshaped for its revision (or held for its batch).
+    /// Sends a line to the host (the layers above reshape it for an old revision).
     pub(super) fn emit(&mut self, line: Vec<u8>) {
-        if let Some(line) = self.revisions.outgoing(line) {
-            self.write_host(line);
-        }
-    }
-
-    fn write_host(&mut self, line: Vec<u8>) {
         if self.log.tracing() {
             self.log
                 .trace(format_args!("to host: {}", preview(&line, PREVIEW)));
@@ -34,24 +27,6 @@ impl Router {
             self.log
                 .trace(format_args!("from host: {}", preview(&line, PREVIEW)));
         }
-        if is_batch(&line) {
-            match self.revisions.open_batch(&line) {
-                BatchStart::Refused(answer) => self.write_host(answer),
-                BatchStart::Messages(messages) => {
-                    for message in messages {
-                        self.on_host_message(message);
-                    }
-                    if let Some(answer) = self.revisions.close_batch() {
-                        self.write_host(answer);
-                    }
-                }
-            }
-            return;
-        }
-        self.on_host_message(line);
-    }
-
-    fn on_host_message(&mut self, line: Vec<u8>) {
         let Some(msg) = message::parse(&line) else {
             self.log.warn(format_args!(
                 "the host sent a line that is not JSON: {}",
@@ -80,7 +55,6 @@ impl Router {
                     if let Some(key) = key {
                         // Removed from the queue, it never reaches the device: nothing to forward.
                         if self.flight.pending.remove(&key).is_some() && self.flight.unqueue(&key) {
-                            self.revisions.forget(&key);
                             self.log.info(format_args!(
                                 "request {key} cancelled before it reached the device"
                             ));
@@ -159,7 +133,6 @@ impl Router {
             });
         }
         let key = id.key;
-        self.revisions.request(&key, &pending.method, params);
         self.flight.pending.insert(key.clone(), pending);
         self.forward(line, Some(key));
     }

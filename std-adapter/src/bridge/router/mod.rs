@@ -36,7 +36,6 @@ use std::time::Instant;
 use super::config::BridgeConfig;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
 use super::message::{error_response, INVALID_REQUEST};
-use super::old_revisions::RevisionAdapter;
 use crate::log::preview;
 use crate::log::Logger;
 use checking::Checking;
@@ -64,8 +63,6 @@ pub struct Router {
     now: Instant,
     /// The host closed its input: finish what is in flight, then stop.
     host_eof: bool,
-    /// Old revisions and batches.
-    revisions: RevisionAdapter,
     device: DeviceLink,
     flight: InFlight,
     handshake: Handshake,
@@ -88,7 +85,6 @@ impl Router {
             out: VecDeque::new(),
             now,
             host_eof: false,
-            revisions: RevisionAdapter::default(),
             device: DeviceLink::new(),
             flight: InFlight::new(),
             handshake: Handshake::default(),
@@ -183,9 +179,7 @@ impl Machine for Router {
     }
 
     fn is_finished(&self) -> bool {
-        self.host_eof
-            && self.flight.pending.is_empty()
-            && self.check.held.is_empty()
+        self.host_eof && self.flight.pending.is_empty() && self.check.held.is_empty()
     }
 
     fn stop(&mut self) {

@@ -22,8 +22,6 @@ impl Router {
         let Some(line) = success_line(&p.id.raw, &cached.result) else {
             return false;
         };
-        self.revisions
-            .request(&p.id.key, &p.method, Some(&json!({})));
         self.emit(line);
         true
     }

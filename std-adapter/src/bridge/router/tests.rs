@@ -359,9 +359,12 @@ fn a_2026_bare_array_is_checked_in_its_legacy_wrapping() {
     assert!(out[0].contains(r#""isError":true"#), "{out:?}");
 }
 
+/// Through the engine's old-revisions layer above the router.
 #[test]
 fn a_host_of_2024_11_05_gets_answers_of_its_revision() {
-    let mut sim = connected(unchecked());
+    use crate::bridge::old_revisions::RevisionLayer;
+    let mut sim = Sim::new(|now| RevisionLayer::new(Router::new(unchecked(), quiet(), false, now)));
+    sim.link(0, LinkEvent::Opened { gen: 1 });
     sim.host_line(&INIT.replace("2025-11-25", "2024-11-05"));
     sim.device_line(0, 1, INIT_ANSWER);
     assert_eq!(

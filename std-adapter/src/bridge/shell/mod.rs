@@ -24,6 +24,7 @@ use super::clients::{Clients, ClientsConfig, Event as ClientEvent};
 use super::hub::Hub;
 use super::input_shim::ShimLayer;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
+use super::old_revisions::RevisionLayer;
 use super::router::Router;
 use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
@@ -217,20 +218,18 @@ async fn bridge(
     let now = Instant::now();
     let (tasks, wall) = (cfg.tasks.clone(), std::time::SystemTime::now());
     let input_timeout = cfg.input_timeout;
-    // The engine's layers, outermost first: the input shim, tasks, then the router of one
-    // device or the hub of many.
+    // The engine's layers, outermost first: old revisions, the input shim, tasks, then the
+    // router of one device or the hub of many.
     let result = if cfg.devices.is_empty() {
         let router = Router::new(cfg, log, false, now);
         let tasks = TaskLayer::new(router, tasks, now, wall, Box::new(random_task_id));
-        shell
-            .drive(ShimLayer::new(tasks, input_timeout, now), inbox)
-            .await
+        let shim = ShimLayer::new(tasks, input_timeout, now);
+        shell.drive(RevisionLayer::new(shim), inbox).await
     } else {
         let hub = Hub::new(&cfg, log, now);
         let tasks = TaskLayer::new(hub, tasks, now, wall, Box::new(random_task_id));
-        shell
-            .drive(ShimLayer::new(tasks, input_timeout, now), inbox)
-            .await
+        let shim = ShimLayer::new(tasks, input_timeout, now);
+        shell.drive(RevisionLayer::new(shim), inbox).await
     };
     // Dropping the links closes them: QEMU and children are stopped here.
     shell.links.clear();
