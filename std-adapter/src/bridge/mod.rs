@@ -30,15 +30,19 @@
 //!   shell/ (tokio: host lines, link threads, timers; one runtime with hyper's) <-+
 //!         | Input + now                ^ Output
 //!         v                            |
+//!   old revisions -> input shim -> tasks: one layer each, a Machine   no I/O, no clock
+//!         |                            ^
+//!         v                            |
 //!   router/ (one device)  or  hub/ (many devices, one router each)   no I/O, no clock
 //!         | LinkAction                 ^ LinkEvent
 //!         v                            |
 //!   link: serial | TCP | unix socket | child process | QEMU   (device::Endpoint)
 //! ```
 //!
-//! [`machine`] is the interface between the state machines ([`router`], [`hub`]) and the shell
-//! (`shell`); [`message`] names what is on the wire; `old_revisions` serves hosts of 2024-11-05
-//! and 2025-03-26; [`catalog`] and [`rewrite`] check and clean what devices send.
+//! [`machine`] is the interface between the state machines (the layers, [`router`], [`hub`])
+//! and the shell (`shell`); [`message`] names what is on the wire; `old_revisions` serves hosts
+//! of 2024-11-05 and 2025-03-26, [`input_shim`] legacy hosts that can be asked for input,
+//! [`tasks`] the tasks extension; [`catalog`] and [`rewrite`] check and clean what devices send.
 
 pub mod catalog;
 pub mod clients;
