@@ -47,7 +47,8 @@ impl<M: Machine> RevisionLayer<M> {
 
     fn on_host_line(&mut self, line: Vec<u8>, now: Instant) {
         if !self.reads() {
-            return self.down(line, now);
+            self.down(line, now);
+            return self.pump();
         }
         if !is_batch(&line) {
             self.on_message(line, now);
@@ -155,5 +156,42 @@ impl<M: Machine> Machine for RevisionLayer<M> {
     fn stop(&mut self) {
         self.inner.stop();
         self.pump();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::RevisionLayer;
+    use crate::bridge::machine::LinkEvent;
+    use crate::bridge::router::Router;
+    use crate::bridge::sim::{config, quiet, Sim};
+
+    /// A host of a newer revision: once its `initialize` showed it, its lines and the answers
+    /// for it pass the layer unread, byte for byte and at once.
+    #[test]
+    fn a_newer_host_passes_through_unread_and_at_once() {
+        let mut cfg = config();
+        cfg.on_invalid = crate::bridge::OnInvalid::Pass;
+        let mut sim = Sim::new(|now| RevisionLayer::new(Router::new(cfg, quiet(), false, now)));
+        sim.link(0, LinkEvent::Opened { gen: 1 });
+        sim.host_line(r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{}}}"#);
+        sim.device_line(
+            0,
+            1,
+            r#"{"jsonrpc":"2.0","id":0,"result":{"protocolVersion":"2025-11-25","capabilities":{}}}"#,
+        );
+        assert_eq!(sim.host_out().len(), 1);
+        sim.device_out();
+        assert!(!sim.machine.reads(), "settled on a newer revision");
+        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"t","arguments":{"n":1.0e2}}}"#;
+        sim.host_line(call);
+        assert_eq!(sim.device_out(), vec![call]);
+        let answer =
+            r#"{"jsonrpc":"2.0","id":7,"result":{"content":[],"structuredContent":{"n":1.0e2}}}"#;
+        sim.device_line(0, 1, answer);
+        assert_eq!(sim.host_out(), vec![answer]);
+        // An error the router writes at once (a line that is not JSON) comes out at once too.
+        sim.host_line("not json");
+        assert_eq!(sim.host_out().len(), 1);
     }
 }
