@@ -118,6 +118,20 @@ pub fn with_member(
     Some(out)
 }
 
+/// `line` with `members` (`"key":value,...` text, not empty) put first in the object that
+/// `path` names (members of members from the top: `["result", "capabilities"]`). `None` when
+/// `line` has no object there. Every other byte stays.
+pub fn with_first_members(line: &[u8], path: &[&str], members: &str) -> Option<Vec<u8>> {
+    let mut object = parse(line)?;
+    for key in path {
+        object = object.get(key)?;
+    }
+    if object.kind() != Kind::Object {
+        return None;
+    }
+    prepend(line, object, members)
+}
+
 /// The exact JSON text of the top-level member `key` of `line`.
 pub fn member_text<'a>(line: &'a [u8], key: &str) -> Option<&'a str> {
     Some(parse(line)?.get(key)?.raw())

@@ -414,7 +414,7 @@ impl<M: Machine> TaskLayer<M> {
                     return None;
                 }
                 if self.watched.remove(&id.key) {
-                    return Some(with_extension(line, msg.value));
+                    return Some(with_extension(line, &msg.value));
                 }
                 (!id.key.starts_with(&format!("\"{CALL_ID_PREFIX}"))).then_some(line)
             }

@@ -2,7 +2,7 @@
 //! names, id keys, exact member bytes, an id swapped in a response, and the extension spliced
 //! into a `server/discover` answer (every other byte kept where it can be).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 use super::EXTENSION;
 use embedded_mcp::json::{Limits, Value as RawValue, MAX_DEPTH_LIMIT};
@@ -71,53 +71,68 @@ pub(super) fn with_id(line: &[u8], from: &str, to: &str) -> Vec<u8> {
         .unwrap_or_else(|| line.to_vec())
 }
 
-/// A `server/discover` answer with the extension in `capabilities.extensions`: spliced in
-/// before the device's other capabilities when it has no `extensions` (every other byte kept),
-/// else the answer re-serialised.
-pub(super) fn with_extension(line: Vec<u8>, value: Value) -> Vec<u8> {
+/// A `server/discover` answer with the extension in `capabilities.extensions`: put first in
+/// `extensions`, or an `extensions` holding it put first in `capabilities`; every other byte
+/// kept. An answer with no `capabilities` object, or that names the extension already, is
+/// kept whole.
+pub(super) fn with_extension(line: Vec<u8>, value: &Value) -> Vec<u8> {
     let capabilities = value.get("result").and_then(|r| r.get("capabilities"));
-    let has_extensions = capabilities.is_some_and(|c| c.get("extensions").is_some());
-    if capabilities.is_some_and(Value::is_object) && !has_extensions {
-        let raw = raw_member(&line, "result").and_then(|r| raw_member_of(&r, "capabilities"));
-        if let Some(raw) = raw {
-            let needle = [b"\"capabilities\":".as_slice(), &raw].concat();
-            if let Some(at) = line
-                .windows(needle.len())
-                .position(|w| w == needle.as_slice())
-            {
-                let open = at + needle.len() - raw.len() + 1;
-                let empty = raw.iter().skip(1).find(|b| !b.is_ascii_whitespace()) == Some(&b'}');
-                let mut out = line[..open].to_vec();
-                out.extend_from_slice(b"\"extensions\":{");
-                push_json_string(&mut out, EXTENSION);
-                out.extend_from_slice(if empty { b":{}}" } else { b":{}}," });
-                out.extend_from_slice(&line[open..]);
-                return out;
-            }
-        }
+    let extensions = capabilities.and_then(|c| c.get("extensions"));
+    if extensions.is_some_and(|e| e.get(EXTENSION).is_some()) {
+        return line;
     }
-    reserialised_with_extension(line, value)
+    let mut member = Vec::new();
+    push_json_string(&mut member, EXTENSION);
+    member.extend_from_slice(b":{}");
+    let edited = match extensions {
+        Some(_) => {
+            let member = String::from_utf8(member).unwrap_or_default();
+            let path = ["result", "capabilities", "extensions"];
+            splice::with_first_members(&line, &path, &member)
+        }
+        None => {
+            let mut wrapped = b"\"extensions\":{".to_vec();
+            wrapped.extend_from_slice(&member);
+            wrapped.push(b'}');
+            let wrapped = String::from_utf8(wrapped).unwrap_or_default();
+            splice::with_first_members(&line, &["result", "capabilities"], &wrapped)
+        }
+    };
+    edited.unwrap_or(line)
 }
 
-/// The exact bytes of member `name` of the JSON object `object`.
-pub(super) fn raw_member_of(object: &[u8], name: &str) -> Option<Vec<u8>> {
-    raw_member(object, name)
-}
+#[cfg(test)]
+mod tests {
+    use super::with_extension;
 
-pub(super) fn reserialised_with_extension(line: Vec<u8>, mut value: Value) -> Vec<u8> {
-    let Some(capabilities) = value
-        .get_mut("result")
-        .and_then(|r| r.get_mut("capabilities"))
-        .and_then(Value::as_object_mut)
-    else {
-        return line;
-    };
-    let extensions = capabilities
-        .entry("extensions")
-        .or_insert_with(|| Value::Object(Map::new()));
-    let Some(extensions) = extensions.as_object_mut() else {
-        return line;
-    };
-    extensions.insert(EXTENSION.into(), Value::Object(Map::new()));
-    serde_json::to_vec(&value).unwrap_or(line)
+    fn added(line: &str) -> String {
+        let value = serde_json::from_str(line).unwrap();
+        String::from_utf8(with_extension(line.as_bytes().to_vec(), &value)).unwrap()
+    }
+
+    /// The extension goes into the device's `server/discover` answer by a splice: the device's
+    /// bytes (numbers, escapes, key order) stay, whatever `capabilities` held.
+    #[test]
+    fn the_extension_is_spliced_into_a_discover_answer_byte_for_byte() {
+        let bare = r#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"n":1.0e2,"s":"\u00e9"},"capabilities":{"tools":{}}}}"#;
+        assert_eq!(
+            added(bare),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{"n":1.0e2,"s":"\u00e9"},"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}},"tools":{}}}}"#
+        );
+        let other = r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"z":1,"extensions":{"x/y":{"v":1.50}}}}}"#;
+        assert_eq!(
+            added(other),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"z":1,"extensions":{"io.modelcontextprotocol/tasks":{},"x/y":{"v":1.50}}}}}"#
+        );
+        let empty = r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{}}}"#;
+        assert_eq!(
+            added(empty),
+            r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}"#
+        );
+        // Named already, or no capabilities to put it in: the answer as it was.
+        let named = r#"{"jsonrpc":"2.0","id":1,"result":{"capabilities":{"extensions":{"io.modelcontextprotocol/tasks":{}}}}}"#;
+        assert_eq!(added(named), named);
+        let none = r#"{"jsonrpc":"2.0","id":1,"result":{"serverInfo":{}}}"#;
+        assert_eq!(added(none), none);
+    }
 }

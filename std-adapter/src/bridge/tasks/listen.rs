@@ -22,7 +22,7 @@ use super::table::Status;
 use super::wire;
 use super::TaskLayer;
 use crate::bridge::machine::Machine;
-use crate::bridge::message::{meta, Id};
+use crate::bridge::message::{meta, splice, Id};
 use crate::bridge::subscriptions::{push_task_ids, tagged, Filter};
 
 /// Where the layer sends task status notifications.
@@ -158,20 +158,14 @@ impl<M: Machine> TaskLayer<M> {
     }
 }
 
-/// An acknowledgement with `"taskIds":[...]` as the first member of its `notifications`.
+/// An acknowledgement with `"taskIds":[...]` as the first member of its
+/// `params.notifications` (every other byte kept).
 fn with_task_ids(ack: &[u8], agreed: &[String]) -> Vec<u8> {
-    const AT: &[u8] = b"\"notifications\":{";
-    let Some(at) = ack.windows(AT.len()).position(|w| w == AT) else {
-        return ack.to_vec();
-    };
-    let split = at + AT.len();
-    let mut out = ack[..split].to_vec();
-    push_task_ids(&mut out, agreed);
-    if ack.get(split) != Some(&b'}') {
-        out.push(b',');
-    }
-    out.extend_from_slice(&ack[split..]);
-    out
+    let mut ids = Vec::new();
+    push_task_ids(&mut ids, agreed);
+    let ids = String::from_utf8(ids).unwrap_or_default();
+    splice::with_first_members(ack, &["params", "notifications"], &ids)
+        .unwrap_or_else(|| ack.to_vec())
 }
 
 #[cfg(test)]
