@@ -4,15 +4,16 @@
 use std::time::Duration;
 
 use super::doors::Doors;
+use super::exchange::LayerHandle;
 use super::handshake::Handshake;
-use super::multiplex::Multiplex;
 use super::param_headers::ToolHeaders;
 use super::request::Request;
 use crate::log::Logger;
 
 /// Everything the requests share.
 pub(super) struct FrontState {
-    pub(super) mux: Multiplex,
+    /// The handle on the clients layer.
+    pub(super) layer: LayerHandle,
     pub(super) handshake: Handshake,
     /// The `Mcp-Param-*` marks of the device's tools (2026-07-28 calls are checked against them).
     pub(super) tool_headers: ToolHeaders,
