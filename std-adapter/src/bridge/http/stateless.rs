@@ -5,6 +5,8 @@
 //! removed; `subscriptions/listen` opens a listen stream served by the front itself; everything
 //! else goes to the device as it came (under a bridge-side id).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
 use super::exchange::{stateless_status, Reply, Stopped};
@@ -268,7 +270,7 @@ fn check(request: &Request, value: &Value, id: &Id, method: &str) -> Result<(), 
 
 /// A header's value as the revision encodes it: trimmed, `=?base64?…?=` decoded; `None` when
 /// absent, repeated or undecodable.
-fn header(request: &Request, name: &str) -> Option<String> {
+fn header<'a>(request: &'a Request, name: &str) -> Option<Cow<'a, str>> {
     header_text::decoded(request, name).ok().flatten()
 }
 
