@@ -37,7 +37,7 @@ use crate::bridge::shell::{Sink, DELIVERY_QUEUE};
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
 /// An event of the clients layer, as the front sends it.
-pub(crate) type ClientEvent = Event<Sink>;
+pub(super) type ClientEvent = Event<Sink>;
 
 /// The engine stopped: nothing can be handed to the layer any more.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -404,9 +404,11 @@ impl Shell {
         let HostSide::Clients(host) = &mut self.host else {
             return false;
         };
-        let now = Instant::now();
+        // The clock is read once, and only when there is an effect (most turns have none).
+        let mut read = None;
         let mut fed = false;
         while let Some(effect) = host.layer.poll_effect() {
+            let now = *read.get_or_insert_with(Instant::now);
             match effect {
                 Effect::ToRouter { line, client } => {
                     let input = match client {
