@@ -4,15 +4,16 @@
 use std::time::Duration;
 
 use super::doors::Doors;
+use super::exchange::LayerHandle;
 use super::handshake::Handshake;
-use super::multiplex::Multiplex;
 use super::param_headers::ToolHeaders;
 use super::request::Request;
 use crate::log::Logger;
 
 /// Everything the requests share.
 pub(super) struct FrontState {
-    pub(super) mux: Multiplex,
+    /// The handle on the clients layer.
+    pub(super) layer: LayerHandle,
     pub(super) handshake: Handshake,
     /// The `Mcp-Param-*` marks of the device's tools (2026-07-28 calls are checked against them).
     pub(super) tool_headers: ToolHeaders,
@@ -32,6 +33,7 @@ pub(super) struct Accepts {
 }
 
 impl Accepts {
+    /// What `request`'s `Accept` header accepts (JSON alone without one).
     pub(super) fn of(request: &Request) -> Self {
         let Some(accept) = request.header("accept") else {
             return Self {
@@ -39,27 +41,18 @@ impl Accepts {
                 sse: false,
             };
         };
-        let types: Vec<String> = accept
-            .split(',')
-            .map(|t| {
-                t.split(';')
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .to_ascii_lowercase()
-            })
-            .collect();
-        let any = types.iter().any(|t| t == "*/*");
-        Self {
-            json: any
-                || types
-                    .iter()
-                    .any(|t| t == "application/json" || t == "application/*"),
-            sse: any
-                || types
-                    .iter()
-                    .any(|t| t == "text/event-stream" || t == "text/*"),
+        let mut accepts = Self {
+            json: false,
+            sse: false,
+        };
+        for kind in accept.split(',') {
+            let kind = kind.split(';').next().unwrap_or("").trim();
+            let is = |name: &str| kind.eq_ignore_ascii_case(name);
+            let any = is("*/*");
+            accepts.json |= any || is("application/json") || is("application/*");
+            accepts.sse |= any || is("text/event-stream") || is("text/*");
         }
+        accepts
     }
 }
 

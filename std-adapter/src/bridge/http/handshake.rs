@@ -12,7 +12,7 @@ use embedded_mcp::protocol::Version;
 use serde_json::json;
 use tokio::sync::Mutex;
 
-use super::multiplex::{Awaited, Multiplex};
+use super::exchange::{LayerHandle, Waiting};
 use crate::bridge::clients::{Delivery, Owner};
 use crate::bridge::message::{CONNECTION_CLOSED, INTERNAL_ERROR, REQUEST_TIMEOUT};
 
@@ -46,7 +46,7 @@ impl Handshake {
 
     /// The device's `InitializeResult`, doing the handshake first if it has not succeeded yet;
     /// `wait` bounds the wait for the device.
-    pub(super) async fn result(&self, mux: &Multiplex, wait: Duration) -> Learnt {
+    pub(super) async fn result(&self, layer: &LayerHandle, wait: Duration) -> Learnt {
         let mut cache = self.cache.lock().await;
         if let Some(result) = cache.as_ref() {
             return Learnt::Result(result.clone());
@@ -62,10 +62,10 @@ impl Handshake {
                 "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
             }
         });
-        let Ok(mut ticket) = mux.forward(request.to_string().as_bytes(), own()) else {
+        let Ok(mut ticket) = layer.forward(request.to_string().into_bytes(), own(), None) else {
             return Learnt::Error(error(CONNECTION_CLOSED, "the bridge stopped"));
         };
-        let Some(response) = answer(mux, &mut ticket, wait).await else {
+        let Some(response) = answer(&mut ticket, wait).await else {
             return Learnt::Error(error(
                 REQUEST_TIMEOUT,
                 "the device did not answer initialize in time",
@@ -82,7 +82,7 @@ impl Handshake {
         if let Some(result) = doc.get("result") {
             let result: Arc<str> = Arc::from(result.raw());
             let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-            let _ = mux.notify(initialized.to_string().into_bytes());
+            let _ = layer.notify(initialized.to_string().into_bytes());
             *cache = Some(result.clone());
             return Learnt::Result(result);
         }
@@ -99,7 +99,7 @@ fn error(code: i64, message: &str) -> Arc<str> {
 }
 
 /// The owner of the front's own requests.
-pub(super) fn own() -> Owner {
+fn own() -> Owner {
     Owner {
         session: None,
         id_raw: "0".into(),
@@ -108,21 +108,14 @@ pub(super) fn own() -> Owner {
     }
 }
 
-/// The response to `ticket` (`None`: the device was silent for `wait`, or the router stopped).
-pub(super) async fn answer(
-    mux: &Multiplex,
-    ticket: &mut Awaited,
-    wait: Duration,
-) -> Option<Vec<u8>> {
+/// The response to `ticket` (`None`: the device was silent for `wait`, or the router stopped;
+/// dropping the ticket then tells the layer).
+async fn answer(ticket: &mut Waiting, wait: Duration) -> Option<Vec<u8>> {
     loop {
-        match tokio::time::timeout(wait, ticket.lines.recv()).await {
+        match tokio::time::timeout(wait, ticket.recv()).await {
             Ok(Some(Delivery::Response(line))) => return Some(line),
-            Ok(Some(Delivery::Answer(_))) => return None,
             Ok(Some(Delivery::Notification(_) | Delivery::Opened | Delivery::Line(_))) => {}
-            Ok(None) | Err(_) => {
-                mux.dropped(ticket.id);
-                return None;
-            }
+            Ok(Some(Delivery::Answer(_)) | None) | Err(_) => return None,
         }
     }
 }

@@ -1,6 +1,8 @@
 //! Header values as the 2026-07-28 HTTP transport encodes them: trimmed text, or
 //! `=?base64?…?=` around the base64 of UTF-8 text (for values that are not plain ASCII).
 
+use std::borrow::Cow;
+
 use super::request::Request;
 
 /// Why a header's value could not be read.
@@ -22,8 +24,11 @@ impl HeaderTextError {
     }
 }
 
-/// Header `name`'s value, decoded; `Ok(None)` when absent.
-pub(super) fn decoded(request: &Request, name: &str) -> Result<Option<String>, HeaderTextError> {
+/// Header `name`'s value, decoded (borrowed when it was plain text); `Ok(None)` when absent.
+pub(super) fn decoded<'a>(
+    request: &'a Request,
+    name: &str,
+) -> Result<Option<Cow<'a, str>>, HeaderTextError> {
     match request.count(name) {
         0 => return Ok(None),
         1 => {}
@@ -36,9 +41,9 @@ pub(super) fn decoded(request: &Request, name: &str) -> Result<Option<String>, H
     {
         Some(encoded) => decode_base64(encoded)
             .and_then(|bytes| String::from_utf8(bytes).ok())
-            .map(Some)
+            .map(|text| Some(Cow::Owned(text)))
             .ok_or(HeaderTextError::BadBase64),
-        None => Ok(Some(value.to_owned())),
+        None => Ok(Some(Cow::Borrowed(value))),
     }
 }
 

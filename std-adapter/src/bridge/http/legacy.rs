@@ -7,9 +7,9 @@
 use embedded_mcp::protocol::Version;
 use serde_json::{json, Value};
 
+use super::exchange::{ClientEvent, Reply, Waiting};
 use super::front_state::{Accepts, FrontState};
 use super::handshake::Learnt;
-use super::reply::Reply;
 use super::request::Request;
 use crate::bridge::clients::{Event, NewSession, SessionPost};
 use crate::bridge::message::{
@@ -75,7 +75,7 @@ async fn initialize(front: &FrontState, request: &Request, msg: &Message, id: &I
         .filter(|c| c.is_object())
         .cloned()
         .unwrap_or_else(|| json!({}));
-    let result = match front.handshake.result(&front.mux, front.reply_idle).await {
+    let result = match front.handshake.result(&front.layer, front.reply_idle).await {
         Learnt::Result(result) => result,
         Learnt::Error(error) => return Reply::json(200, envelope(&id.raw, "error", &error)),
     };
@@ -107,7 +107,7 @@ async fn initialize(front: &FrontState, request: &Request, msg: &Message, id: &I
         version.as_str(),
         client_name(params)
     ));
-    let (ticket, route) = front.mux.ticket(&id.raw);
+    let (ticket, route) = front.layer.ticket(&id.raw);
     let new = NewSession {
         id: session_id,
         version,
@@ -121,14 +121,8 @@ async fn initialize(front: &FrontState, request: &Request, msg: &Message, id: &I
 }
 
 /// Hands `event` to the clients layer and waits for its answer.
-fn wait(
-    front: &FrontState,
-    ticket: super::multiplex::Awaited,
-    event: crate::bridge::clients::Event<super::multiplex::Sink>,
-    sse: bool,
-    id_raw: &str,
-) -> Reply {
-    match front.mux.send(event) {
+fn wait(front: &FrontState, ticket: Waiting, event: ClientEvent, sse: bool, id_raw: &str) -> Reply {
+    match front.layer.send(event) {
         Ok(()) => Reply::Wait {
             ticket,
             sse,
@@ -203,13 +197,13 @@ pub(super) fn post(
         Class::Request { id, .. } => id.raw.clone(),
         _ => "null".to_owned(),
     };
-    let (ticket, route) = front.mux.ticket(&id_raw);
+    let (ticket, route) = front.layer.ticket(&id_raw);
     let post = SessionPost {
         ticket: ticket.id,
         session: session_id.to_owned(),
         version_ok: version_header_ok(request),
         msg,
-        body: request.body.clone(),
+        body: request.body.to_vec(),
         sse: accepts.sse,
         peer: request.peer.clone(),
         route,
@@ -235,7 +229,7 @@ pub(super) fn listen(front: &FrontState, request: &Request, session_id: &str) ->
             "Not acceptable: a GET stream is text/event-stream",
         );
     }
-    let (ticket, route) = front.mux.ticket("null");
+    let (ticket, route) = front.layer.ticket("null");
     let event = Event::SessionStream {
         ticket: ticket.id,
         session: session_id.to_owned(),
@@ -243,7 +237,7 @@ pub(super) fn listen(front: &FrontState, request: &Request, session_id: &str) ->
         peer: request.peer.clone(),
         route,
     };
-    match front.mux.send(event) {
+    match front.layer.send(event) {
         Ok(()) => Reply::Stream {
             ticket,
             headers: Vec::new(),
@@ -258,7 +252,7 @@ pub(super) fn delete(front: &FrontState, request: &Request) -> Reply {
         .header("mcp-session-id")
         .unwrap_or_default()
         .to_owned();
-    let (ticket, route) = front.mux.ticket("null");
+    let (ticket, route) = front.layer.ticket("null");
     wait(
         front,
         ticket,

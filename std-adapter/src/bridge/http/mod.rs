@@ -4,19 +4,19 @@
 //! The routing loop (the sans-IO router or hub and its shell) and the clients layer
 //! ([`crate::bridge::clients`]) run as one task on the front's own tokio runtime, beside
 //! hyper's connections: every client is a client of that one engine. A handler hands the layer
-//! an event over a channel (`multiplex`, a handle with no state of any client) and answers from
+//! an event over a channel (`exchange`'s handle, with no state of any client) and answers from
 //! what the layer delivers on the request's own bounded channel. No thread, no pipe and no lock
 //! stand between them.
 //!
 //! ```text
 //!  clients ──TCP──> server (accept, connection table: slots, connection_limit; linger)
-//!                     └─ hyper HTTP/1.1 ──> exchange (body bounds) ──> endpoint (doors, path)
-//!                                                 ├─ legacy (initialize: handshake)
-//!                                                 └─ stateless (2026-07-28 headers:
-//!                                                      param_headers, header_text)
-//!                     answers: reply ──> reply_body (JSON, or SSE: sse)
-//!  multiplex (events) ──channel──> the engine's task: clients layer + routing loop ──> device(s)
-//!  reply_body <──a channel per request or stream── the clients layer's deliveries
+//!                     └─ hyper HTTP/1.1 ──> server (body bounds, doors, path, era)
+//!                                             ├─ legacy (initialize: handshake)
+//!                                             └─ stateless (2026-07-28 headers:
+//!                                                  param_headers, header_text)
+//!  exchange (events) ──channel──> the engine's task: clients layer + routing loop ──> device(s)
+//!  exchange <──a channel per request or stream── the clients layer's deliveries
+//!     └─ the answer: JSON, or SSE (sse)
 //! ```
 //!
 //! What is per client lives in the clients layer (ids, sessions, streams, the shim's
@@ -36,17 +36,13 @@
 mod clock;
 mod connection_limit;
 mod doors;
-mod endpoint;
 mod exchange;
 mod front_state;
 mod handshake;
 mod header_text;
 mod legacy;
 mod linger;
-mod multiplex;
 mod param_headers;
-mod reply;
-mod reply_body;
 mod request;
 mod server;
 mod slots;
@@ -67,11 +63,9 @@ pub use super::clients::admission::Limits;
 use super::clients::ClientsConfig;
 use super::{BridgeConfig, BridgeError};
 use crate::log::Logger;
-use exchange::BodyLimits;
+use exchange::LayerHandle;
 use front_state::FrontState;
 use handshake::Handshake;
-use multiplex::Multiplex;
-use server::Bounds;
 
 /// Default bound of a request body (1 MiB): a longer one gets 413.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
@@ -239,7 +233,7 @@ pub fn serve_on(
     };
     let (events, client_events) = unbounded_channel();
     let front = Arc::new(FrontState {
-        mux: Multiplex::new(events),
+        layer: LayerHandle::new(events),
         handshake: Handshake::new(),
         tool_headers: param_headers::ToolHeaders::fed_by(tools_in),
         doors: doors::Doors::new(bound, &http.allowed_origins, http.token.clone())
@@ -247,15 +241,6 @@ pub fn serve_on(
         reply_idle,
         log: log.clone(),
     });
-    let bounds = Bounds {
-        max_connections: http.max_connections,
-        max_head: http.max_head,
-        head_deadline: http.head_timeout,
-        body: BodyLimits {
-            max: http.max_body,
-            deadline: http.body_timeout,
-        },
-    };
     let (served, routed) = runtime.block_on(async {
         let listener = match tokio::net::TcpListener::from_std(listener) {
             Ok(listener) => listener,
@@ -276,13 +261,13 @@ pub fn serve_on(
         tokio::spawn(async move {
             learner
                 .handshake
-                .result(&learner.mux, learner.reply_idle)
+                .result(&learner.layer, learner.reply_idle)
                 .await;
         });
         log.note("listening", format_args!("http://{bound}/mcp"));
         let mut router = router;
         let routed = tokio::select! {
-            () = server::accept(listener, front, bounds) => Ok(()),
+            () = server::accept(listener, front, &http) => Ok(()),
             done = &mut router => done.unwrap_or(Ok(())),
         };
         (Ok(()), routed)

@@ -42,7 +42,11 @@ pub(super) fn declared(input_schema: &Value) -> Result<Vec<ParamHeader>, String>
     Ok(out)
 }
 
-fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<ParamHeader>) -> Result<(), String> {
+fn walk<'a>(
+    schema: &'a Value,
+    path: &mut Vec<&'a str>,
+    out: &mut Vec<ParamHeader>,
+) -> Result<(), String> {
     if let Some(mark) = schema.get("x-mcp-header") {
         let name = mark
             .as_str()
@@ -64,12 +68,12 @@ fn walk(schema: &Value, path: &mut Vec<String>, out: &mut Vec<ParamHeader>) -> R
         out.push(ParamHeader {
             name: name.to_owned(),
             header,
-            path: path.clone(),
+            path: path.iter().map(|&k| k.to_owned()).collect(),
         });
     }
     if let Some(properties) = schema.get("properties").and_then(Value::as_object) {
         for (key, property) in properties {
-            path.push(key.clone());
+            path.push(key);
             let walked = walk(property, path, out);
             path.pop();
             walked?;
@@ -93,27 +97,30 @@ pub(super) fn check(
         let value = arguments
             .and_then(|args| mark.path.iter().try_fold(args, |v, key| v.get(key)))
             .filter(|v| !v.is_null());
-        let pointer: String = mark.path.iter().map(|k| format!("/{k}")).collect();
+        let pointer = || -> String { mark.path.iter().map(|k| format!("/{k}")).collect() };
         let sent = header_text::decoded(request, &mark.header)
             .map_err(|why| format!("Mcp-Param-{} {}", mark.name, why.message()))?;
         match (value, sent) {
             (None, None) => {}
             (None, Some(_)) => {
                 return Err(format!(
-                    "Mcp-Param-{} is sent but the argument {pointer} is absent",
-                    mark.name
+                    "Mcp-Param-{} is sent but the argument {} is absent",
+                    mark.name,
+                    pointer()
                 ))
             }
             (Some(_), None) => {
                 return Err(format!(
-                    "Mcp-Param-{} is required: the argument {pointer} is set",
-                    mark.name
+                    "Mcp-Param-{} is required: the argument {} is set",
+                    mark.name,
+                    pointer()
                 ))
             }
             (Some(value), Some(sent)) if !same(value, &sent) => {
                 return Err(format!(
-                    "Mcp-Param-{} differs from the argument {pointer}",
-                    mark.name
+                    "Mcp-Param-{} differs from the argument {}",
+                    mark.name,
+                    pointer()
                 ))
             }
             (Some(_), Some(_)) => {}
@@ -184,6 +191,27 @@ impl ToolHeaders {
         let Some(name) = params.and_then(|p| p.get("name")).and_then(Value::as_str) else {
             return Ok(());
         };
+        // The usual case, the tool listed: no wait, no timer (the catalog's lock is held for
+        // the lookup alone).
+        let found = lookup(&self.tools.borrow(), name);
+        match found {
+            Lookup::Listed(Ok(marks)) => {
+                check(request, &marks, params.and_then(|p| p.get("arguments")))
+            }
+            Lookup::Listed(Err(_)) | Lookup::Unlisted => Ok(()),
+            Lookup::Wait => self.check_when_listed(wait, request, params, name).await,
+        }
+    }
+
+    /// [`ToolHeaders::check`] of a tool not listed yet: once a listing under way lists it, or
+    /// `wait` passes (then unchecked).
+    async fn check_when_listed(
+        &self,
+        wait: Duration,
+        request: &Request,
+        params: Option<&Value>,
+        name: &str,
+    ) -> Result<(), String> {
         let mut tools = self.tools.clone();
         let marks = tokio::time::timeout(wait, async {
             loop {

@@ -5,13 +5,14 @@
 //! removed; `subscriptions/listen` opens a listen stream served by the front itself; everything
 //! else goes to the device as it came (under a bridge-side id).
 
+use std::borrow::Cow;
+
 use serde_json::Value;
 
+use super::exchange::{stateless_status, Reply, Stopped};
 use super::front_state::{Accepts, FrontState};
 use super::handshake::Learnt;
 use super::header_text;
-use super::multiplex::ForwardError;
-use super::reply::{stateless_status, Reply};
 use super::request::Request;
 use crate::bridge::clients::{Event, Owner};
 use crate::bridge::message::{
@@ -100,14 +101,14 @@ fn forward(
         .pointer("/params/name")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    match front.mux.forward_tool(&request.body, owner, tool) {
+    match front.layer.forward(request.body.to_vec(), owner, tool) {
         Ok(ticket) => Reply::Wait {
             ticket,
             sse: accepts.sse,
             stateless: true,
             headers: Vec::new(),
         },
-        Err(ForwardError::RouterGone) => Reply::error(
+        Err(Stopped) => Reply::error(
             503,
             Some(&id.raw),
             CONNECTION_CLOSED,
@@ -155,7 +156,7 @@ async fn listen(
         tools_list_changed: filter.tools_list_changed && declares_list_changed(front).await,
         ..filter
     };
-    let (ticket, route) = front.mux.ticket(&id.raw);
+    let (ticket, route) = front.layer.ticket(&id.raw);
     let event = Event::Listen {
         ticket: ticket.id,
         id: id.clone(),
@@ -163,7 +164,7 @@ async fn listen(
         peer: request.peer.clone(),
         route,
     };
-    match front.mux.send(event) {
+    match front.layer.send(event) {
         Ok(()) => Reply::Stream {
             ticket,
             headers: Vec::new(),
@@ -190,7 +191,7 @@ fn declares_tasks(params: Option<&Value>) -> bool {
 /// The device (or hub) declares `tools.listChanged` in its `initialize` result; true when the
 /// handshake did not succeed (a device still away may declare it once back).
 async fn declares_list_changed(front: &FrontState) -> bool {
-    match front.handshake.result(&front.mux, front.reply_idle).await {
+    match front.handshake.result(&front.layer, front.reply_idle).await {
         Learnt::Result(result) => {
             serde_json::from_str::<Value>(&result)
                 .ok()
@@ -269,7 +270,7 @@ fn check(request: &Request, value: &Value, id: &Id, method: &str) -> Result<(), 
 
 /// A header's value as the revision encodes it: trimmed, `=?base64?…?=` decoded; `None` when
 /// absent, repeated or undecodable.
-fn header(request: &Request, name: &str) -> Option<String> {
+fn header<'a>(request: &'a Request, name: &str) -> Option<Cow<'a, str>> {
     header_text::decoded(request, name).ok().flatten()
 }
 

@@ -3,9 +3,8 @@
 //! and closes come out.
 //!
 //! The state is grouped by concern, each with the code that drives it: `host_lines` (what a
-//! host line means, and the one way out to the host), `dispatch` (host messages on their way
-//! to the device), `link` (the device link and its reconnection), `device_lines` (lines from
-//! the device), `handshake` (the legacy handshake kept for replay), `checking` (results
+//! host line means, its way to the device, and the one way out to the host), `link` (the
+//! device link and its reconnection), `device_lines` (lines from the device), `handshake` (the legacy handshake kept for replay), `checking` (results
 //! checked against their output schema), `listing` (the device's one tool catalog),
 //! `device_rules` (what a device may not say to the host: task statuses, progress of calls it
 //! does not have, requests of its own), `own_requests` (the bridge's own requests),
@@ -17,7 +16,6 @@ mod catalog_tests;
 mod checking;
 mod device_lines;
 mod device_rules;
-mod dispatch;
 mod flight;
 mod handshake;
 mod host_lines;

@@ -5,8 +5,12 @@
 //! then waits for the next event in its inbox or for the machine's next deadline, whichever
 //! comes first. The inbox is fed by the host's streams ([`host_stdio`]) and by each device link
 //! ([`link_pump`]), all through one bounded channel.
+//!
+//! With the clients layer as its host (the HTTP front, [`serve_clients`]), the layer runs in
+//! this same task: its events arrive on a channel from hyper's handlers, every line the machine
+//! writes for its host goes to it, and its effects are performed here (lines into the machine,
+//! deliveries onto each request's channel, a [`Sink`]).
 
-mod clients_host;
 mod host_stdio;
 mod link_pump;
 #[cfg(test)]
@@ -16,11 +20,12 @@ use std::collections::HashMap;
 use std::io::{Read, Write};
 use std::time::Instant;
 
+use tokio::sync::mpsc::error::TrySendError;
 use tokio::sync::mpsc::{channel, Receiver, Sender, UnboundedReceiver};
 use tokio::sync::watch;
 
 use super::catalog::ToolsView;
-use super::clients::{Clients, ClientsConfig, Event as ClientEvent};
+use super::clients::{Clients, ClientsConfig, Delivery, Effect, Event as ClientEvent, Ticket};
 use super::hub::Hub;
 use super::input_shim::ShimLayer;
 use super::machine::{Input, LinkAction, LinkEvent, Machine, Output};
@@ -30,12 +35,23 @@ use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
 use crate::device::{Endpoint, TokioLink};
 use crate::log::Logger;
-use clients_host::ClientsHost;
-pub(super) use clients_host::{Sink, DELIVERY_QUEUE};
 use link_pump::{OpenLink, Written};
 
 /// Capacity of the shell's inbox and of the host writer's queue.
 const QUEUE: usize = 256;
+
+/// Deliveries one request or stream may have waiting for its client: a client that stops
+/// reading loses its stream when they are all taken, the bridge keeps no more of its lines.
+pub(crate) const DELIVERY_QUEUE: usize = 256;
+
+/// Where a request's or a stream's deliveries go: a bounded channel to the HTTP exchange.
+#[derive(Debug, Clone)]
+pub(crate) struct Sink {
+    /// The exchange's ticket.
+    pub(crate) ticket: Ticket,
+    /// Its channel.
+    pub(crate) tx: Sender<Delivery>,
+}
 
 /// What reaches the shell's inbox.
 pub(super) enum Event {
@@ -152,8 +168,6 @@ pub(super) async fn serve_clients(
     let host = ClientsHost {
         layer: Clients::new(clients, log.clone(), Instant::now()),
         events: client_events,
-        max_line: cfg.max_line,
-        log: log.clone(),
     };
     bridge(
         cfg,
@@ -164,6 +178,12 @@ pub(super) async fn serve_clients(
         tools,
     )
     .await
+}
+
+/// The clients layer and its inbox.
+struct ClientsHost {
+    layer: Clients<Sink>,
+    events: UnboundedReceiver<ClientEvent<Sink>>,
 }
 
 /// Where the machine's host lines go.
@@ -218,18 +238,14 @@ async fn bridge(
     let now = Instant::now();
     let (tasks, wall) = (cfg.tasks.clone(), std::time::SystemTime::now());
     let input_timeout = cfg.input_timeout;
-    // The engine's layers, outermost first: old revisions, the input shim, tasks, then the
-    // router of one device or the hub of many.
     let result = if cfg.devices.is_empty() {
         let router = Router::new(cfg, log, false, now);
         let tasks = TaskLayer::new(router, tasks, now, wall, Box::new(random_task_id));
-        let shim = ShimLayer::new(tasks, input_timeout, now);
-        shell.drive(RevisionLayer::new(shim), inbox).await
+        shell.drive_layers(tasks, inbox, input_timeout, now).await
     } else {
         let hub = Hub::new(&cfg, log, now);
         let tasks = TaskLayer::new(hub, tasks, now, wall, Box::new(random_task_id));
-        let shim = ShimLayer::new(tasks, input_timeout, now);
-        shell.drive(RevisionLayer::new(shim), inbox).await
+        shell.drive_layers(tasks, inbox, input_timeout, now).await
     };
     // Dropping the links closes them: QEMU and children are stopped here.
     shell.links.clear();
@@ -261,6 +277,23 @@ struct Shell {
 }
 
 impl Shell {
+    /// Drives the engine's layers above `tasks` (the tasks layer around the router or the
+    /// hub), outermost first: old revisions (a host of lines only: HTTP clients are never of an
+    /// old revision), the input shim.
+    async fn drive_layers<M: Machine>(
+        &mut self,
+        tasks: M,
+        inbox: Receiver<Event>,
+        input_timeout: std::time::Duration,
+        now: Instant,
+    ) -> Result<(), BridgeError> {
+        let shim = ShimLayer::new(tasks, input_timeout, now);
+        match self.host {
+            HostSide::Lines(_) => self.drive(RevisionLayer::new(shim), inbox).await,
+            HostSide::Clients(_) => self.drive(shim, inbox).await,
+        }
+    }
+
     async fn drive<M: Machine>(
         &mut self,
         mut machine: M,
@@ -385,14 +418,60 @@ impl Shell {
                     }
                 }
             }
-            let fed = match &mut self.host {
-                HostSide::Lines(_) => false,
-                HostSide::Clients(host) => host.perform(machine, Instant::now()),
-            };
-            if !fed {
+            if !self.perform_clients(machine) {
                 return Ok(());
             }
         }
+    }
+
+    /// Hands the clients layer's lines to `machine` and its deliveries to their channels; true
+    /// when the machine got a line (it may have outputs).
+    fn perform_clients<M: Machine>(&mut self, machine: &mut M) -> bool {
+        let HostSide::Clients(host) = &mut self.host else {
+            return false;
+        };
+        // The clock is read once, and only when there is an effect (most turns have none).
+        let mut read = None;
+        let mut fed = false;
+        while let Some(effect) = host.layer.poll_effect() {
+            let now = *read.get_or_insert_with(Instant::now);
+            match effect {
+                Effect::ToRouter {
+                    line,
+                    client,
+                    asker,
+                } => {
+                    let input = match client {
+                        _ if line.len() > self.max_line => Input::HostOverlong(line.len()),
+                        Some(client) => Input::ClientLine {
+                            line,
+                            client,
+                            asker,
+                        },
+                        None => Input::HostLine(line),
+                    };
+                    machine.handle(input, now);
+                    fed = true;
+                }
+                Effect::Ended { client } => {
+                    machine.handle(Input::ClientEnded { client }, now);
+                    fed = true;
+                }
+                // A receiver gone is a client gone: the layer hears of it (`Dropped`) from the
+                // exchange. A full queue is a client that stopped reading: it loses its stream.
+                Effect::Deliver(sink, delivery) => {
+                    if let Err(TrySendError::Full(_)) = sink.tx.try_send(delivery) {
+                        self.log.info(format_args!(
+                            "closed a stream whose client stopped reading ({DELIVERY_QUEUE} lines waiting)"
+                        ));
+                        let ticket = sink.ticket;
+                        drop(sink);
+                        host.layer.handle(ClientEvent::Dropped { ticket }, now);
+                    }
+                }
+            }
+        }
+        fed
     }
 
     /// A line of the machine for its host (`from`: the device that wrote it, if known).
