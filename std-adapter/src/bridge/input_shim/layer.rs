@@ -277,10 +277,9 @@ impl<M: Machine> Machine for ShimLayer<M> {
                 asker,
             } => self.on_host_line(Some(client), line, asker),
             Input::ClientEnded { client } => {
-                let host = Some(client);
+                let host = Some(client.clone());
                 self.shims.remove(&host);
                 self.calls.retain(|_, h| *h != host);
-                let client = host.unwrap_or_default();
                 self.inner.handle(Input::ClientEnded { client }, now);
             }
             other => self.inner.handle(other, now),
