@@ -113,7 +113,7 @@ impl Sim {
                     Output::Link { .. } | Output::Tools(_) => {}
                 }
             }
-            self.router.extend(self.engine.inner_mut().got.drain(..));
+            self.router.append(&mut self.engine.inner_mut().got);
             if !moved {
                 return;
             }
