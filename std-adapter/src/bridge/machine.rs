@@ -8,19 +8,27 @@
 
 use std::time::Instant;
 
+use super::message::Message;
+
 /// Something the shell saw.
 #[derive(Debug)]
 pub enum Input {
     /// A line from the host.
     HostLine(Vec<u8>),
-    /// A line from one client of the clients layer (the HTTP front), naming it: the tasks the
-    /// line makes are that client's (`tasks::owners`), and so are the input shim's questions
-    /// about it. Otherwise a host line.
+    /// A line from the clients layer (the HTTP front), naming its client when it has one: the
+    /// tasks the line makes are that client's (`tasks::owners`), and so are the input shim's
+    /// questions about it.
     ClientLine {
         /// The line.
         line: Vec<u8>,
-        /// The client: its session, or the bearer token.
-        client: String,
+        /// The line as the front read it, its id and progress token already the bridge's: a
+        /// layer that must read the line takes it from here rather than parsing it again (the
+        /// envelope of a message; `None` when the front did not read this line, or changed it
+        /// after reading).
+        msg: Option<Message>,
+        /// The client: its session, or the bearer token; `None` for a client with no identity
+        /// (a stateless request without a token) and the front's own lines.
+        client: Option<String>,
         /// A legacy `tools/call` whose client can be asked a person's questions (the input
         /// shim takes it): what the client's session declared.
         asker: Option<Asker>,

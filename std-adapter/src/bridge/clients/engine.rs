@@ -11,7 +11,7 @@ use super::ids::Ids;
 use super::sessions::Sessions;
 use super::streams::Streams;
 use crate::bridge::machine::Asker;
-use crate::bridge::message::{cancelled, error_response};
+use crate::bridge::message::{cancelled, error_response, Class, Message};
 use crate::bridge::message::{splice, INVALID_REQUEST, REQUEST_TIMEOUT};
 use crate::log::Logger;
 
@@ -34,6 +34,35 @@ pub struct ClientsConfig {
     pub bearer: bool,
     /// How many requests and streams clients may hold.
     pub limits: Limits,
+}
+
+/// A request on its way to the router.
+pub(super) struct Outgoing<'a> {
+    /// The line as the client wrote it.
+    pub(super) line: &'a [u8],
+    /// What the front read of exactly that line, if it did.
+    pub(super) msg: Option<Message>,
+    /// The client can be asked a person's questions about it (the input shim may take it).
+    pub(super) asker: Option<Asker>,
+}
+
+/// `msg`, a request the front read, under the bridge's id `ticket` (and its progress token,
+/// when it had one), as the spliced line has them.
+fn with_ticket(mut msg: Message, ticket: Ticket, had_token: bool) -> Message {
+    let text = ticket.to_string();
+    if let Class::Request { id, .. } = &mut msg.class {
+        id.raw.clone_from(&text);
+        id.key = text;
+    }
+    if let Some(object) = msg.value.as_object_mut() {
+        object.insert("id".into(), ticket.into());
+    }
+    if had_token {
+        if let Some(token) = msg.value.pointer_mut("/params/_meta/progressToken") {
+            *token = ticket.into();
+        }
+    }
+    msg
 }
 
 /// A forwarded request in flight.
@@ -99,13 +128,18 @@ impl<R: Clone> Clients<R> {
             Event::Forward {
                 ticket,
                 line,
+                msg,
                 owner,
                 tool,
                 route,
             } => {
                 let device = self.device_of(tool.as_deref());
-                if let Err(answer) = self.forward(ticket, &line, owner, device, route.clone(), None)
-                {
+                let request = Outgoing {
+                    line: &line,
+                    msg,
+                    asker: None,
+                };
+                if let Err(answer) = self.forward(ticket, request, owner, device, route.clone()) {
                     self.deliver_to(route, Delivery::Answer(answer));
                 }
             }
@@ -225,6 +259,7 @@ impl<R: Clone> Clients<R> {
     ) {
         self.out.push_back(Effect::ToRouter {
             line,
+            msg: None,
             client,
             asker,
         });
@@ -262,17 +297,23 @@ impl<R: Clone> Clients<R> {
     }
 
     /// Sends `request` to the router under `ticket`; only the id and the progress token are
-    /// spliced, every other byte stays. `asker`: the client can be asked a person's questions
-    /// about it (the input shim may take it). `Err` is the answer when it cannot go.
+    /// spliced, every other byte stays (and what the front read of it is given the same id and
+    /// token, so it crosses the engine without another parse). `asker`: the client can be asked
+    /// a person's questions about it (the input shim may take it). `Err` is the answer when it
+    /// cannot go.
     pub(super) fn forward(
         &mut self,
         ticket: Ticket,
-        request: &[u8],
+        request: Outgoing<'_>,
         owner: Owner,
         device: Option<usize>,
         sink: R,
-        asker: Option<Asker>,
     ) -> Result<(), Answer> {
+        let Outgoing {
+            line: request,
+            msg,
+            asker,
+        } = request;
         let key = owner
             .session
             .as_ref()
@@ -312,10 +353,13 @@ impl<R: Clone> Clients<R> {
             timer,
         };
         let client = self.client_of(&route.owner);
+        let had_token = route.token.is_some();
         if self.ids.file(ticket, key, route).is_ok() {
             self.timers.insert((timer, ticket));
+            let msg = msg.map(|m| with_ticket(m, ticket, had_token));
             self.out.push_back(Effect::ToRouter {
                 line,
+                msg,
                 client,
                 asker,
             });

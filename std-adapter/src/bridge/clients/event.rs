@@ -77,6 +77,8 @@ pub enum Event<R> {
         ticket: Ticket,
         /// The line.
         line: Vec<u8>,
+        /// What the front read of the line, if it did (the engine then reads it no more).
+        msg: Option<Message>,
         /// Its client.
         owner: Owner,
         /// `params.name` of a `tools/call` (a hub routes it by its prefix).
@@ -189,6 +191,8 @@ pub enum Effect<R> {
     ToRouter {
         /// The line.
         line: Vec<u8>,
+        /// What the front read of it, under the bridge's id (the engine reads it no more).
+        msg: Option<Message>,
         /// The client: a session's id, or `bearer` for a request let in by the token.
         client: Option<String>,
         /// A session's `tools/call` whose client can be asked (the input shim takes it).

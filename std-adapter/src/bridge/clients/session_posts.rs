@@ -10,7 +10,7 @@
 use embedded_mcp::protocol::LogLevel;
 use serde_json::Value;
 
-use super::engine::Clients;
+use super::engine::{Clients, Outgoing};
 use super::event::{Answer, Delivery, NewSession, Owner, SessionPost, Ticket};
 use super::sessions::{Session, MAX_CAPABILITIES};
 use crate::bridge::input_shim::{can_ask, names_revision};
@@ -217,13 +217,19 @@ impl<R: Clone> Clients<R> {
             .then(|| self.asker_of(&post.session))
             .flatten()
             .filter(|_| !names_revision(post.msg.value.get("params")));
-        let line = match self.sessions.peek(&post.session) {
+        // What the front read goes along while the line stays the client's.
+        let (line, msg) = match self.sessions.peek(&post.session) {
             Some(session) if session.translate && asker.is_none() => {
-                self_contained(&post.body, session)
+                (self_contained(&post.body, session), None)
             }
-            _ => post.body,
+            _ => (post.body, Some(post.msg)),
         };
-        let sent = self.forward(post.ticket, &line, owner, device, route.clone(), asker);
+        let request = Outgoing {
+            line: &line,
+            msg,
+            asker,
+        };
+        let sent = self.forward(post.ticket, request, owner, device, route.clone());
         if let Err(answer) = sent {
             self.deliver_to(route, Delivery::Answer(answer));
         }

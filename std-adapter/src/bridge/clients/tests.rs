@@ -86,14 +86,22 @@ impl Sim {
                 let input = match effect {
                     Effect::ToRouter {
                         line,
-                        client: Some(client),
-                        asker,
-                    } => Input::ClientLine {
-                        line,
+                        msg,
                         client,
                         asker,
-                    },
-                    Effect::ToRouter { line, .. } => Input::HostLine(line),
+                    } => {
+                        // What the front read is the line itself, with the bridge's id.
+                        if let Some(msg) = &msg {
+                            let again = message::parse(&line).expect("the line is JSON");
+                            assert_eq!(msg.value, again.value, "the envelope matches its line");
+                        }
+                        Input::ClientLine {
+                            line,
+                            msg,
+                            client,
+                            asker,
+                        }
+                    }
                     Effect::Ended { client } => Input::ClientEnded { client },
                     Effect::Deliver(route, d) => {
                         self.got.push((route, d));
@@ -166,12 +174,13 @@ impl Sim {
 
     fn forward(&mut self, ticket: Ticket, line: &str, tool: Option<&str>) {
         let msg = message::parse(line.as_bytes()).unwrap();
-        let Class::Request { id, .. } = msg.class else {
+        let Class::Request { id, .. } = msg.class.clone() else {
             panic!("a request")
         };
         self.event(Event::Forward {
             ticket,
             line: line.as_bytes().to_vec(),
+            msg: Some(msg),
             owner: Owner {
                 session: None,
                 id_raw: id.raw,

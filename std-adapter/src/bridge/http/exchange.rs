@@ -28,7 +28,7 @@ use super::sse;
 use crate::bridge::clients::deadlines::KeepAlive;
 use crate::bridge::clients::{Answer, Delivery, Event, Owner, Ticket};
 use crate::bridge::message::{
-    error_response, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST,
+    error_response, Message, CONNECTION_CLOSED, HEADER_MISMATCH, INVALID_PARAMS, INVALID_REQUEST,
     METHOD_NOT_FOUND, MISSING_CLIENT_CAPABILITY, PARSE_ERROR, UNSUPPORTED_PROTOCOL_VERSION,
 };
 use crate::bridge::shell::{Sink, DELIVERY_QUEUE};
@@ -85,6 +85,7 @@ impl LayerHandle {
     pub(super) fn forward(
         &self,
         request: Vec<u8>,
+        msg: Option<Message>,
         owner: Owner,
         tool: Option<String>,
     ) -> Result<Waiting, Stopped> {
@@ -92,6 +93,7 @@ impl LayerHandle {
         self.send(Event::Forward {
             ticket: waiting.id,
             line: request,
+            msg,
             owner,
             tool,
             route,

@@ -62,7 +62,8 @@ impl Handshake {
                 "clientInfo": {"name": CLIENT_NAME, "version": env!("CARGO_PKG_VERSION")}
             }
         });
-        let Ok(mut ticket) = layer.forward(request.to_string().into_bytes(), own(), None) else {
+        let Ok(mut ticket) = layer.forward(request.to_string().into_bytes(), None, own(), None)
+        else {
             return Learnt::Error(error(CONNECTION_CLOSED, "the bridge stopped"));
         };
         let Some(response) = answer(&mut ticket, wait).await else {

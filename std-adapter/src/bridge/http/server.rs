@@ -268,7 +268,7 @@ async fn post(front: &FrontState, request: &Request) -> Reply {
         return legacy::post(front, request, session, msg, accepts);
     }
     if is_stateless(request, &msg) {
-        return stateless::post(front, request, &msg, accepts).await;
+        return stateless::post(front, request, msg, accepts).await;
     }
     legacy::post_without_session(front, request, &msg).await
 }

@@ -33,7 +33,7 @@ const REMOVED: [&str; 3] = ["initialize", "ping", "logging/setLevel"];
 pub(super) async fn post(
     front: &FrontState,
     request: &Request,
-    msg: &Message,
+    msg: Message,
     accepts: Accepts,
 ) -> Reply {
     match &msg.class {
@@ -46,7 +46,10 @@ pub(super) async fn post(
                     .check(front.reply_idle, request, params)
                     .await
                 {
-                    Ok(()) => forward(front, request, msg, id, accepts),
+                    Ok(()) => {
+                        let id = id.clone();
+                        forward(front, request, msg, &id, accepts)
+                    }
                     Err(why) => Reply::error(
                         400,
                         Some(&id.raw),
@@ -56,9 +59,12 @@ pub(super) async fn post(
                 }
             }
             Ok(()) if method == method::SUBSCRIPTIONS_LISTEN => {
-                listen(front, request, msg, id, accepts).await
+                listen(front, request, &msg, id, accepts).await
             }
-            Ok(()) => forward(front, request, msg, id, accepts),
+            Ok(()) => {
+                let id = id.clone();
+                forward(front, request, msg, &id, accepts)
+            }
         },
         // Closing a request's stream cancels it; a posted notification changes nothing.
         Class::Notification { .. } => Reply::empty(202),
@@ -83,10 +89,12 @@ pub(super) async fn post(
     }
 }
 
+/// Hands the request to the clients layer with what was read of it (the engine reads it no
+/// more).
 fn forward(
     front: &FrontState,
     request: &Request,
-    msg: &Message,
+    msg: Message,
     id: &Id,
     accepts: Accepts,
 ) -> Reply {
@@ -101,7 +109,10 @@ fn forward(
         .pointer("/params/name")
         .and_then(Value::as_str)
         .map(str::to_owned);
-    match front.layer.forward(request.body.to_vec(), owner, tool) {
+    match front
+        .layer
+        .forward(request.body.to_vec(), Some(msg), owner, tool)
+    {
         Ok(ticket) => Reply::Wait {
             ticket,
             sse: accepts.sse,

@@ -7,18 +7,19 @@ use serde_json::{json, Value};
 use super::{tools, Hub, Job, PREVIEW};
 use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
-    self, error_response, meta, method, splice, Class, Id, INVALID_PARAMS, INVALID_REQUEST,
-    METHOD_NOT_FOUND,
+    self, error_response, meta, method, splice, Class, Id, Message, INVALID_PARAMS,
+    INVALID_REQUEST, METHOD_NOT_FOUND,
 };
 use crate::log::preview;
 
 impl Hub {
-    pub(super) fn on_host_line(&mut self, line: Vec<u8>) {
+    /// A host line, and what the front read of it if it did (then it is not parsed again).
+    pub(super) fn on_host_line(&mut self, line: Vec<u8>, parsed: Option<Message>) {
         if self.log.tracing() {
             self.log
                 .trace(format_args!("from host: {}", preview(&line, PREVIEW)));
         }
-        let Some(msg) = message::parse(&line) else {
+        let Some(msg) = parsed.or_else(|| message::parse(&line)) else {
             self.emit(error_response(
                 None,
                 message::PARSE_ERROR,

@@ -18,7 +18,9 @@ use serde_json::Value;
 use super::{Action, InputShim};
 use crate::bridge::machine::{Asker, Input, Machine, Output};
 use crate::bridge::message::typed::{read, Cancelled};
-use crate::bridge::message::{self, error_response, method, splice, Class, INVALID_REQUEST};
+use crate::bridge::message::{
+    self, error_response, method, splice, Class, Message, INVALID_REQUEST,
+};
 
 /// Prefix of the shim's ids for its questions to a host.
 pub const ASK_PREFIX: &str = "embedded-mcp-bridge-input-";
@@ -75,15 +77,20 @@ impl<M: Machine> ShimLayer<M> {
         &mut self.inner
     }
 
-    /// Hands a line of `host` to the machine below.
+    /// Hands a line of `host` to the machine below (with what the front read of it, if any).
     fn down(&mut self, host: &Host, line: Vec<u8>) {
-        let input = match host {
-            Some(client) => Input::ClientLine {
+        self.down_read(host, line, None);
+    }
+
+    fn down_read(&mut self, host: &Host, line: Vec<u8>, msg: Option<Message>) {
+        let input = match (host, msg) {
+            (None, None) => Input::HostLine(line),
+            (client, msg) => Input::ClientLine {
                 line,
+                msg,
                 client: client.clone(),
                 asker: None,
             },
-            None => Input::HostLine(line),
         };
         self.inner.handle(input, self.now);
     }
@@ -95,11 +102,17 @@ impl<M: Machine> ShimLayer<M> {
             || self.shims.get(host).is_some_and(InputShim::is_engaged)
     }
 
-    fn on_host_line(&mut self, host: Host, line: Vec<u8>, asker: Option<Asker>) {
+    fn on_host_line(
+        &mut self,
+        host: Host,
+        line: Vec<u8>,
+        msg: Option<Message>,
+        asker: Option<Asker>,
+    ) {
         if !self.reads(&host, asker.as_ref()) {
-            return self.down(&host, line);
+            return self.down_read(&host, line, msg);
         }
-        let Some(msg) = message::parse(&line) else {
+        let Some(msg) = msg.or_else(|| message::parse(&line)) else {
             return self.down(&host, line);
         };
         match msg.class {
@@ -270,12 +283,13 @@ impl<M: Machine> Machine for ShimLayer<M> {
     fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
         match input {
-            Input::HostLine(line) => self.on_host_line(None, line, None),
+            Input::HostLine(line) => self.on_host_line(None, line, None, None),
             Input::ClientLine {
                 line,
+                msg,
                 client,
                 asker,
-            } => self.on_host_line(Some(client), line, asker),
+            } => self.on_host_line(client, line, msg, asker),
             Input::ClientEnded { client } => {
                 let host = Some(client.clone());
                 self.shims.remove(&host);

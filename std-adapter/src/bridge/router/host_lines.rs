@@ -11,7 +11,8 @@ use crate::bridge::config::{Pages, STARTUP_RESENDS};
 use crate::bridge::machine::{LinkAction, Output};
 use crate::bridge::message::typed::{read, Cancelled};
 use crate::bridge::message::{
-    self, error_response, meta, method, Class, Id, CONNECTION_CLOSED, INVALID_REQUEST, PARSE_ERROR,
+    self, error_response, meta, method, Class, Id, Message, CONNECTION_CLOSED, INVALID_REQUEST,
+    PARSE_ERROR,
 };
 use crate::log::preview;
 
@@ -25,12 +26,14 @@ impl Router {
         self.out.push_back(Output::Host(line));
     }
 
-    pub(super) fn on_host_line(&mut self, line: Vec<u8>) {
+    /// A host line, and what the front read of it if it did (`parsed`: then it is not parsed
+    /// again).
+    pub(super) fn on_host_line(&mut self, line: Vec<u8>, parsed: Option<Message>) {
         if self.log.tracing() {
             self.log
                 .trace(format_args!("from host: {}", preview(&line, PREVIEW)));
         }
-        let Some(msg) = message::parse(&line) else {
+        let Some(msg) = parsed.or_else(|| message::parse(&line)) else {
             self.log.warn(format_args!(
                 "the host sent a line that is not JSON: {}",
                 preview(&line, PREVIEW)

@@ -126,7 +126,8 @@ impl Machine for Router {
     fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
         match input {
-            Input::HostLine(line) | Input::ClientLine { line, .. } => self.on_host_line(line),
+            Input::HostLine(line) => self.on_host_line(line, None),
+            Input::ClientLine { line, msg, .. } => self.on_host_line(line, msg),
             Input::HostOverlong(len) => {
                 let text = format!(
                     "Invalid request: a line of {len} bytes is longer than the bridge's limit of {} bytes",

@@ -438,17 +438,19 @@ impl Shell {
             match effect {
                 Effect::ToRouter {
                     line,
+                    msg,
                     client,
                     asker,
                 } => {
-                    let input = match client {
-                        _ if line.len() > self.max_line => Input::HostOverlong(line.len()),
-                        Some(client) => Input::ClientLine {
+                    let input = if line.len() > self.max_line {
+                        Input::HostOverlong(line.len())
+                    } else {
+                        Input::ClientLine {
                             line,
+                            msg,
                             client,
                             asker,
-                        },
-                        None => Input::HostLine(line),
+                        }
                     };
                     machine.handle(input, now);
                     fed = true;

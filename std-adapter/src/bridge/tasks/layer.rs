@@ -28,7 +28,7 @@ use crate::bridge::catalog::{TaskSupport, ToolsView};
 use crate::bridge::machine::{Input, LinkAction, Machine, Output};
 use crate::bridge::message::typed::{read, Cancelled, Progress};
 use crate::bridge::message::{
-    self, error_response, method, Class, Id, INTERNAL_ERROR, METHOD_NOT_FOUND,
+    self, error_response, method, Class, Id, Message, INTERNAL_ERROR, METHOD_NOT_FOUND,
 };
 use embedded_mcp::json::Kind;
 
@@ -129,7 +129,22 @@ impl<M: Machine> TaskLayer<M> {
     }
 
     pub(super) fn pass_in(&mut self, line: Vec<u8>) {
-        self.inner.handle(Input::HostLine(line), self.now);
+        self.pass_read(line, None);
+    }
+
+    /// Hands a host line down with what the front read of it (so the machine does not read it
+    /// again).
+    fn pass_read(&mut self, line: Vec<u8>, msg: Option<Message>) {
+        let input = match msg {
+            Some(msg) => Input::ClientLine {
+                line,
+                msg: Some(msg),
+                client: None,
+                asker: None,
+            },
+            None => Input::HostLine(line),
+        };
+        self.inner.handle(input, self.now);
         self.pump();
     }
 
@@ -214,11 +229,11 @@ impl<M: Machine> TaskLayer<M> {
 
     // ---- from the host ----
 
-    fn on_host_line(&mut self, line: Vec<u8>) {
+    fn on_host_line(&mut self, line: Vec<u8>, parsed: Option<Message>) {
         if !self.may_concern_tasks(&line) {
-            return self.pass_in(line);
+            return self.pass_read(line, parsed);
         }
-        let Some(msg) = message::parse(&line) else {
+        let Some(msg) = parsed.or_else(|| message::parse(&line)) else {
             return self.pass_in(line);
         };
         let params = msg.value.get("params");
@@ -526,10 +541,12 @@ impl<M: Machine> Machine for TaskLayer<M> {
     fn handle(&mut self, input: Input, now: Instant) {
         self.now = now;
         match input {
-            Input::HostLine(line) => self.on_host_line(line),
-            Input::ClientLine { line, client, .. } => {
-                self.owners.reading(Some(client));
-                self.on_host_line(line);
+            Input::HostLine(line) => self.on_host_line(line, None),
+            Input::ClientLine {
+                line, msg, client, ..
+            } => {
+                self.owners.reading(client);
+                self.on_host_line(line, msg);
                 self.owners.reading(None);
             }
             other => {

@@ -564,8 +564,9 @@ fn a_task_made_by_one_client_is_unknown_to_another() {
         let input = match client {
             Some(client) => Input::ClientLine {
                 asker: None,
+                msg: None,
                 line: line.into_bytes(),
-                client: client.into(),
+                client: Some(client.into()),
             },
             None => Input::HostLine(line.into_bytes()),
         };
