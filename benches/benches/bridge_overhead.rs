@@ -5,9 +5,9 @@
 //!   `"method":"ping"` turned into `"result":{}`).
 //! - direct: a client on its own TCP connection to the device writes the line and reads the
 //!   answer line.
-//! - bridge: `embedded_mcp_std::bridge::run` in process (the code of the binary's `bridge`
-//!   command, `--tcp` to the same device, default settings), its host streams one end of a unix
-//!   socket pair; the client writes the line to the other end and reads the answer line.
+//! - bridge: `embedded_mcp_std::bridge::run_fds` in process (the code of the binary's `bridge`
+//!   command, `--tcp` to the same device, default settings), its host descriptors one end of a
+//!   unix socket pair; the client writes the line to the other end and reads the answer line.
 //!
 //! After criterion's report the bench prints both times and the ratio (bridge / direct) from an
 //! interleaved measurement (`embedded_mcp_benches::measure::interleaved`), with the machine's
@@ -87,8 +87,9 @@ fn through_bridge(addr: &str) -> Client<UnixStream> {
     let mut config = BridgeConfig::new(Endpoint::Tcp(addr.to_string()));
     config.timeout = Duration::from_secs(60);
     let log = Logger::to_writer(0, "bench", Box::new(std::io::sink()));
+    // As the binary runs it: the host's descriptors, a socket here (tokio I/O of the bridge).
     std::thread::spawn(move || {
-        let _ = bridge::run(config, host_in, theirs, log);
+        let _ = bridge::run_fds(config, host_in.into(), theirs.into(), log);
     });
     let mut client = Client {
         out: ours.try_clone().expect("clone"),

@@ -1,6 +1,7 @@
 //! The `embedded-mcp bridge` process: stdout carries only MCP messages, the device process it
-//! starts (`--command`) is stopped when its stdin closes and when it gets SIGTERM or SIGINT, and
-//! a device process that dies is started again with the handshake replayed.
+//! starts (`--command`) is stopped when its stdin closes and when it gets SIGTERM or SIGINT, a
+//! device process that dies is started again with the handshake replayed, and a host's input and
+//! output may be pipes, a unix socket or a file.
 //!
 //! The bridge binary is `embedded-mcp-under-test` (the same `cli::main` as `embedded-mcp`, built
 //! in this package so Cargo hands its path over); the device is `bridge-fake-device`.
@@ -8,7 +9,10 @@
 
 mod bridge_support;
 
+use std::io::{BufRead, BufReader, Write};
+use std::os::unix::net::UnixStream;
 use std::process::{Command, Stdio};
+use std::time::Duration;
 
 use bridge_support::*;
 
@@ -112,4 +116,76 @@ fn usage_errors_exit_2() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// The two requests every host below sends, and the answers it must read (in order).
+fn session() -> (String, [&'static str; 2]) {
+    let lines = format!(
+        "{}\n{INITIALIZED}\n{}\n",
+        initialize_request("2025-11-25"),
+        call("1", "read_temp")
+    );
+    (lines, ["fake-device", "21.50"])
+}
+
+/// The fake device, as a child process of the bridge.
+fn device_args() -> [String; 2] {
+    ["--command".into(), DEVICE.into()]
+}
+
+/// A host whose input is a file (no pipe: read by a thread) and whose output is a pipe (tokio
+/// I/O): both requests answered, then the bridge stops at the file's end.
+#[test]
+fn a_host_input_that_is_a_file_is_served_to_its_end() {
+    let dir = std::env::temp_dir().join(format!("emcp-file-host-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("host-in.jsonl");
+    let (lines, expected) = session();
+    std::fs::write(&path, lines).expect("write the host's input");
+    let output = Command::new(BRIDGE)
+        .arg("bridge")
+        .args(device_args())
+        .stdin(std::fs::File::open(&path).expect("open"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .output()
+        .expect("run the bridge");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(output.status.success(), "{:?}", output.status);
+    let out = String::from_utf8(output.stdout).expect("utf-8");
+    let answers: Vec<&str> = out.lines().collect();
+    assert_eq!(answers.len(), 2, "{out}");
+    for (answer, wanted) in answers.iter().zip(expected) {
+        assert!(answer.contains(wanted), "{answer}");
+    }
+}
+
+/// A host on a unix socket (its one end as the bridge's stdin and stdout, tokio I/O): both
+/// requests answered, then the bridge stops when the host shuts its writing side.
+#[test]
+fn a_host_on_a_unix_socket_is_served() {
+    let (host, bridge_end) = UnixStream::pair().expect("socket pair");
+    let mut child = Command::new(BRIDGE)
+        .arg("bridge")
+        .args(device_args())
+        .stdin(Stdio::from(std::os::fd::OwnedFd::from(
+            bridge_end.try_clone().expect("clone"),
+        )))
+        .stdout(Stdio::from(std::os::fd::OwnedFd::from(bridge_end)))
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("start the bridge");
+    host.set_read_timeout(Some(Duration::from_secs(10)))
+        .expect("timeout");
+    let (lines, expected) = session();
+    (&host).write_all(lines.as_bytes()).expect("write");
+    let mut reader = BufReader::new(&host);
+    for wanted in expected {
+        let mut answer = String::new();
+        reader.read_line(&mut answer).expect("an answer");
+        assert!(answer.contains(wanted), "{answer}");
+    }
+    host.shutdown(std::net::Shutdown::Write).expect("shutdown");
+    let status = child.wait().expect("the bridge stops");
+    assert!(status.success(), "{status:?}");
 }

@@ -111,6 +111,19 @@ where
     shell::run(config, host_in, host_out, log)
 }
 
+/// [`run`] on the host's descriptors (stdin and stdout in the binary): a pipe or a unix socket
+/// (what an MCP host gives the server it starts) is read and written by tasks of the bridge's
+/// runtime, so a line crosses no thread on its way; anything else (a terminal, a file) by a
+/// thread each, as in [`run`]. A pipe or socket is set non-blocking.
+pub fn run_fds(
+    config: BridgeConfig,
+    host_in: std::os::fd::OwnedFd,
+    host_out: std::os::fd::OwnedFd,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    shell::run_fds(config, host_in, host_out, log)
+}
+
 /// [`run`] inside the caller's tokio runtime (its time and I/O drivers enabled): host lines
 /// arrive on `host_in` (without their newline; closing it is the host closing its input, and a
 /// line longer than [`BridgeConfig::max_line`] is refused as in [`run`]), and every line for the

@@ -1,19 +1,26 @@
 //! The host's byte streams (stdin and stdout in the binary, any [`Read`] and [`Write`] in
-//! tests): one thread frames the input into lines for the shell's inbox, one writes the lines
-//! the shell hands it. They are threads because the streams are blocking ones.
+//! tests): a reader frames the input into lines for the shell's inbox, a writer writes the
+//! lines the shell hands it. A pipe or a unix socket (what an MCP host gives its server) is
+//! tokio I/O driven by two tasks of the shell's runtime, so a line crosses no thread; any other
+//! stream (a terminal, a file, a caller's `Read`) is read and written by two threads of its own.
 
+use std::fs::File;
 use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
+use std::os::unix::fs::FileTypeExt;
+use std::os::unix::net::UnixStream;
 use std::thread::JoinHandle;
 
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::mpsc::{Receiver, Sender};
 
 use super::Event;
 use crate::bridge::machine::Input;
 use crate::bridge::BridgeError;
-use crate::device::lines::{Frame, LineReader};
+use crate::device::lines::{Frame, Framer, LineReader};
 
 /// Starts the thread that reads `host_in` into `events`.
-pub(super) fn spawn_reader<R: Read + Send + 'static>(
+fn spawn_reader<R: Read + Send + 'static>(
     host_in: R,
     max_line: usize,
     events: Sender<Event>,
@@ -41,7 +48,7 @@ pub(super) fn spawn_reader<R: Read + Send + 'static>(
 
 /// Starts the thread that writes the lines of `lines` to `host_out`, each with its newline; a
 /// failed write is reported to `events` and ends it.
-pub(super) fn spawn_writer<W: Write + Send + 'static>(
+fn spawn_writer<W: Write + Send + 'static>(
     mut host_out: W,
     mut lines: Receiver<Vec<u8>>,
     events: Sender<Event>,
@@ -58,4 +65,156 @@ pub(super) fn spawn_writer<W: Write + Send + 'static>(
             }
         })
         .map_err(BridgeError::Thread)
+}
+
+/// A host's input as the shell reads it: tokio I/O read by a task of the shell's runtime (a
+/// pipe or a unix socket), or a blocking stream read by a thread of its own.
+pub(super) enum HostIn {
+    Async(Box<dyn AsyncRead + Send + Unpin>),
+    Blocking(Box<dyn Read + Send>),
+}
+
+/// A host's output as the shell writes it (see [`HostIn`]).
+pub(super) enum HostOut {
+    Async(Box<dyn AsyncWrite + Send + Unpin>),
+    Blocking(Box<dyn Write + Send>),
+}
+
+/// What to wait for once the bridge is done: the host writer draining its queue.
+pub(super) enum Writer {
+    Task(tokio::task::JoinHandle<()>),
+    Thread(JoinHandle<()>),
+}
+
+/// The kind of descriptor `fd` is, as the shell can drive it.
+enum Kind {
+    Pipe,
+    UnixSocket,
+    Other,
+}
+
+fn kind(file: &File) -> Kind {
+    match file.metadata().map(|m| m.file_type()) {
+        Ok(t) if t.is_fifo() => Kind::Pipe,
+        Ok(t) if t.is_socket() => {
+            match file.try_clone().map(|f| UnixStream::from(OwnedFd::from(f))) {
+                Ok(s) if s.local_addr().is_ok() => Kind::UnixSocket,
+                _ => Kind::Other,
+            }
+        }
+        _ => Kind::Other,
+    }
+}
+
+/// The host's input on `fd`: tokio I/O for a pipe or a unix socket (which it sets
+/// non-blocking), else the descriptor as a blocking stream. Must be called inside the runtime.
+pub(super) fn host_in(fd: OwnedFd) -> HostIn {
+    let file = File::from(fd);
+    let tokio_io = match kind(&file) {
+        Kind::Pipe => file
+            .try_clone()
+            .and_then(tokio::net::unix::pipe::Receiver::from_file)
+            .map(|r| HostIn::Async(Box::new(r))),
+        Kind::UnixSocket => unix_stream(&file).map(|s| HostIn::Async(Box::new(s))),
+        Kind::Other => Err(std::io::ErrorKind::Unsupported.into()),
+    };
+    tokio_io.unwrap_or_else(|_| HostIn::Blocking(Box::new(file)))
+}
+
+/// The host's output on `fd` (see [`host_in`]).
+pub(super) fn host_out(fd: OwnedFd) -> HostOut {
+    let file = File::from(fd);
+    let tokio_io = match kind(&file) {
+        Kind::Pipe => file
+            .try_clone()
+            .and_then(tokio::net::unix::pipe::Sender::from_file)
+            .map(|w| HostOut::Async(Box::new(w))),
+        Kind::UnixSocket => unix_stream(&file).map(|s| HostOut::Async(Box::new(s))),
+        Kind::Other => Err(std::io::ErrorKind::Unsupported.into()),
+    };
+    tokio_io.unwrap_or_else(|_| HostOut::Blocking(Box::new(file)))
+}
+
+fn unix_stream(file: &File) -> std::io::Result<tokio::net::UnixStream> {
+    let stream = UnixStream::from(OwnedFd::from(file.try_clone()?));
+    stream.set_nonblocking(true)?;
+    tokio::net::UnixStream::from_std(stream)
+}
+
+/// Starts reading the host's input into `events`: a task, or a thread for a blocking stream.
+pub(super) fn start_reader(
+    host_in: HostIn,
+    max_line: usize,
+    events: Sender<Event>,
+) -> Result<(), BridgeError> {
+    match host_in {
+        HostIn::Async(reader) => {
+            tokio::spawn(read_host(reader, max_line, events));
+            Ok(())
+        }
+        HostIn::Blocking(reader) => spawn_reader(reader, max_line, events),
+    }
+}
+
+/// Starts writing the lines of `lines` to the host's output: a task, or a thread for a
+/// blocking stream.
+pub(super) fn start_writer(
+    host_out: HostOut,
+    lines: Receiver<Vec<u8>>,
+    events: Sender<Event>,
+) -> Result<Writer, BridgeError> {
+    match host_out {
+        HostOut::Async(writer) => Ok(Writer::Task(tokio::spawn(write_host(
+            writer, lines, events,
+        )))),
+        HostOut::Blocking(writer) => spawn_writer(writer, lines, events).map(Writer::Thread),
+    }
+}
+
+/// The host's lines (at most `max_line` bytes buffered) until its input ends.
+async fn read_host(
+    mut reader: Box<dyn AsyncRead + Send + Unpin>,
+    max_line: usize,
+    events: Sender<Event>,
+) {
+    let mut framer = Framer::new(max_line);
+    loop {
+        let input = match framer.next_frame() {
+            Some(Frame::Line(line)) => Input::HostLine(line),
+            Some(Frame::Overlong { len }) => Input::HostOverlong(len),
+            Some(Frame::Eof) => Input::HostEof(None),
+            None => match reader.read(framer.space()).await {
+                Ok(n) => {
+                    framer.filled(n);
+                    continue;
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
+                Err(e) => Input::HostEof(Some(e.to_string())),
+            },
+        };
+        let end = matches!(input, Input::HostEof(_));
+        if events.send(Event::Input(input)).await.is_err() || end {
+            return;
+        }
+    }
+}
+
+/// Writes the host's lines, each with its newline; a failed write is reported and ends it.
+async fn write_host(
+    mut writer: Box<dyn AsyncWrite + Send + Unpin>,
+    mut lines: Receiver<Vec<u8>>,
+    events: Sender<Event>,
+) {
+    while let Some(mut line) = lines.recv().await {
+        line.push(b'\n');
+        let written = match writer.write_all(&line).await {
+            Ok(()) => writer.flush().await,
+            Err(e) => Err(e),
+        };
+        if let Err(e) = written {
+            let _ = events.send(Event::HostOutputFailed(e.to_string())).await;
+            return;
+        }
+    }
 }

@@ -18,6 +18,7 @@ mod tests;
 
 use std::collections::HashMap;
 use std::io::{Read, Write};
+use std::os::fd::OwnedFd;
 use std::time::Instant;
 
 use tokio::sync::mpsc::error::TrySendError;
@@ -35,6 +36,7 @@ use super::tasks::TaskLayer;
 use super::{BridgeConfig, BridgeError};
 use crate::device::{Endpoint, TokioLink};
 use crate::log::Logger;
+use host_stdio::{HostIn, HostOut, Writer};
 use link_pump::{OpenLink, Written};
 
 /// Capacity of the shell's inbox and of the host writer's queue.
@@ -79,15 +81,50 @@ where
     R: Read + Send + 'static,
     W: Write + Send + 'static,
 {
+    let streams = |_: &tokio::runtime::Runtime| {
+        (
+            HostIn::Blocking(Box::new(host_in)),
+            HostOut::Blocking(Box::new(host_out)),
+        )
+    };
+    run_streams(cfg, streams, log)
+}
+
+/// Runs the bridge on the host's descriptors (see [`crate::bridge::run_fds`]): a pipe or a unix
+/// socket is tokio I/O of the runtime, anything else a blocking stream on a thread.
+pub(super) fn run_fds(
+    cfg: BridgeConfig,
+    host_in: OwnedFd,
+    host_out: OwnedFd,
+    log: Logger,
+) -> Result<(), BridgeError> {
+    let streams = |runtime: &tokio::runtime::Runtime| {
+        let _inside = runtime.enter();
+        (host_stdio::host_in(host_in), host_stdio::host_out(host_out))
+    };
+    run_streams(cfg, streams, log)
+}
+
+fn run_streams(
+    cfg: BridgeConfig,
+    streams: impl FnOnce(&tokio::runtime::Runtime) -> (HostIn, HostOut),
+    log: Logger,
+) -> Result<(), BridgeError> {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_time()
         .enable_io()
         .build()
         .map_err(BridgeError::Runtime)?;
+    let (host_in, host_out) = streams(&runtime);
     let (events, inbox) = channel(QUEUE);
     let (host_tx, host_rx) = channel(QUEUE);
-    let writer = host_stdio::spawn_writer(host_out, host_rx, events.clone())?;
-    host_stdio::spawn_reader(host_in, cfg.max_line, events.clone())?;
+    let started = {
+        let _inside = runtime.enter();
+        host_stdio::start_writer(host_out, host_rx, events.clone()).and_then(|writer| {
+            host_stdio::start_reader(host_in, cfg.max_line, events.clone()).map(|()| writer)
+        })
+    };
+    let writer = started?;
     let tools = watch::channel(ToolsView::default()).0;
     let result = runtime.block_on(bridge(
         cfg,
@@ -98,7 +135,14 @@ where
         tools,
     ));
     // Every link is closed (QEMU and children stopped) before the host writer drains.
-    let _ = writer.join();
+    match writer {
+        Writer::Thread(thread) => {
+            let _ = thread.join();
+        }
+        Writer::Task(task) => {
+            let _ = runtime.block_on(task);
+        }
+    }
     // A link still opening (QEMU waiting for its UART socket) is not waited for: its opener
     // closes what it opened when it finds the shell gone.
     runtime.shutdown_background();

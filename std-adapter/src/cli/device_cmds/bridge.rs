@@ -7,6 +7,7 @@ use super::hub_link;
 use super::usage_error::UsageError;
 use crate::bridge::{self, BridgeConfig, Pages};
 use crate::device::{child, Logger};
+use std::os::fd::AsFd;
 
 /// `embedded-mcp bridge ...`: runs the MCP stdio server until stdin closes (or the HTTP front,
 /// with `--http`); returns the exit code.
@@ -46,7 +47,16 @@ pub fn bridge_main(args: &BridgeArgs) -> Result<i32, UsageError> {
     if let Some(bind) = args.http.http {
         return Ok(bridge_http::serve_http(bind, &args.http, config, &log));
     }
-    let outcome = bridge::run(config, std::io::stdin(), std::io::stdout(), log.clone());
+    // The host's pipes (or socket) as tokio I/O of the bridge's runtime; stdin and stdout as
+    // blocking streams when they cannot be had as descriptors.
+    let fds = std::io::stdin()
+        .as_fd()
+        .try_clone_to_owned()
+        .and_then(|input| Ok((input, std::io::stdout().as_fd().try_clone_to_owned()?)));
+    let outcome = match fds {
+        Ok((host_in, host_out)) => bridge::run_fds(config, host_in, host_out, log.clone()),
+        Err(_) => bridge::run(config, std::io::stdin(), std::io::stdout(), log.clone()),
+    };
     child::kill_all_children();
     Ok(match outcome {
         Ok(()) => OK,
