@@ -1,5 +1,5 @@
 //! The bridge's I/O shell on tokio: the one place that reads the clock and does I/O for a
-//! [`Machine`] (a [`Router`] or a [`Hub`]).
+//! [`Machine`] (the engine's layers around a [`Router`] or a [`Hub`]).
 //!
 //! One task loops: it performs the machine's outputs (host lines, link opens, writes, closes),
 //! then waits for the next event in its inbox or for the machine's next deadline, whichever
