@@ -115,6 +115,25 @@ impl Framer {
         &mut self.buf
     }
 
+    /// The next frame of the tokio stream `reader` (as [`LineReader::next_frame`] does for a
+    /// blocking one): `Frame::Eof` at its end.
+    pub async fn read_from<R>(&mut self, reader: &mut R) -> io::Result<Frame>
+    where
+        R: tokio::io::AsyncRead + Unpin + ?Sized,
+    {
+        use tokio::io::AsyncReadExt;
+        loop {
+            if let Some(frame) = self.next_frame() {
+                return Ok(frame);
+            }
+            match reader.read(self.space()).await {
+                Ok(n) => self.filled(n),
+                Err(e) if e.kind() == ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// `n` bytes were read into [`Framer::space`]; 0 is the end of the stream.
     pub fn filled(&mut self, n: usize) {
         if n == 0 {
@@ -156,6 +175,17 @@ fn absorb(line: &mut Vec<u8>, skipping: &mut Option<usize>, max_line: usize, par
     } else {
         line.extend_from_slice(part);
     }
+}
+
+/// Writes `line` and its newline to the tokio stream `writer`, flushed.
+pub async fn write_line<W>(writer: &mut W, mut line: Vec<u8>) -> io::Result<()>
+where
+    W: tokio::io::AsyncWrite + Unpin + ?Sized,
+{
+    use tokio::io::AsyncWriteExt;
+    line.push(b'\n');
+    writer.write_all(&line).await?;
+    writer.flush().await
 }
 
 #[cfg(test)]

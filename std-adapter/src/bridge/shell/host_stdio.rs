@@ -11,13 +11,13 @@ use std::os::unix::fs::FileTypeExt;
 use std::os::unix::net::UnixStream;
 use std::thread::JoinHandle;
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::{Receiver, Sender};
 
 use super::Event;
 use crate::bridge::machine::Input;
 use crate::bridge::BridgeError;
-use crate::device::lines::{Frame, Framer, LineReader};
+use crate::device::lines::{write_line, Frame, Framer, LineReader};
 
 /// Starts the thread that reads `host_in` into `events`.
 fn spawn_reader<R: Read + Send + 'static>(
@@ -109,30 +109,37 @@ fn kind(file: &File) -> Kind {
 /// The host's input on `fd`: tokio I/O for a pipe or a unix socket (which it sets
 /// non-blocking), else the descriptor as a blocking stream. Must be called inside the runtime.
 pub(super) fn host_in(fd: OwnedFd) -> HostIn {
-    let file = File::from(fd);
-    let tokio_io = match kind(&file) {
-        Kind::Pipe => file
-            .try_clone()
-            .and_then(tokio::net::unix::pipe::Receiver::from_file)
-            .map(|r| HostIn::Async(Box::new(r))),
-        Kind::UnixSocket => unix_stream(&file).map(|s| HostIn::Async(Box::new(s))),
-        Kind::Other => Err(std::io::ErrorKind::Unsupported.into()),
-    };
-    tokio_io.unwrap_or_else(|_| HostIn::Blocking(Box::new(file)))
+    type AsyncIn = Box<dyn AsyncRead + Send + Unpin>;
+    let pipe = |f| tokio::net::unix::pipe::Receiver::from_file(f).map(|r| Box::new(r) as AsyncIn);
+    match as_tokio(File::from(fd), pipe, |s| Box::new(s) as AsyncIn) {
+        Ok(reader) => HostIn::Async(reader),
+        Err(file) => HostIn::Blocking(Box::new(file)),
+    }
 }
 
 /// The host's output on `fd` (see [`host_in`]).
 pub(super) fn host_out(fd: OwnedFd) -> HostOut {
-    let file = File::from(fd);
-    let tokio_io = match kind(&file) {
-        Kind::Pipe => file
-            .try_clone()
-            .and_then(tokio::net::unix::pipe::Sender::from_file)
-            .map(|w| HostOut::Async(Box::new(w))),
-        Kind::UnixSocket => unix_stream(&file).map(|s| HostOut::Async(Box::new(s))),
-        Kind::Other => Err(std::io::ErrorKind::Unsupported.into()),
+    type AsyncOut = Box<dyn AsyncWrite + Send + Unpin>;
+    let pipe = |f| tokio::net::unix::pipe::Sender::from_file(f).map(|w| Box::new(w) as AsyncOut);
+    match as_tokio(File::from(fd), pipe, |s| Box::new(s) as AsyncOut) {
+        Ok(writer) => HostOut::Async(writer),
+        Err(file) => HostOut::Blocking(Box::new(file)),
+    }
+}
+
+/// `file` as tokio I/O made by `pipe` (a pipe) or `socket` (a unix socket); the file back when
+/// it is neither, or cannot be registered.
+fn as_tokio<T>(
+    file: File,
+    pipe: impl FnOnce(File) -> std::io::Result<T>,
+    socket: impl FnOnce(tokio::net::UnixStream) -> T,
+) -> Result<T, File> {
+    let made = match kind(&file) {
+        Kind::Pipe => file.try_clone().and_then(pipe),
+        Kind::UnixSocket => unix_stream(&file).map(socket),
+        Kind::Other => return Err(file),
     };
-    tokio_io.unwrap_or_else(|_| HostOut::Blocking(Box::new(file)))
+    made.map_err(|_| file)
 }
 
 fn unix_stream(file: &File) -> std::io::Result<tokio::net::UnixStream> {
@@ -179,19 +186,11 @@ async fn read_host(
 ) {
     let mut framer = Framer::new(max_line);
     loop {
-        let input = match framer.next_frame() {
-            Some(Frame::Line(line)) => Input::HostLine(line),
-            Some(Frame::Overlong { len }) => Input::HostOverlong(len),
-            Some(Frame::Eof) => Input::HostEof(None),
-            None => match reader.read(framer.space()).await {
-                Ok(n) => {
-                    framer.filled(n);
-                    continue;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => continue,
-                Err(e) => Input::HostEof(Some(e.to_string())),
-            },
+        let input = match framer.read_from(&mut reader).await {
+            Ok(Frame::Line(line)) => Input::HostLine(line),
+            Ok(Frame::Overlong { len }) => Input::HostOverlong(len),
+            Ok(Frame::Eof) => Input::HostEof(None),
+            Err(e) => Input::HostEof(Some(e.to_string())),
         };
         let end = matches!(input, Input::HostEof(_));
         if events.send(Event::Input(input)).await.is_err() || end {
@@ -206,13 +205,8 @@ async fn write_host(
     mut lines: Receiver<Vec<u8>>,
     events: Sender<Event>,
 ) {
-    while let Some(mut line) = lines.recv().await {
-        line.push(b'\n');
-        let written = match writer.write_all(&line).await {
-            Ok(()) => writer.flush().await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = written {
+    while let Some(line) = lines.recv().await {
+        if let Err(e) = write_line(&mut writer, line).await {
             let _ = events.send(Event::HostOutputFailed(e.to_string())).await;
             return;
         }

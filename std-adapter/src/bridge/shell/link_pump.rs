@@ -12,13 +12,13 @@
 
 use std::io::{Read, Write};
 
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::{channel, error::TrySendError, Receiver, Sender};
 
 use super::Event;
 use crate::bridge::machine::{Input, LinkEvent};
 use crate::bridge::remote;
-use crate::device::lines::{Frame, Framer, LineReader};
+use crate::device::lines::{write_line, Frame, Framer, LineReader};
 use crate::device::{Closer, Endpoint, Link, TokioLink};
 use crate::log::Logger;
 
@@ -151,17 +151,7 @@ async fn read_lines(
 ) {
     let mut framer = Framer::new(max_line);
     loop {
-        let frame = match framer.next_frame() {
-            Some(frame) => Ok(frame),
-            None => match reader.read(framer.space()).await {
-                Ok(n) => {
-                    framer.filled(n);
-                    continue;
-                }
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => Err(e),
-            },
-        };
+        let frame = framer.read_from(&mut reader).await;
         let event = frame_event(gen, frame);
         let end = matches!(event, LinkEvent::Closed { .. });
         if events.send(link_event(device, event)).await.is_err() || end {
@@ -178,13 +168,8 @@ async fn write_lines(
     mut queue: Receiver<Vec<u8>>,
     events: Sender<Event>,
 ) {
-    while let Some(mut line) = queue.recv().await {
-        line.push(b'\n');
-        let written = match writer.write_all(&line).await {
-            Ok(()) => writer.flush().await,
-            Err(e) => Err(e),
-        };
-        if let Err(e) = written {
+    while let Some(line) = queue.recv().await {
+        if let Err(e) = write_line(&mut writer, line).await {
             let why = format!("writing to the device failed: {e}");
             let _ = events
                 .send(link_event(device, LinkEvent::Closed { gen, why }))
