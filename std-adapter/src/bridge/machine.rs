@@ -15,16 +15,17 @@ use super::message::Message;
 pub enum Input {
     /// A line from the host.
     HostLine(Vec<u8>),
-    /// A line from the clients layer (the HTTP front), naming its client when it has one: the
+    /// A line of a client of the clients layer (the HTTP front), naming it when it has one: the
     /// tasks the line makes are that client's (`tasks::owners`), and so are the input shim's
-    /// questions about it.
+    /// questions about it. A layer that read a host line hands it down in this form too
+    /// (`client: None`), with what it read.
     ClientLine {
         /// The line.
         line: Vec<u8>,
-        /// The line as the front read it, its id and progress token already the bridge's: a
-        /// layer that must read the line takes it from here rather than parsing it again (the
-        /// envelope of a message; `None` when the front did not read this line, or changed it
-        /// after reading).
+        /// The line as the front (or a layer above) read it, its id and progress token the ones
+        /// the line carries: a layer that must read the line takes it from here rather than
+        /// parsing it again (the envelope of a message; `None` when nobody read this line, or
+        /// it was changed after reading).
         msg: Option<Message>,
         /// The client: its session, or the bearer token; `None` for a client with no identity
         /// (a stateless request without a token) and the front's own lines.

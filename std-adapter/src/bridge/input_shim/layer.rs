@@ -115,7 +115,8 @@ impl<M: Machine> ShimLayer<M> {
         let Some(msg) = msg.or_else(|| message::parse(&line)) else {
             return self.down(&host, line);
         };
-        match msg.class {
+        // A line that goes down as it came goes with what was read of it.
+        match &msg.class {
             Class::Request { id, method: name } => {
                 let params = msg.value.get("params");
                 if host.is_none() {
@@ -123,7 +124,9 @@ impl<M: Machine> ShimLayer<M> {
                         (Stdio::Fresh, method::INITIALIZE) => {
                             Stdio::Initializing(id.key.clone(), params.cloned())
                         }
-                        (Stdio::Initializing(..), _) => return self.down(&host, line),
+                        (Stdio::Initializing(..), _) => {
+                            return self.down_read(&host, line, Some(msg))
+                        }
                         _ => Stdio::Settled,
                     };
                 }
@@ -141,7 +144,7 @@ impl<M: Machine> ShimLayer<M> {
                     }
                     None => match self.shims.get_mut(&host) {
                         Some(shim) => shim,
-                        None => return self.down(&host, line),
+                        None => return self.down_read(&host, line, Some(msg)),
                     },
                 };
                 if name == method::SET_LEVEL {
@@ -154,14 +157,14 @@ impl<M: Machine> ShimLayer<M> {
                     return self.out.push_back(Output::Host(line));
                 }
                 let modern = (name == method::TOOLS_CALL && shim.wants(params))
-                    .then(|| shim.begin(&id, splice::member_text(&line, "params")))
+                    .then(|| shim.begin(id, splice::member_text(&line, "params")))
                     .flatten();
                 match modern {
                     Some(modern) => {
-                        self.calls.insert(id.key, host.clone());
+                        self.calls.insert(id.key.clone(), host.clone());
                         self.down(&host, modern);
                     }
-                    None => self.down(&host, line),
+                    None => self.down_read(&host, line, Some(msg)),
                 }
             }
             Class::Response { id } => {
@@ -170,7 +173,7 @@ impl<M: Machine> ShimLayer<M> {
                     // never reach a client); the stdio host's goes on as it always did.
                     return match host {
                         Some(_) => {}
-                        None => self.down(&host, line),
+                        None => self.down_read(&host, line, Some(msg)),
                     };
                 };
                 let actions = shim.on_host_answer(&id.key, &msg.value);
@@ -187,10 +190,10 @@ impl<M: Machine> ShimLayer<M> {
                 match held {
                     // The call waited for a person: nothing of it is below.
                     Some(actions) => self.run(&host, actions),
-                    None => self.down(&host, line),
+                    None => self.down_read(&host, line, Some(msg)),
                 }
             }
-            _ => self.down(&host, line),
+            _ => self.down_read(&host, line, Some(msg)),
         }
     }
 
@@ -233,13 +236,17 @@ impl<M: Machine> ShimLayer<M> {
                 self.out.push_back(Output::Host(line));
                 continue;
             }
-            let Some(Class::Response { id }) = message::parse(&line).map(|m| m.class) else {
+            let Some(msg) = message::parse(&line) else {
+                self.out.push_back(Output::Host(line));
+                continue;
+            };
+            let Class::Response { id } = msg.class else {
                 self.out.push_back(Output::Host(line));
                 continue;
             };
             if let Stdio::Initializing(key, params) = &self.stdio {
                 if *key == id.key {
-                    self.on_initialized(&line, params.clone());
+                    self.on_initialized(&msg.value, params.clone());
                     self.out.push_back(Output::Host(line));
                     continue;
                 }
@@ -261,18 +268,17 @@ impl<M: Machine> ShimLayer<M> {
         }
     }
 
-    /// The stdio host's `initialize` was answered with `line`: its shim, if it can be asked.
-    fn on_initialized(&mut self, line: &[u8], params: Option<Value>) {
+    /// The stdio host's `initialize` was answered (`answer`): its shim, if it can be asked.
+    fn on_initialized(&mut self, answer: &Value, params: Option<Value>) {
         self.stdio = Stdio::Settled;
-        let version = serde_json::from_slice::<Value>(line).ok().and_then(|v| {
-            let version = v.pointer("/result/protocolVersion")?.as_str()?;
-            Some(version.to_owned())
-        });
-        let Some(version) = version else {
+        let Some(version) = answer
+            .pointer("/result/protocolVersion")
+            .and_then(Value::as_str)
+        else {
             return;
         };
         let mut shim = InputShim::new(self.timeout, ASK_PREFIX);
-        shim.initialized(&version, params.as_ref());
+        shim.initialized(version, params.as_ref());
         if shim.is_engaged() {
             self.shims.insert(None, shim);
         }

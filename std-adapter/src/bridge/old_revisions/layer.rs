@@ -70,28 +70,36 @@ impl<M: Machine> RevisionLayer<M> {
     }
 
     /// One message of the host: a request's method is noted (its answer is reshaped by it),
-    /// a cancelled request is forgotten (its batch does not wait for it).
+    /// a cancelled request is forgotten (its batch does not wait for it). The message goes down
+    /// with what was read of it (the machine does not read it again).
     fn on_message(&mut self, line: Vec<u8>, now: Instant) {
-        if let Some(msg) = message::parse(&line) {
-            let params = msg.value.get("params");
-            match msg.class {
-                Class::Request { id, method: name } => {
-                    if name != method::PING {
-                        self.settled = true;
-                    }
-                    self.revisions.request(&id.key, &name, params);
+        let Some(msg) = message::parse(&line) else {
+            return self.down(line, now);
+        };
+        let params = msg.value.get("params");
+        match &msg.class {
+            Class::Request { id, method: name } => {
+                if name != method::PING {
+                    self.settled = true;
                 }
-                Class::Notification { method: name } if name == method::CANCELLED => {
-                    let key = read::<Cancelled>(params)
-                        .and_then(|c| serde_json::to_string(&c.request_id).ok());
-                    if let Some(key) = key {
-                        self.revisions.forget(&key);
-                    }
-                }
-                _ => {}
+                self.revisions.request(&id.key, name, params);
             }
+            Class::Notification { method: name } if name == method::CANCELLED => {
+                let key = read::<Cancelled>(params)
+                    .and_then(|c| serde_json::to_string(&c.request_id).ok());
+                if let Some(key) = key {
+                    self.revisions.forget(&key);
+                }
+            }
+            _ => {}
         }
-        self.down(line, now);
+        let input = Input::ClientLine {
+            line,
+            msg: Some(msg),
+            client: None,
+            asker: None,
+        };
+        self.inner.handle(input, now);
     }
 
     fn down(&mut self, line: Vec<u8>, now: Instant) {

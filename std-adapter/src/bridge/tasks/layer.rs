@@ -28,7 +28,7 @@ use crate::bridge::catalog::{TaskSupport, ToolsView};
 use crate::bridge::machine::{Input, LinkAction, Machine, Output};
 use crate::bridge::message::typed::{read, Cancelled, Progress};
 use crate::bridge::message::{
-    self, error_response, method, Class, Id, Message, INTERNAL_ERROR, METHOD_NOT_FOUND,
+    self, error_response, method, Class, Message, INTERNAL_ERROR, METHOD_NOT_FOUND,
 };
 use embedded_mcp::json::Kind;
 
@@ -237,31 +237,32 @@ impl<M: Machine> TaskLayer<M> {
             return self.pass_in(line);
         };
         let params = msg.value.get("params");
-        match msg.class {
+        // A line that goes down as it came goes with what was read of it.
+        match &msg.class {
             Class::Request { id, method: name } => match name.as_str() {
                 "tasks/get" | "tasks/update" | "tasks/cancel" => {
-                    self.on_task_request(&id, &name, params);
+                    self.on_task_request(id, name, params);
                 }
                 other if other.starts_with("tasks/") => {
                     let text = format!("Method not found: {other} (the tasks extension has tasks/get, tasks/update and tasks/cancel)");
                     self.emit(error_response(Some(&id.raw), METHOD_NOT_FOUND, &text));
                 }
-                method::TOOLS_CALL => self.on_call(line, &id, params),
-                method::SUBSCRIPTIONS_LISTEN => self.on_listen(line, &id, params),
+                method::TOOLS_CALL => self.on_call(line, msg),
+                method::SUBSCRIPTIONS_LISTEN => self.on_listen(line, id, params),
                 method::DISCOVER => {
                     if self.watched.len() >= MAX_WATCHED {
                         // Answers that never came (requests cancelled): forget them.
                         self.watched.clear();
                     }
-                    self.watched.insert(id.key);
-                    self.pass_in(line);
+                    self.watched.insert(id.key.clone());
+                    self.pass_read(line, Some(msg));
                 }
-                _ => self.pass_in(line),
+                _ => self.pass_read(line, Some(msg)),
             },
             Class::Notification { method: name } if name == method::CANCELLED => {
                 self.on_host_cancel(line, params);
             }
-            _ => self.pass_in(line),
+            _ => self.pass_read(line, Some(msg)),
         }
     }
 
@@ -331,7 +332,13 @@ impl<M: Machine> TaskLayer<M> {
         named || self.tools.asks_first(tool)
     }
 
-    fn on_call(&mut self, line: Vec<u8>, id: &Id, params: Option<&Value>) {
+    /// A `tools/call` (`msg`, what was read of `line`): made a task, refused, or passed on as an
+    /// ordinary call with what was read of it.
+    fn on_call(&mut self, line: Vec<u8>, msg: Message) {
+        let Class::Request { id, .. } = &msg.class else {
+            return self.pass_read(line, Some(msg));
+        };
+        let params = msg.value.get("params");
         let tool = params
             .and_then(|p| p.get("name"))
             .and_then(Value::as_str)
@@ -339,11 +346,13 @@ impl<M: Machine> TaskLayer<M> {
             .to_owned();
         // Tasks are of 2026-07-28: an older host's call is an ordinary call, whatever the tool.
         if !is_modern(params) {
-            return self.pass_in(line);
+            return self.pass_read(line, Some(msg));
         }
         let declared = declares_extension(params);
         match (self.support(&tool), declared) {
-            (Support::Forbidden, _) | (Support::Optional, false) => return self.pass_in(line),
+            (Support::Forbidden, _) | (Support::Optional, false) => {
+                return self.pass_read(line, Some(msg))
+            }
             (Support::Required, false) => {
                 let what = format!("tool {tool:?} runs only as a task ({EXTENSION})");
                 return self.emit(wire::missing_capability(&id.raw, &what));
@@ -352,7 +361,7 @@ impl<M: Machine> TaskLayer<M> {
         }
         if self.asks_first(&tool) && !carries_input(params) {
             // The first round of a tool that asks before it becomes a task: an ordinary call.
-            return self.pass_in(line);
+            return self.pass_read(line, Some(msg));
         }
         // Ids from the OS or nothing: a guessable id would hand the task to anyone.
         let Some(task_id) = (self.new_task_id)() else {
